@@ -1,0 +1,14 @@
+import type { Config } from './config';
+import type { Database } from './db/database';
+import type { JobQueue } from './jobs/job-queue';
+import type { FileStorage } from './storage/file-storage';
+
+/** The services a request handler may use, built once at start and passed down explicitly. */
+export interface AppContext {
+  config: Config;
+  version: string;
+  database: Database;
+  storage: FileStorage;
+  /** Absent when JOBS_ENABLED=false (e.g. a web-only process in a scaled-out install). */
+  jobs: JobQueue | undefined;
+}

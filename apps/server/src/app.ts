@@ -1,0 +1,34 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppContext } from './app-context';
+import { installErrorHandling } from './http/error-handler';
+import { serveWebApp } from './http/web-app';
+import { registerPublicRoutes } from './routes/public-routes';
+
+export interface BuildAppOptions {
+  context: AppContext;
+  logger?: FastifyBaseLogger | boolean | { level: string };
+  /** Lets tests add routes (e.g. one that throws) before the app is ready. */
+  beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { context } = options;
+  const app = Fastify({
+    ...(options.logger && typeof options.logger === 'object' && 'child' in options.logger
+      ? { loggerInstance: options.logger }
+      : { logger: options.logger ?? { level: context.config.logLevel } }),
+    // Behind a load balancer the client address comes from X-Forwarded-For.
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+
+  registerPublicRoutes(app, context);
+  await serveWebApp(app, context.config.webDistDir);
+  await options.beforeReady?.(app);
+  await app.ready();
+  return app;
+}

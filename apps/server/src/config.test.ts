@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+import { REPO_ROOT } from './paths';
+
+describe('loadConfig', () => {
+  it('defaults to PGlite under ./data of the repository, port 3000, both languages', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.dataDir).toBe(path.join(REPO_ROOT, 'data'));
+    expect(config.filesDir).toBe(path.join(REPO_ROOT, 'data', 'files'));
+    expect(config.supportedLanguages).toEqual(['en', 'hi']);
+    expect(config.zoom).toEqual({ min: 0.6, max: 3, step: 0.3, allowZoom: false });
+    expect(config.jobsEnabled).toBe(true);
+  });
+
+  it('resolves a relative DATA_DIR against the directory npm was started from', () => {
+    const config = loadConfig({ DATA_DIR: './somewhere', INIT_CWD: '/srv/pakt' });
+    expect(config.dataDir).toBe('/srv/pakt/somewhere');
+  });
+
+  it('reads PostgreSQL, flags and languages from the environment', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@db:5432/pakt',
+      FEATURE_TEAM_ROOMS: 'false',
+      SUPPORTED_LANGUAGES: 'hi',
+      DEFAULT_LANGUAGE: 'hi',
+      PDF_ALLOW_ZOOM: 'yes',
+    });
+    expect(config.databaseUrl).toBe('postgres://u@db:5432/pakt');
+    expect(config.features.teamRooms).toBe(false);
+    expect(config.supportedLanguages).toEqual(['hi']);
+    expect(config.zoom.allowZoom).toBe(true);
+  });
+
+  it('names every bad variable and its value in one error', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SUPPORTED_LANGUAGES: 'en,xx', FEATURE_SIGNUP: 'maybe' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    expect(message).toMatch(/PORT: .*\(got "eighty"\)/);
+    expect(message).toMatch(/DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL \(got "mysql:\/\/x"\)/);
+    expect(message).toMatch(/SUPPORTED_LANGUAGES/);
+    expect(message).toMatch(/FEATURE_SIGNUP: must be one of true, false/);
+    expect((error as ConfigError).problems).toHaveLength(4);
+  });
+
+  it('rejects zoom settings that are not finite or not ordered', () => {
+    expect(() => loadConfig({ PDF_ZOOM_MIN: 'NaN' })).toThrow(/PDF_ZOOM_MIN: must be a finite number/);
+    expect(() => loadConfig({ PDF_ZOOM_MIN: '4' })).toThrow(/PDF_ZOOM_MIN: must be above 0 and below PDF_ZOOM_MAX/);
+    expect(() => loadConfig({ PDF_ZOOM_STEP: '0' })).toThrow(/PDF_ZOOM_STEP/);
+  });
+
+  it('rejects a default language outside the supported ones', () => {
+    expect(() => loadConfig({ SUPPORTED_LANGUAGES: 'en', DEFAULT_LANGUAGE: 'hi' })).toThrow(
+      /DEFAULT_LANGUAGE: must be one of SUPPORTED_LANGUAGES \(en\)/,
+    );
+  });
+});

@@ -1,0 +1,160 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { LANGUAGE_CODES, LanguageCode } from '@pakt/domain';
+import { DEFAULT_WEB_DIST_DIR, REPO_ROOT } from './paths';
+
+const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], {
+      error: 'must be one of true, false, 1, 0, yes, no',
+    })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes'].includes(v)));
+
+const finiteNumber = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return fallback;
+      const n = Number(v);
+      if (!Number.isFinite(n)) {
+        ctx.addIssue({ code: 'custom', message: `must be a finite number, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PORT: z.coerce
+      .number({ error: 'must be a port number' })
+      .int()
+      .min(0)
+      .max(65535)
+      .default(3000),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATA_DIR: z.string().min(1).optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    WEB_DIST_DIR: z.string().min(1).optional(),
+    JOBS_ENABLED: booleanFlag(true),
+    SUPPORTED_LANGUAGES: z
+      .string()
+      .default(LANGUAGE_CODES.join(','))
+      .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+      .pipe(z.array(LanguageCode, { error: `each language must be one of ${LANGUAGE_CODES.join(', ')}` }).min(1)),
+    DEFAULT_LANGUAGE: LanguageCode.default('en'),
+    FEATURE_SIGNUP: booleanFlag(true),
+    FEATURE_TEAM_ROOMS: booleanFlag(true),
+    FEATURE_PDF_COMPARE: booleanFlag(true),
+    FEATURE_FEATURES_PAGE: booleanFlag(true),
+    FEATURE_NEW_VIEW_SWITCH: booleanFlag(false),
+    PDF_ZOOM_MIN: finiteNumber(0.6),
+    PDF_ZOOM_MAX: finiteNumber(3),
+    PDF_ZOOM_STEP: finiteNumber(0.3),
+    PDF_ALLOW_ZOOM: booleanFlag(false),
+  })
+  .superRefine((env, ctx) => {
+    if (!env.SUPPORTED_LANGUAGES.includes(env.DEFAULT_LANGUAGE)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DEFAULT_LANGUAGE'],
+        message: `must be one of SUPPORTED_LANGUAGES (${env.SUPPORTED_LANGUAGES.join(', ')})`,
+      });
+    }
+    if (!(env.PDF_ZOOM_MIN > 0 && env.PDF_ZOOM_MIN < env.PDF_ZOOM_MAX)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PDF_ZOOM_MIN'],
+        message: 'must be above 0 and below PDF_ZOOM_MAX',
+      });
+    }
+    if (!(env.PDF_ZOOM_STEP > 0 && env.PDF_ZOOM_STEP <= env.PDF_ZOOM_MAX - env.PDF_ZOOM_MIN)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PDF_ZOOM_STEP'],
+        message: 'must be above 0 and at most PDF_ZOOM_MAX - PDF_ZOOM_MIN',
+      });
+    }
+  });
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  logLevel: string;
+  dataDir: string;
+  /** Set: PostgreSQL. Unset: embedded PGlite in `<dataDir>/db`. */
+  databaseUrl: string | undefined;
+  filesDir: string;
+  webDistDir: string;
+  jobsEnabled: boolean;
+  supportedLanguages: LanguageCode[];
+  defaultLanguage: LanguageCode;
+  features: {
+    signup: boolean;
+    teamRooms: boolean;
+    pdfCompare: boolean;
+    features: boolean;
+    newViewSwitch: boolean;
+  };
+  zoom: { min: number; max: number; step: number; allowZoom: boolean };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads the configuration from environment variables. Relative paths resolve against the
+ * directory npm was started from (INIT_CWD), so `DATA_DIR=./data npm start` means what it says.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = issue.path.join('.') || '(environment)';
+        const value = typeof issue.path[0] === 'string' ? env[issue.path[0]] : undefined;
+        return `${name}: ${issue.message}${value === undefined ? '' : ` (got "${value}")`}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  const base = env.INIT_CWD ?? process.cwd();
+  const dataDir = e.DATA_DIR ? path.resolve(base, e.DATA_DIR) : path.join(REPO_ROOT, 'data');
+  return {
+    nodeEnv: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    logLevel: e.LOG_LEVEL,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    filesDir: path.join(dataDir, 'files'),
+    webDistDir: e.WEB_DIST_DIR ? path.resolve(base, e.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
+    jobsEnabled: e.JOBS_ENABLED,
+    supportedLanguages: e.SUPPORTED_LANGUAGES,
+    defaultLanguage: e.DEFAULT_LANGUAGE,
+    features: {
+      signup: e.FEATURE_SIGNUP,
+      teamRooms: e.FEATURE_TEAM_ROOMS,
+      pdfCompare: e.FEATURE_PDF_COMPARE,
+      features: e.FEATURE_FEATURES_PAGE,
+      newViewSwitch: e.FEATURE_NEW_VIEW_SWITCH,
+    },
+    zoom: {
+      min: e.PDF_ZOOM_MIN,
+      max: e.PDF_ZOOM_MAX,
+      step: e.PDF_ZOOM_STEP,
+      allowZoom: e.PDF_ALLOW_ZOOM,
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { apiNotFound } from './error-handler';
+
+/**
+ * Serves the built single-page app. Hashed assets are cached for a year; index.html never is,
+ * so a deploy is picked up at the next navigation. Any GET outside /msbapi that matches no file
+ * gets index.html, and React Router takes it from there.
+ */
+export async function serveWebApp(app: FastifyInstance, webDistDir: string) {
+  const indexFile = path.join(webDistDir, 'index.html');
+  const hasWebApp = fs.existsSync(indexFile);
+  if (hasWebApp) {
+    await app.register(fastifyStatic, {
+      root: webDistDir,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    app.get('/', (_request, reply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html'));
+  } else {
+    app.log.warn(`No web app at ${webDistDir}: run "npm run build" to serve the user interface.`);
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url === '/msbapi' || request.url.startsWith('/msbapi/');
+    const wantsPage = request.method === 'GET' || request.method === 'HEAD';
+    if (hasWebApp && wantsPage && !isApi && !path.extname(request.url.split('?')[0] ?? '')) {
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    return apiNotFound(request, reply);
+  });
+}

@@ -1,0 +1,65 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from './app-context';
+import { buildApp } from './app';
+import type { Config } from './config';
+import { type Database, openDatabase } from './db/database';
+import { type JobQueue, startJobQueue } from './jobs/job-queue';
+import { SWEEP_TEMPORARY_FILES_CRON, sweepTemporaryFilesJob } from './jobs/sweep-temporary-files';
+import { LocalFileStorage } from './storage/file-storage';
+import { VERSION } from './version';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  context: AppContext;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database (locking an embedded one), applies migrations, starts the job queue and
+ * listens. Everything opened is closed again if a later step fails, so a refused start leaves
+ * no lock behind.
+ */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const opened: { database?: Database; jobs?: JobQueue; app?: FastifyInstance } = {};
+  const close = async () => {
+    await opened.app?.close();
+    await opened.jobs?.stop();
+    await opened.database?.close();
+  };
+  try {
+    opened.database = await openDatabase(
+      config.databaseUrl
+        ? { kind: 'postgres', url: config.databaseUrl }
+        : { kind: 'pglite', dataDir: path.join(config.dataDir, 'db') },
+    );
+    await opened.database.migrate();
+    const storage = new LocalFileStorage(config.filesDir);
+    const context: AppContext = { config, version: VERSION, database: opened.database, storage, jobs: undefined };
+    const app = await buildApp({ context });
+    opened.app = app;
+    if (config.jobsEnabled) {
+      opened.jobs = await startJobQueue({
+        executor: opened.database,
+        onError: (error) => app.log.error({ err: error }, 'job queue error'),
+      });
+      context.jobs = opened.jobs;
+      const sweep = sweepTemporaryFilesJob({
+        storage,
+        onSwept: (removed) => removed > 0 && app.log.info({ removed }, 'removed abandoned partial uploads'),
+      });
+      await opened.jobs.register(sweep);
+      await opened.jobs.schedule(sweep, SWEEP_TEMPORARY_FILES_CRON, { olderThanMinutes: 60 });
+    }
+    const url = await app.listen({ host: config.host, port: config.port });
+    app.log.info(
+      { database: opened.database.kind, dataDir: config.dataDir },
+      `Pakt ${VERSION} is listening on ${url.replace('0.0.0.0', 'localhost')}`,
+    );
+    return { app, context, url, close };
+  } catch (error) {
+    await close().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,51 @@
+import { FeatureFlags, type PublicConfiguration, ZoomConfiguration } from '@pakt/domain';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Config } from './config';
+import type { Db } from './db/database';
+import { systemSettings } from './db/schema';
+
+/** Overrides an administrator may store; anything else in the row is ignored. */
+const PublicOverrides = z
+  .object({
+    features: FeatureFlags.partial(),
+    zoom: ZoomConfiguration.partial(),
+  })
+  .partial();
+
+export const PUBLIC_SETTINGS_KEY = 'public';
+
+/**
+ * Public configuration = environment defaults, overridden by what is stored in system_settings.
+ * A stored value that no longer validates is ignored (and logged) rather than breaking login.
+ */
+export async function readPublicConfiguration(options: {
+  db: Db;
+  config: Config;
+  version: string;
+  onInvalidStored?: (error: z.ZodError) => void;
+}): Promise<PublicConfiguration> {
+  const { db, config } = options;
+  const [row] = await db
+    .select({ value: systemSettings.value })
+    .from(systemSettings)
+    .where(eq(systemSettings.key, PUBLIC_SETTINGS_KEY));
+  let overrides: z.infer<typeof PublicOverrides> = {};
+  if (row) {
+    const parsed = PublicOverrides.safeParse(row.value);
+    if (parsed.success) overrides = parsed.data;
+    else options.onInvalidStored?.(parsed.error);
+  }
+  const zoom = { ...config.zoom, defaultRenderMode: 'fitToWidth' as const, ...overrides.zoom };
+  return {
+    productName: 'Pakt',
+    version: options.version,
+    clientType: 'MSB3',
+    supportedLanguages: config.supportedLanguages,
+    defaultLanguage: config.defaultLanguage,
+    features: { ...config.features, ...overrides.features },
+    // A stored zoom that is not finite or not ordered would break the viewer: keep the defaults.
+    zoom: Number.isFinite(zoom.min) && Number.isFinite(zoom.max) && zoom.min < zoom.max ? zoom : { ...config.zoom, defaultRenderMode: 'fitToWidth' },
+    login: { rememberMe: false, loginImages: false },
+  };
+}

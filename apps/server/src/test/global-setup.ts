@@ -1,0 +1,5 @@
+import { buildTemplate } from './test-database';
+
+export default async function setup() {
+  await buildTemplate();
+}

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app-context';
+import { buildApp } from '../app';
+import { type Config, loadConfig } from '../config';
+import { LocalFileStorage } from '../storage/file-storage';
+import { VERSION } from '../version';
+import { createTestDatabase, type TestDatabase } from './test-database';
+
+export function testConfig(env: NodeJS.ProcessEnv = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  context: AppContext;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+/** An app over a fresh database and file store, driven with `app.inject()`. */
+export async function buildTestApp(options: {
+  env?: NodeJS.ProcessEnv;
+  beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+} = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-test-data-'));
+  const config = testConfig({ DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'no-web'), ...options.env });
+  const database = await createTestDatabase();
+  const context: AppContext = {
+    config,
+    version: VERSION,
+    database,
+    storage: new LocalFileStorage(config.filesDir),
+    jobs: undefined,
+  };
+  const app = await buildApp({ context, logger: false, beforeReady: options.beforeReady });
+  return {
+    app,
+    context,
+    database,
+    async close() {
+      await app.close();
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

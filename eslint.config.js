@@ -1,0 +1,59 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * packages/domain is shared by the server and the browser, so it may import only zod and its own
+ * files: no framework, ORM, Node built-in or DOM code. Tests beside it may use Node (they read
+ * the spec). The rule is exported so a test can prove it fails the build when violated.
+ */
+export const domainBoundary = {
+  files: ['packages/domain/src/**/*.ts'],
+  ignores: ['packages/domain/src/**/*.test.ts'],
+  languageOptions: { globals: { ...globals.es2022 } },
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: '^(?!zod$|zod/|\\.{1,2}/).*',
+            message:
+              'packages/domain imports only zod and its own files (no framework, ORM, Node built-in or DOM code).',
+          },
+          {
+            regex: '(^|/)(apps|e2e|bench|node_modules)(/|$)|^(\\.\\./){3,}',
+            message: 'packages/domain must not reach into the apps: they depend on it, not the other way.',
+          },
+        ],
+      },
+    ],
+    'no-restricted-globals': [
+      'error',
+      ...['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'fetch', 'process', 'Buffer', 'require', '__dirname', '__filename', 'global', 'globalThis'].map(
+        (name) => ({ name, message: 'packages/domain runs on server and browser alike: no host globals.' }),
+      ),
+    ],
+  },
+};
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.tmp/**', '**/test-results/**', '**/playwright-report/**', 'apps/server/drizzle/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  domainBoundary,
+);

@@ -1,0 +1,70 @@
+import type { z } from 'zod';
+import { envelopeOf } from '../envelope';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * Who may call an endpoint. `public`: anyone; `user`: a signed-in user; `tenant`: a signed-in
+ * user acting inside one of their verified tenants (selected by the tenant header).
+ */
+export type EndpointAccess = 'public' | 'user' | 'tenant';
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+/**
+ * One API endpoint: its path (Fastify syntax, `:param`), who may call it, and one zod schema per
+ * request part plus the schema of `data` in the success envelope. The server validates with it
+ * and the web client is typed by it, so the two cannot drift apart.
+ */
+export interface Endpoint<
+  P extends AnyObject | undefined = AnyObject | undefined,
+  Q extends AnyObject | undefined = AnyObject | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType = z.ZodType,
+> {
+  readonly method: HttpMethod;
+  readonly path: `/msbapi/${string}`;
+  readonly access: EndpointAccess;
+  readonly summary: string;
+  readonly params?: P;
+  readonly query?: Q;
+  readonly body?: B;
+  readonly response: R;
+}
+
+export function defineEndpoint<
+  P extends AnyObject | undefined = undefined,
+  Q extends AnyObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType = z.ZodType,
+>(endpoint: Endpoint<P, Q, B, R>): Endpoint<P, Q, B, R> {
+  return endpoint;
+}
+
+type InferOr<T, Fallback> = T extends z.ZodType ? z.infer<T> : Fallback;
+
+/** What a caller supplies: the parts the endpoint declares, each typed by its schema. */
+export type EndpointInput<E extends Endpoint> = (E['params'] extends z.ZodType
+  ? { params: z.input<E['params']> }
+  : { params?: undefined }) &
+  (E['query'] extends z.ZodType ? { query?: z.input<E['query']> } : { query?: undefined }) &
+  (E['body'] extends z.ZodType ? { body: z.input<E['body']> } : { body?: undefined });
+
+export type EndpointParams<E extends Endpoint> = InferOr<E['params'], Record<string, never>>;
+export type EndpointQuery<E extends Endpoint> = InferOr<E['query'], Record<string, never>>;
+export type EndpointBody<E extends Endpoint> = InferOr<E['body'], undefined>;
+export type EndpointData<E extends Endpoint> = z.infer<E['response']>;
+
+/** The full success body schema of an endpoint: `{ code, data, message? }`. */
+export function responseEnvelope<E extends Endpoint>(endpoint: E) {
+  return envelopeOf(endpoint.response);
+}
+
+/** Fills `:param` segments, encoding each value; throws on a missing one (a programming error). */
+export function buildPath(path: string, params: Record<string, string | number> = {}): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path parameter "${name}" for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}

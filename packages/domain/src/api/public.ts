@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { LanguageCode } from '../languages';
+import { defineEndpoint } from './contract';
+
+export const AliveData = z.object({
+  status: z.literal('UP'),
+  version: z.string(),
+  database: z.enum(['pglite', 'postgres']),
+  serverTime: z.iso.datetime(),
+});
+export type AliveData = z.infer<typeof AliveData>;
+
+export const publicAlive = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/public/alive',
+  access: 'public',
+  summary: 'Liveness: the server answers and its database responds.',
+  response: AliveData,
+});
+
+export const ZoomConfiguration = z.object({
+  min: z.number(),
+  max: z.number(),
+  step: z.number(),
+  allowZoom: z.boolean(),
+  defaultRenderMode: z.enum(['fitToWidth', 'actual']),
+});
+export type ZoomConfiguration = z.infer<typeof ZoomConfiguration>;
+
+export const FeatureFlags = z.object({
+  signup: z.boolean(),
+  teamRooms: z.boolean(),
+  pdfCompare: z.boolean(),
+  features: z.boolean(),
+  newViewSwitch: z.boolean(),
+});
+export type FeatureFlags = z.infer<typeof FeatureFlags>;
+
+/** What the login page needs before anyone signs in. Nothing here may be secret. */
+export const PublicConfiguration = z.object({
+  productName: z.string(),
+  version: z.string(),
+  clientType: z.string(),
+  supportedLanguages: z.array(LanguageCode).min(1),
+  defaultLanguage: LanguageCode,
+  features: FeatureFlags,
+  zoom: ZoomConfiguration,
+  login: z.object({ rememberMe: z.boolean(), loginImages: z.boolean() }),
+});
+export type PublicConfiguration = z.infer<typeof PublicConfiguration>;
+
+export const publicConfiguration = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/public/configuration',
+  access: 'public',
+  summary: 'Public settings for the login page: languages, feature flags, zoom.',
+  response: PublicConfiguration,
+});

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+// Kinds of step an ePak passes through (spec §4).
+export const WORKFLOW_STATE_TYPES = ['REVIEW', 'SIGN', 'EMAIL', 'INPERSONSIGN'] as const;
+export const WorkflowStateType = z.enum(WORKFLOW_STATE_TYPES);
+export type WorkflowStateType = z.infer<typeof WorkflowStateType>;
+
+// Phases of a signing call (spec §4).
+export const SIGN_ACTIONS = ['SIGN', 'PRESIGN', 'POSTSIGN'] as const;
+export const SignAction = z.enum(SIGN_ACTIONS);
+export type SignAction = z.infer<typeof SignAction>;
+
+// Per-ePak outcome reported by a bulk sign (spec §4).
+export const BULK_SIGN_RESULTS = ['SIGNED', 'SKIPPED'] as const;
+export const BulkSignResult = z.enum(BULK_SIGN_RESULTS);
+export type BulkSignResult = z.infer<typeof BulkSignResult>;
+
+// Only signing can be done in bulk today (spec §9).
+export const BULK_OPERATIONS = ['sign'] as const;
+export const BulkOperation = z.enum(BULK_OPERATIONS);
+export type BulkOperation = z.infer<typeof BulkOperation>;
