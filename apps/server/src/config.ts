@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { LANGUAGE_CODES, LanguageCode } from '@pakt/domain';
+import { LANGUAGE_CODES, LanguageCode, ZOOM_ALLOWED_BY_DEFAULT, ZOOM_DEFAULTS } from '@pakt/domain';
 import { DEFAULT_WEB_DIST_DIR, REPO_ROOT } from './paths';
 
 const booleanFlag = (fallback: boolean) =>
@@ -54,10 +54,10 @@ const EnvSchema = z
     FEATURE_PDF_COMPARE: booleanFlag(true),
     FEATURE_FEATURES_PAGE: booleanFlag(true),
     FEATURE_NEW_VIEW_SWITCH: booleanFlag(false),
-    PDF_ZOOM_MIN: finiteNumber(0.6),
-    PDF_ZOOM_MAX: finiteNumber(3),
-    PDF_ZOOM_STEP: finiteNumber(0.3),
-    PDF_ALLOW_ZOOM: booleanFlag(false),
+    PDF_ZOOM_MIN: finiteNumber(ZOOM_DEFAULTS.min),
+    PDF_ZOOM_MAX: finiteNumber(ZOOM_DEFAULTS.max),
+    PDF_ZOOM_STEP: finiteNumber(ZOOM_DEFAULTS.step),
+    PDF_ALLOW_ZOOM: booleanFlag(ZOOM_ALLOWED_BY_DEFAULT),
   })
   .superRefine((env, ctx) => {
     if (!env.SUPPORTED_LANGUAGES.includes(env.DEFAULT_LANGUAGE)) {

@@ -1,4 +1,4 @@
-import { FeatureFlags, type PublicConfiguration, ZoomConfiguration } from '@pakt/domain';
+import { CLIENT_TYPE, FeatureFlags, LOGIN_PAGE_DEFAULTS, type PublicConfiguration, ZoomConfiguration } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from './config';
@@ -36,16 +36,17 @@ export async function readPublicConfiguration(options: {
     if (parsed.success) overrides = parsed.data;
     else options.onInvalidStored?.(parsed.error);
   }
-  const zoom = { ...config.zoom, defaultRenderMode: 'fitToWidth' as const, ...overrides.zoom };
+  const defaults = { ...config.zoom, defaultRenderMode: 'fitToWidth' as const };
+  const zoom = { ...defaults, ...overrides.zoom };
   return {
     productName: 'Pakt',
     version: options.version,
-    clientType: 'MSB3',
+    clientType: CLIENT_TYPE,
     supportedLanguages: config.supportedLanguages,
     defaultLanguage: config.defaultLanguage,
     features: { ...config.features, ...overrides.features },
     // A stored zoom that is not finite or not ordered would break the viewer: keep the defaults.
-    zoom: Number.isFinite(zoom.min) && Number.isFinite(zoom.max) && zoom.min < zoom.max ? zoom : { ...config.zoom, defaultRenderMode: 'fitToWidth' },
-    login: { rememberMe: false, loginImages: false },
+    zoom: zoom.min > 0 && zoom.min < zoom.max && zoom.step > 0 ? zoom : defaults,
+    login: { ...LOGIN_PAGE_DEFAULTS },
   };
 }

@@ -57,6 +57,13 @@ describe('GET /msbapi/public/configuration', () => {
     expect(res.json().data.zoom.max).toBe(2);
   });
 
+  it('keeps the default zoom when the stored one is out of order', async () => {
+    t = await buildTestApp();
+    await t.database.db.insert(systemSettings).values({ key: PUBLIC_SETTINGS_KEY, value: { zoom: { min: 4 } } });
+    const res = await t.app.inject({ method: 'GET', url: '/msbapi/public/configuration' });
+    expect(res.json().data.zoom).toMatchObject({ min: 0.6, max: 3, step: 0.3 });
+  });
+
   it('ignores a stored value that no longer validates instead of failing the login page', async () => {
     t = await buildTestApp();
     await t.database.db

@@ -41,14 +41,19 @@ export function defineEndpoint<
   return endpoint;
 }
 
-type InferOr<T, Fallback> = T extends z.ZodType ? z.infer<T> : Fallback;
+/**
+ * The schema of one request part, or never when the endpoint declares none. An optional field
+ * reads as `Schema | undefined`, so the schema is extracted before testing it.
+ */
+type Part<T> = Extract<T, z.ZodType>;
+type InferOr<T, Fallback> = [Part<T>] extends [never] ? Fallback : z.infer<Part<T>>;
 
 /** What a caller supplies: the parts the endpoint declares, each typed by its schema. */
-export type EndpointInput<E extends Endpoint> = (E['params'] extends z.ZodType
-  ? { params: z.input<E['params']> }
-  : { params?: undefined }) &
-  (E['query'] extends z.ZodType ? { query?: z.input<E['query']> } : { query?: undefined }) &
-  (E['body'] extends z.ZodType ? { body: z.input<E['body']> } : { body?: undefined });
+export type EndpointInput<E extends Endpoint> = ([Part<E['params']>] extends [never]
+  ? { params?: undefined }
+  : { params: z.input<Part<E['params']>> }) &
+  ([Part<E['query']>] extends [never] ? { query?: undefined } : { query?: z.input<Part<E['query']>> }) &
+  ([Part<E['body']>] extends [never] ? { body?: undefined } : { body: z.input<Part<E['body']>> });
 
 export type EndpointParams<E extends Endpoint> = InferOr<E['params'], Record<string, never>>;
 export type EndpointQuery<E extends Endpoint> = InferOr<E['query'], Record<string, never>>;

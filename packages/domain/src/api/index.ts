@@ -1,2 +1,3 @@
 export * from './contract';
+export * from './headers';
 export * from './public';

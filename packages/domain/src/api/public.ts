@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RenderMode } from '../constants';
 import { LanguageCode } from '../languages';
 import { defineEndpoint } from './contract';
 
@@ -23,7 +24,7 @@ export const ZoomConfiguration = z.object({
   max: z.number(),
   step: z.number(),
   allowZoom: z.boolean(),
-  defaultRenderMode: z.enum(['fitToWidth', 'actual']),
+  defaultRenderMode: RenderMode,
 });
 export type ZoomConfiguration = z.infer<typeof ZoomConfiguration>;
 

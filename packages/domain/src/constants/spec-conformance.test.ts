@@ -35,10 +35,10 @@ import {
 } from './ui';
 import { BULK_OPERATIONS, BULK_SIGN_RESULTS, SIGN_ACTIONS, WORKFLOW_STATE_TYPES } from './workflow';
 
-// The spec lives outside the repo checkout; skip rather than fail where it is absent.
+// The spec lives beside the checkout (../shared), as it does for every developer and CI run; a
+// missing spec fails here rather than silently skipping the comparison.
 const specUrl = new URL('../../../../../shared/spec/product-spec.md', import.meta.url);
-const hasSpec = existsSync(specUrl);
-const spec = hasSpec ? readFileSync(specUrl, 'utf8') : '';
+const spec = existsSync(specUrl) ? readFileSync(specUrl, 'utf8') : '';
 
 // Text after `label` up to `end` (default: end of sentence), split on commas and and/or.
 function specList(label: string, end: RegExp = /\.(?:\s|$)|$/m): string[] {
@@ -53,9 +53,10 @@ function specList(label: string, end: RegExp = /\.(?:\s|$)|$/m): string[] {
     .filter((item) => item.length > 0);
 }
 
-describe.skipIf(!hasSpec)('constants match the spec text', () => {
+describe('constants match the spec text', () => {
   it('resolves the spec path', () => {
-    expect(fileURLToPath(specUrl)).toBe('/work/shared/spec/product-spec.md');
+    expect(fileURLToPath(specUrl)).toMatch(/\/shared\/spec\/product-spec\.md$/);
+    expect(spec.length).toBeGreaterThan(1000);
   });
 
   it.each([

@@ -1,0 +1,48 @@
+import { AppShell, Container, Group, Text, UnstyledButton } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation } from 'react-router';
+import { useSession } from '../api/session-store';
+import { useLanguageSync } from '../i18n/use-languages';
+import { PaktMark } from '../ui/icons';
+import { shouldShowLanguageSelector } from './header-rules';
+import { LanguageSelector } from './language-selector';
+import { UserWidget } from './user-widget';
+
+export function AppLayout() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const session = useSession();
+  useLanguageSync();
+
+  const showLanguage = shouldShowLanguageSelector({
+    loggedIn: session !== null,
+    pathname: location.pathname,
+    search: location.search,
+  });
+
+  return (
+    <AppShell header={{ height: 60 }} padding={{ base: 'sm', sm: 'lg' }}>
+      <AppShell.Header>
+        <Group h="100%" px={{ base: 'sm', sm: 'lg' }} justify="space-between" wrap="nowrap" gap="sm">
+          <UnstyledButton component={Link} to="/" aria-label={t('shell.homeLink')}>
+            <Group gap={8} wrap="nowrap">
+              <PaktMark />
+              <Text component="span" fw={700} size="xl" lh={1}>
+                Pakt
+              </Text>
+            </Group>
+          </UnstyledButton>
+          <Group gap="sm" wrap="nowrap">
+            {showLanguage && <LanguageSelector />}
+            <UserWidget />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Main>
+        <Container size="md" px={0} py={{ base: 'md', sm: 'xl' }}>
+          <Outlet />
+        </Container>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,113 @@
+import type { ReactNode } from 'react';
+
+interface IconProps {
+  readonly size?: number;
+}
+
+/** Outline icons drawn inline: a handful does not justify an icon package in the bundle. */
+function OutlineIcon({ size = 24, children }: IconProps & { readonly children: ReactNode }) {
+  return (
+    <svg
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.75}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      {children}
+    </svg>
+  );
+}
+
+export const ClockIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7v5l3 3" />
+  </OutlineIcon>
+);
+
+export const LockIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <rect x="5" y="11" width="14" height="10" rx="2" />
+    <circle cx="12" cy="16" r="1" />
+    <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+  </OutlineIcon>
+);
+
+export const CalendarOffIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <rect x="4" y="5" width="16" height="16" rx="2" />
+    <path d="M16 3v4M8 3v4M4 11h16M10 14l4 4M14 14l-4 4" />
+  </OutlineIcon>
+);
+
+export const AlertTriangleIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M12 9v4M12 16h.01" />
+    <path d="M10.36 3.59 2.26 17.13a1.91 1.91 0 0 0 1.63 2.87h16.22a1.91 1.91 0 0 0 1.63-2.87L13.64 3.59a1.91 1.91 0 0 0-3.28 0z" />
+  </OutlineIcon>
+);
+
+export const BanIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M5.7 5.7l12.6 12.6" />
+  </OutlineIcon>
+);
+
+export const CompassIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="m8 16 2-6 6-2-2 6z" />
+  </OutlineIcon>
+);
+
+export const GlobeIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M3.6 9h16.8M3.6 15h16.8M11.5 3a17 17 0 0 0 0 18M12.5 3a17 17 0 0 1 0 18" />
+  </OutlineIcon>
+);
+
+export const PackageIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M12 3 20 7.5v9L12 21l-8-4.5v-9z" />
+    <path d="M12 12l8-4.5M12 12v9M12 12 4 7.5" />
+  </OutlineIcon>
+);
+
+export const RouteIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <circle cx="6" cy="19" r="2" />
+    <circle cx="18" cy="5" r="2" />
+    <path d="M12 19h4.5a3.5 3.5 0 0 0 0-7h-8a3.5 3.5 0 0 1 0-7H12" />
+  </OutlineIcon>
+);
+
+export const UsersIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <circle cx="9" cy="7" r="4" />
+    <path d="M3 21v-2a4 4 0 0 1 4-4h4a4 4 0 0 1 4 4v2M16 3.13a4 4 0 0 1 0 7.75M21 21v-2a4 4 0 0 0-3-3.85" />
+  </OutlineIcon>
+);
+
+/** The Pakt mark, the same drawing as public/favicon.svg. */
+export const PaktMark = ({ size = 28 }: IconProps) => (
+  <svg width={size} height={size} viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+    <rect width="32" height="32" rx="7" fill="var(--mantine-primary-color-filled)" />
+    <path
+      d="M9 23V9h7.5a4.5 4.5 0 0 1 0 9H12"
+      fill="none"
+      stroke="#fff"
+      strokeWidth="3"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    />
+    <path d="M18 23.5c1.6-1.4 3.2-1.4 4.8 0" fill="none" stroke="#fff" strokeWidth="2" strokeLinecap="round" />
+  </svg>
+);

@@ -1,0 +1,41 @@
+import { expect, test } from '@playwright/test';
+import { bundles, expectNoHorizontalOverflow, saveScreenshot } from './support';
+
+const { en, hi } = bundles;
+
+test('home shows the live server status and keeps a switch to Hindi across a reload', async ({
+  page,
+  request,
+}, testInfo) => {
+  const aliveResponse = await request.get('/msbapi/public/alive');
+  expect(aliveResponse.ok()).toBe(true);
+  const { data: alive } = (await aliveResponse.json()) as {
+    data: { status: string; version: string; database: 'pglite' | 'postgres' };
+  };
+  expect(alive.status).toBe('UP');
+
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Pakt' })).toBeVisible();
+  await expect(page.getByText(en.home.tagline)).toBeVisible();
+  await expect(page.getByTestId('server-status')).toHaveText(en.home.statusUp);
+  await expect(page.getByText(alive.version, { exact: true })).toBeVisible();
+  await expect(page.getByText(en.home.databaseKinds[alive.database], { exact: true })).toBeVisible();
+  await expect(page.getByText('English, हिन्दी')).toBeVisible();
+  await expect(page).toHaveTitle('Pakt');
+  await expectNoHorizontalOverflow(page);
+  await saveScreenshot(page, testInfo, 'home-en');
+
+  await page.getByRole('combobox', { name: en.shell.language }).selectOption('hi');
+  await expect(page.getByText(hi.home.tagline)).toBeVisible();
+  await expect(page.getByTestId('server-status')).toHaveText(hi.home.statusUp);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'hi');
+
+  await page.reload();
+  await expect(page.getByText(hi.home.tagline)).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: hi.home.statusHeading })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: hi.shell.language })).toHaveValue('hi');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'hi');
+  await expect(page.getByTestId('server-status')).toHaveText(hi.home.statusUp);
+  await expectNoHorizontalOverflow(page);
+  await saveScreenshot(page, testInfo, 'home-hi');
+});
