@@ -25,6 +25,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  app.addHook('onSend', async (_request, reply) => {
+    // A signing page inside someone else's frame is a clickjacking target; sniffing would let an
+    // uploaded file run as a script; links out must not leak ePak ids in the referrer.
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Content-Security-Policy', "frame-ancestors 'none'");
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'same-origin');
+  });
 
   registerPublicRoutes(app, context);
   await serveWebApp(app, context.config.webDistDir);
