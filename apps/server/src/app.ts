@@ -12,12 +12,20 @@ export interface BuildAppOptions {
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
 }
 
+function loggerOptions(config: AppContext['config']) {
+  if (config.logFormat === 'json') return { level: config.logLevel };
+  return {
+    level: config.logLevel,
+    transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } },
+  };
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { context } = options;
   const app = Fastify({
     ...(options.logger && typeof options.logger === 'object' && 'child' in options.logger
       ? { loggerInstance: options.logger }
-      : { logger: options.logger ?? { level: context.config.logLevel } }),
+      : { logger: options.logger ?? loggerOptions(context.config) }),
     // Behind a load balancer the client address comes from X-Forwarded-For.
     trustProxy: true,
     bodyLimit: 1024 * 1024,

@@ -36,6 +36,7 @@ const EnvSchema = z
       .max(65535)
       .default(3000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     DATA_DIR: z.string().min(1).optional(),
     DATABASE_URL: z
       .string()
@@ -88,6 +89,8 @@ export interface Config {
   host: string;
   port: number;
   logLevel: string;
+  /** JSON lines for log collectors; readable lines for a person at a terminal. */
+  logFormat: 'json' | 'pretty';
   dataDir: string;
   /** Set: PostgreSQL. Unset: embedded PGlite in `<dataDir>/db`. */
   databaseUrl: string | undefined;
@@ -136,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     port: e.PORT,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (process.stdout.isTTY && e.NODE_ENV !== 'production' ? 'pretty' : 'json'),
     dataDir,
     databaseUrl: e.DATABASE_URL,
     filesDir: path.join(dataDir, 'files'),
