@@ -26,8 +26,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.logger && typeof options.logger === 'object' && 'child' in options.logger
       ? { loggerInstance: options.logger }
       : { logger: options.logger ?? loggerOptions(context.config) }),
-    // Behind a load balancer the client address comes from X-Forwarded-For.
-    trustProxy: true,
+    // Off by default: a client could otherwise claim any address (tokens are bound to addresses).
+    trustProxy: context.config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);

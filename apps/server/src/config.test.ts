@@ -13,6 +13,7 @@ describe('loadConfig', () => {
     expect(config.supportedLanguages).toEqual(['en', 'hi']);
     expect(config.zoom).toEqual({ min: 0.6, max: 3, step: 0.3, allowZoom: false });
     expect(config.jobsEnabled).toBe(true);
+    expect(config.trustProxy).toBe(false);
     expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
   });
 

@@ -44,6 +44,7 @@ const EnvSchema = z
       .optional(),
     WEB_DIST_DIR: z.string().min(1).optional(),
     JOBS_ENABLED: booleanFlag(true),
+    TRUST_PROXY: booleanFlag(false),
     SUPPORTED_LANGUAGES: z
       .string()
       .default(LANGUAGE_CODES.join(','))
@@ -97,6 +98,8 @@ export interface Config {
   filesDir: string;
   webDistDir: string;
   jobsEnabled: boolean;
+  /** Take the client address from X-Forwarded-For: only behind a proxy that sets it. */
+  trustProxy: boolean;
   supportedLanguages: LanguageCode[];
   defaultLanguage: LanguageCode;
   features: {
@@ -145,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     filesDir: path.join(dataDir, 'files'),
     webDistDir: e.WEB_DIST_DIR ? path.resolve(base, e.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     jobsEnabled: e.JOBS_ENABLED,
+    trustProxy: e.TRUST_PROXY,
     supportedLanguages: e.SUPPORTED_LANGUAGES,
     defaultLanguage: e.DEFAULT_LANGUAGE,
     features: {
