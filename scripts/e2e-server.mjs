@@ -3,6 +3,7 @@
 // database and files), the built web app, port 3100 unless E2E_PORT says otherwise. The directory
 // is removed when the server stops, so every run starts from an empty install.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-e2e-'));
+// The first-run journey needs the setup token the server would print: make one and hand it to
+// the tests through a file, fresh for every run.
+const setupToken = `pks_${randomBytes(32).toString('base64url')}`;
+const tokenFile = path.join(root, 'e2e/.tmp/setup-token');
+fs.mkdirSync(path.dirname(tokenFile), { recursive: true });
+fs.writeFileSync(tokenFile, setupToken);
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
   cwd: root,
   stdio: 'inherit',
@@ -19,6 +26,8 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/
     HOST: '127.0.0.1',
     PORT: process.env.E2E_PORT ?? '3100',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    SETUP_TOKEN: setupToken,
+    PUBLIC_URL: `http://127.0.0.1:${process.env.E2E_PORT ?? '3100'}`,
   },
 });
 

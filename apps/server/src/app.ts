@@ -3,13 +3,15 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { AppContext } from './app-context';
 import { installErrorHandling } from './http/error-handler';
 import { serveWebApp } from './http/web-app';
+import { registerIdentityRoutes } from './routes/identity-routes';
 import { registerPublicRoutes } from './routes/public-routes';
+import formBody from '@fastify/formbody';
 
 export interface BuildAppOptions {
   context: AppContext;
   logger?: FastifyBaseLogger | boolean | { level: string };
   /** Lets tests add routes (e.g. one that throws) before the app is ready. */
-  beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+  beforeReady?: (app: FastifyInstance, context: AppContext) => void | Promise<void>;
 }
 
 function loggerOptions(config: AppContext['config']) {
@@ -42,9 +44,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('Referrer-Policy', 'same-origin');
   });
 
+  // The spec's authenticate call is form-encoded.
+  await app.register(formBody, { bodyLimit: 16 * 1024 });
   registerPublicRoutes(app, context);
+  registerIdentityRoutes(app, context);
   await serveWebApp(app, context.config.webDistDir);
-  await options.beforeReady?.(app);
+  await options.beforeReady?.(app, context);
   await app.ready();
   return app;
 }

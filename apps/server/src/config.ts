@@ -45,6 +45,10 @@ const EnvSchema = z
     WEB_DIST_DIR: z.string().min(1).optional(),
     JOBS_ENABLED: booleanFlag(true),
     TRUST_PROXY: booleanFlag(false),
+    PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(15 * 60),
+    REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).max(365 * 24 * 3600).default(7 * 24 * 3600),
+    SETUP_TOKEN: z.string().min(32, 'must be at least 32 characters').max(200).optional(),
     SUPPORTED_LANGUAGES: z
       .string()
       .default(LANGUAGE_CODES.join(','))
@@ -100,6 +104,11 @@ export interface Config {
   jobsEnabled: boolean;
   /** Take the client address from X-Forwarded-For: only behind a proxy that sets it. */
   trustProxy: boolean;
+  /** Where people reach this install; links in mail and the setup link are built from it. */
+  publicUrl: string;
+  tokens: { accessSeconds: number; refreshSeconds: number };
+  /** For automated installs: the first-run setup token, instead of a random one. */
+  setupToken: string | undefined;
   supportedLanguages: LanguageCode[];
   defaultLanguage: LanguageCode;
   features: {
@@ -149,6 +158,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: e.WEB_DIST_DIR ? path.resolve(base, e.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     jobsEnabled: e.JOBS_ENABLED,
     trustProxy: e.TRUST_PROXY,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    tokens: { accessSeconds: e.ACCESS_TOKEN_TTL_SECONDS, refreshSeconds: e.REFRESH_TOKEN_TTL_SECONDS },
+    setupToken: e.SETUP_TOKEN,
     supportedLanguages: e.SUPPORTED_LANGUAGES,
     defaultLanguage: e.DEFAULT_LANGUAGE,
     features: {

@@ -6,6 +6,7 @@ import type { Config } from './config';
 import { type Database, openDatabase } from './db/database';
 import { type JobQueue, startJobQueue } from './jobs/job-queue';
 import { SWEEP_TEMPORARY_FILES_CRON, sweepTemporaryFilesJob } from './jobs/sweep-temporary-files';
+import { prepareFirstRun } from './identity/first-run';
 import { LocalFileStorage } from './storage/file-storage';
 import { VERSION } from './version';
 
@@ -35,6 +36,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
         : { kind: 'pglite', dataDir: path.join(config.dataDir, 'db') },
     );
     await opened.database.migrate();
+    const setupLink = await prepareFirstRun({
+      db: opened.database.db,
+      publicUrl: config.publicUrl,
+      configuredToken: config.setupToken,
+    });
     const storage = new LocalFileStorage(config.filesDir);
     const context: AppContext = { config, version: VERSION, database: opened.database, storage, jobs: undefined };
     const app = await buildApp({ context });
@@ -57,6 +63,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
       { database: opened.database.kind, dataDir: config.dataDir },
       `Pakt ${VERSION} is listening on ${url.replace('0.0.0.0', 'localhost')}`,
     );
+    if (setupLink) {
+      // Printed, not only logged: the person who just ran `npm start` must see it whatever the log level.
+      console.log(
+        `\n  Pakt needs its first-run setup. Open this one-time link to create the root account:\n\n    ${setupLink}\n\n  (A new link is made at every start until setup is done.)\n`,
+      );
+    }
     return { app, context, url, close };
   } catch (error) {
     await close().catch(() => {});

@@ -4,4 +4,6 @@ export * from './domain-error';
 export * from './envelope';
 export * from './languages';
 export * from './message-keys';
+export * from './permissions';
+export * from './password-policy';
 export * from './response-codes';

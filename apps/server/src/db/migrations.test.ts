@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_DIR } from '../paths';
 import { createTestDatabase, type TestDatabase } from '../test/test-database';
 
 let database: TestDatabase;
@@ -15,8 +18,19 @@ describe('migrations', () => {
       `select table_name from information_schema.tables where table_schema = 'public' order by 1`,
       [],
     );
-    expect(rows).toEqual([{ table_name: 'system_settings' }]);
+    expect(rows.map((r) => (r as { table_name: string }).table_name)).toEqual([
+      'invitations',
+      'memberships',
+      'outbox',
+      'password_configs',
+      'password_history',
+      'sessions',
+      'system_settings',
+      'tenants',
+      'users',
+    ]);
+    const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] };
     const applied = await database.executeSql(`select count(*)::int as n from drizzle.__drizzle_migrations`, []);
-    expect(applied.rows).toEqual([{ n: 1 }]);
+    expect(applied.rows).toEqual([{ n: journal.entries.length }]);
   });
 });

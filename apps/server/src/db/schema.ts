@@ -1,4 +1,19 @@
-import { jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const ts = (name: string) => timestamp(name, { withTimezone: true });
 
 /**
  * Instance-wide settings that administrators may change at run time, overriding the defaults
@@ -9,3 +24,143 @@ export const systemSettings = pgTable('system_settings', {
   value: jsonb('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+export const tenants = pgTable(
+  'tenants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    /** Set for trial tenants; past it, members get -88 (trial period expired). */
+    trialEndsAt: ts('trial_ends_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('tenants_name_unique').on(sql`lower(${t.name})`)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Stored lower-cased: addresses are compared case-insensitively everywhere. */
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull(),
+    middleName: text('middle_name'),
+    lastName: text('last_name').notNull(),
+    type: text('type', { enum: ['internal', 'external'] }).notNull().default('internal'),
+    status: text('status').notNull(),
+    isRoot: boolean('is_root').notNull().default(false),
+    /** argon2id; null until the user has set a password (invited, SSO). */
+    passwordHash: text('password_hash'),
+    passwordChangedAt: ts('password_changed_at'),
+    failedLoginCount: integer('failed_login_count').notNull().default(0),
+    lockedUntil: ts('locked_until'),
+    disabledAt: ts('disabled_at'),
+    locale: text('locale'),
+    timeZone: text('time_zone'),
+    title: text('title'),
+    phone: text('phone'),
+    company: text('company'),
+    department: text('department'),
+    lastLoginAt: ts('last_login_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_email_unique').on(t.email)],
+);
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    loginType: text('login_type', { enum: ['Email', 'SSO'] }).notNull().default('Email'),
+    /** invited: has not accepted yet; disabled: may not act in this tenant (-13). */
+    status: text('status', { enum: ['invited', 'active', 'disabled'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), index('memberships_user').on(t.userId)],
+);
+
+export const passwordConfigs = pgTable('password_configs', {
+  tenantId: uuid('tenant_id').primaryKey().references(() => tenants.id, { onDelete: 'cascade' }),
+  config: jsonb('config').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const passwordHistory = pgTable(
+  'password_history',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('password_history_user').on(t.userId, t.createdAt)],
+);
+
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    /** SHA-256 of the invite code: a leaked table does not leak working links. */
+    codeHash: text('code_hash').notNull(),
+    status: text('status', { enum: ['pending', 'accepted', 'cancelled'] }).notNull().default('pending'),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    expiresAt: ts('expires_at').notNull(),
+    acceptedAt: ts('accepted_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('invitations_code_hash').on(t.codeHash)],
+);
+
+/**
+ * One row per issued token pair. Refreshing creates a new row in the same family and marks the
+ * old one rotated; presenting a rotated refresh token again means it was stolen or replayed,
+ * so the whole family is revoked. Tokens are stored as SHA-256 digests only.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    familyId: uuid('family_id').notNull(),
+    clientId: text('client_id').notNull(),
+    accessTokenHash: text('access_token_hash').notNull(),
+    accessExpiresAt: ts('access_expires_at').notNull(),
+    refreshTokenHash: text('refresh_token_hash').notNull(),
+    refreshExpiresAt: ts('refresh_expires_at').notNull(),
+    rotatedAt: ts('rotated_at'),
+    revokedAt: ts('revoked_at'),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sessions_access_token').on(t.accessTokenHash),
+    uniqueIndex('sessions_refresh_token').on(t.refreshTokenHash),
+    index('sessions_family').on(t.familyId),
+    index('sessions_user').on(t.userId),
+  ],
+);
+
+/** Mail and SMS waiting to go out; admins can read it in the app, SMTP sends it when set. */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    /** What the message is about, for admins reading the outbox (e.g. 'invitation'). */
+    kind: text('kind').notNull(),
+    sentAt: ts('sent_at'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('outbox_tenant').on(t.tenantId, t.createdAt)],
+);

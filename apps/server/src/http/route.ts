@@ -9,28 +9,36 @@ import {
 } from '@pakt/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppContext } from '../app-context';
+import { actorOf, type AuthFor, authorizeOrThrow, resolveAuth, type TenantAuth, type UserAuth } from './auth-guard';
+
+// Filled before validation, so an unauthenticated caller learns nothing about the schemas.
+const authOf = new WeakMap<FastifyRequest, UserAuth | TenantAuth>();
 
 export interface RouteInput<E extends Endpoint> {
   params: EndpointParams<E>;
   query: EndpointQuery<E>;
   body: EndpointBody<E>;
+  auth: AuthFor<E['access']>;
   request: FastifyRequest;
   reply: FastifyReply;
 }
 
 /**
  * Registers a handler for an endpoint of the domain contract. The contract's schemas validate
- * the request and the response, and the handler returns only `data`: the envelope is added here.
+ * the request and the response; the caller is authenticated (and their tenant resolved) from
+ * the contract's access kind before the handler runs; the handler returns only `data`, and the
+ * envelope is added here.
  */
 export function route<E extends Endpoint>(
   app: FastifyInstance,
+  ctx: AppContext,
   endpoint: E,
   handler: (input: RouteInput<E>) => Promise<EndpointData<E>>,
 ) {
-  if (endpoint.access !== 'public') {
-    // Authentication and tenant resolution arrive with identity (issue 3); refusing here keeps a
-    // guarded endpoint from ever being served unguarded by mistake.
-    throw new Error(`${endpoint.method} ${endpoint.path} needs ${endpoint.access} access, which is not wired yet`);
+  if (endpoint.action && endpoint.access !== 'tenant' && endpoint.access !== 'root') {
+    // A role exists only inside a tenant (or for root): such an action could never be checked.
+    throw new Error(`${endpoint.method} ${endpoint.path}: an action needs tenant or root access`);
   }
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
@@ -41,11 +49,19 @@ export function route<E extends Endpoint>(
       ...(endpoint.body ? { body: endpoint.body } : {}),
       response: { 200: responseEnvelope(endpoint) },
     },
+    async preValidation(request) {
+      const auth = await resolveAuth({ db: ctx.database.db, access: endpoint.access, request });
+      if (!auth) return;
+      authOf.set(request, auth);
+      if (endpoint.action) authorizeOrThrow(actorOf(auth), endpoint.action);
+    },
     async handler(request, reply) {
+      const auth = authOf.get(request) as AuthFor<E['access']>;
       const data = await handler({
         params: request.params as EndpointParams<E>,
         query: request.query as EndpointQuery<E>,
         body: request.body as EndpointBody<E>,
+        auth,
         request,
         reply,
       });

@@ -5,7 +5,7 @@ import { route } from '../http/route';
 import { readPublicConfiguration } from '../settings';
 
 export function registerPublicRoutes(app: FastifyInstance, ctx: AppContext) {
-  route(app, publicAlive, async () => {
+  route(app, ctx, publicAlive, async () => {
     // Alive means able to serve: a server whose database is gone answers 500 here.
     await ctx.database.ping();
     return {
@@ -16,7 +16,7 @@ export function registerPublicRoutes(app: FastifyInstance, ctx: AppContext) {
     };
   });
 
-  route(app, publicConfiguration, async ({ request }) =>
+  route(app, ctx, publicConfiguration, async ({ request }) =>
     readPublicConfiguration({
       db: ctx.database.db,
       config: ctx.config,

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
 import type { AppContext } from '../app-context';
 import { buildApp } from '../app';
 import { type Config, loadConfig } from '../config';
@@ -15,6 +17,8 @@ export function testConfig(env: NodeJS.ProcessEnv = {}): Config {
 
 export interface TestApp {
   app: FastifyInstance;
+  /** Every log line the app wrote, when built with captureLogs. */
+  logs: string[];
   context: AppContext;
   database: TestDatabase;
   close(): Promise<void>;
@@ -23,7 +27,8 @@ export interface TestApp {
 /** An app over a fresh database and file store, driven with `app.inject()`. */
 export async function buildTestApp(options: {
   env?: NodeJS.ProcessEnv;
-  beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+  beforeReady?: (app: FastifyInstance, context: AppContext) => void | Promise<void>;
+  captureLogs?: boolean;
 } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-test-data-'));
   const config = testConfig({ DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'no-web'), ...options.env });
@@ -35,9 +40,22 @@ export async function buildTestApp(options: {
     storage: new LocalFileStorage(config.filesDir),
     jobs: undefined,
   };
-  const app = await buildApp({ context, logger: false, beforeReady: options.beforeReady });
+  const logs: string[] = [];
+  const logger = options.captureLogs
+    ? pino(
+        { level: 'trace' },
+        new Writable({
+          write(chunk: Buffer, _encoding, callback) {
+            logs.push(chunk.toString());
+            callback();
+          },
+        }),
+      )
+    : false;
+  const app = await buildApp({ context, logger, beforeReady: options.beforeReady });
   return {
     app,
+    logs,
     context,
     database,
     async close() {

@@ -1,13 +1,15 @@
 import type { z } from 'zod';
 import { envelopeOf } from '../envelope';
+import type { Action } from '../permissions';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
- * Who may call an endpoint. `public`: anyone; `user`: a signed-in user; `tenant`: a signed-in
- * user acting inside one of their verified tenants (selected by the tenant header).
+ * Who may call an endpoint. `public`: anyone; `user`: a signed-in user; `root`: the instance
+ * administrator; `tenant`: a signed-in user acting inside one of their verified tenants
+ * (selected by the tenant header).
  */
-export type EndpointAccess = 'public' | 'user' | 'tenant';
+export type EndpointAccess = 'public' | 'user' | 'root' | 'tenant';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -21,10 +23,16 @@ export interface Endpoint<
   Q extends AnyObject | undefined = AnyObject | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
   R extends z.ZodType = z.ZodType,
+  A extends EndpointAccess = EndpointAccess,
 > {
   readonly method: HttpMethod;
   readonly path: `/msbapi/${string}`;
-  readonly access: EndpointAccess;
+  readonly access: A;
+  /**
+   * The permission the caller needs, checked centrally before the handler runs. Checks that
+   * depend on the loaded resource (whose profile, which role) stay in the command.
+   */
+  readonly action?: Action;
   readonly summary: string;
   readonly params?: P;
   readonly query?: Q;
@@ -37,7 +45,8 @@ export function defineEndpoint<
   Q extends AnyObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   R extends z.ZodType = z.ZodType,
->(endpoint: Endpoint<P, Q, B, R>): Endpoint<P, Q, B, R> {
+  A extends EndpointAccess = EndpointAccess,
+>(endpoint: Endpoint<P, Q, B, R, A>): Endpoint<P, Q, B, R, A> {
   return endpoint;
 }
 

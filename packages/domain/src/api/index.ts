@@ -1,3 +1,4 @@
 export * from './contract';
 export * from './headers';
+export * from './identity';
 export * from './public';

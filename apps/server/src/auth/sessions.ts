@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { DomainError, ResponseCode } from '@pakt/domain';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import { sessions, users } from '../db/schema';
+import { digestSecret, generateSecret } from './secrets';
+
+export interface TokenLifetimes {
+  accessSeconds: number;
+  refreshSeconds: number;
+}
+
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  refreshExpiresIn: number;
+  sessionId: string;
+}
+
+export interface ClientInfo {
+  ipAddress?: string | undefined;
+  userAgent?: string | undefined;
+}
+
+const invalidToken = () => new DomainError(ResponseCode.INVALID_ACCESS_TOKEN, 'The token is not valid.');
+
+export async function issueSession(options: {
+  db: Db;
+  userId: string;
+  clientId: string;
+  lifetimes: TokenLifetimes;
+  client?: ClientInfo;
+  familyId?: string;
+}): Promise<IssuedTokens> {
+  const { db, lifetimes } = options;
+  const accessToken = generateSecret('pka');
+  const refreshToken = generateSecret('pkr');
+  const now = Date.now();
+  const [row] = await db
+    .insert(sessions)
+    .values({
+      userId: options.userId,
+      familyId: options.familyId ?? randomUUID(),
+      clientId: options.clientId,
+      accessTokenHash: digestSecret(accessToken),
+      accessExpiresAt: new Date(now + lifetimes.accessSeconds * 1000),
+      refreshTokenHash: digestSecret(refreshToken),
+      refreshExpiresAt: new Date(now + lifetimes.refreshSeconds * 1000),
+      ipAddress: options.client?.ipAddress,
+      userAgent: options.client?.userAgent?.slice(0, 500),
+    })
+    .returning({ id: sessions.id });
+  return {
+    accessToken,
+    refreshToken,
+    expiresIn: lifetimes.accessSeconds,
+    refreshExpiresIn: lifetimes.refreshSeconds,
+    sessionId: row!.id,
+  };
+}
+
+/**
+ * Rotates a refresh token. A token that was already rotated is a replay (stolen, or an old tab):
+ * the whole family is revoked, so whoever holds the newer token is signed out as well.
+ */
+export async function rotateSession(options: {
+  db: Db;
+  refreshToken: string;
+  clientId: string;
+  lifetimes: TokenLifetimes;
+  client?: ClientInfo;
+}): Promise<IssuedTokens & { userId: string }> {
+  const { db } = options;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(sessions)
+      .where(eq(sessions.refreshTokenHash, digestSecret(options.refreshToken)))
+      .for('update');
+    if (!row || row.revokedAt) throw invalidToken();
+    if (row.clientId !== options.clientId) {
+      throw new DomainError(ResponseCode.INVALID_CLIENT, 'The token was issued to another client.');
+    }
+    if (row.rotatedAt) {
+      await tx
+        .update(sessions)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(sessions.familyId, row.familyId), isNull(sessions.revokedAt)));
+      return { reused: true as const };
+    }
+    if (row.refreshExpiresAt.getTime() <= Date.now()) throw invalidToken();
+    await tx.update(sessions).set({ rotatedAt: new Date() }).where(eq(sessions.id, row.id));
+    const issued = await issueSession({
+      db: tx as unknown as Db,
+      userId: row.userId,
+      clientId: row.clientId,
+      lifetimes: options.lifetimes,
+      client: options.client,
+      familyId: row.familyId,
+    });
+    return { reused: false as const, issued, userId: row.userId };
+  }).then((result) => {
+    // Thrown after the transaction so the family's revocation is committed, not rolled back.
+    if (result.reused) throw invalidToken();
+    return { ...result.issued, userId: result.userId };
+  });
+}
+
+export interface ResolvedSession {
+  sessionId: string;
+  familyId: string;
+  userId: string;
+  accessExpiresAt: Date;
+  user: typeof users.$inferSelect;
+}
+
+/** The session an access token belongs to: -27 when it has expired, -5 when it is not valid. */
+export async function resolveAccessToken(options: { db: Db; accessToken: string }): Promise<ResolvedSession> {
+  const [row] = await options.db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.accessTokenHash, digestSecret(options.accessToken)));
+  if (!row || row.session.revokedAt || row.session.rotatedAt) throw invalidToken();
+  if (row.session.accessExpiresAt.getTime() <= Date.now()) {
+    throw new DomainError(ResponseCode.TOKEN_EXPIRED, 'The access token has expired.');
+  }
+  return {
+    sessionId: row.session.id,
+    familyId: row.session.familyId,
+    userId: row.session.userId,
+    accessExpiresAt: row.session.accessExpiresAt,
+    user: row.user,
+  };
+}
+
+/** Logout: every token of the family stops working. */
+export async function revokeSessionFamily(options: { db: Db; familyId: string }): Promise<void> {
+  await options.db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.familyId, options.familyId), isNull(sessions.revokedAt)));
+}

@@ -1,0 +1,95 @@
+import {
+  type Action,
+  type Actor,
+  API_HEADERS,
+  authorize,
+  type AuthorizationContext,
+  DomainError,
+  type EndpointAccess,
+  REFUSAL_RESPONSES,
+  ResponseCode,
+  type Role,
+  type UserStatus,
+} from '@pakt/domain';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { resolveAccessToken, type ResolvedSession } from '../auth/sessions';
+import type { Db } from '../db/database';
+import { memberships, tenants } from '../db/schema';
+
+export interface UserAuth {
+  session: ResolvedSession;
+  user: ResolvedSession['user'];
+}
+
+export interface TenantAuth extends UserAuth {
+  tenant: { id: string; name: string };
+  role: Role;
+}
+
+export type AuthFor<A extends EndpointAccess> = A extends 'public' ? undefined : A extends 'tenant' ? TenantAuth : UserAuth;
+
+const notFound = () => new DomainError(ResponseCode.GENERIC_ERROR, 'Not found.', { httpStatus: 404 });
+
+function bearerToken(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  const match = header ? /^Bearer ([A-Za-z0-9_-]{10,200})$/.exec(header) : null;
+  if (!match) throw new DomainError(ResponseCode.INVALID_ACCESS_TOKEN, 'Sign in first: no valid bearer token was sent.');
+  return match[1]!;
+}
+
+/**
+ * Authentication and tenant resolution, done once, centrally, before any handler runs. The
+ * tenant header only selects among the caller's active memberships: anything else is 404, so
+ * an outsider cannot even learn that a tenant exists.
+ */
+export async function resolveAuth(options: { db: Db; access: EndpointAccess; request: FastifyRequest }): Promise<UserAuth | TenantAuth | undefined> {
+  const { db, access, request } = options;
+  if (access === 'public') return undefined;
+  const session = await resolveAccessToken({ db, accessToken: bearerToken(request) });
+  const auth: UserAuth = { session, user: session.user };
+  if (session.user.disabledAt) throw new DomainError(ResponseCode.USER_DISABLED, 'This account is disabled.');
+  if (access === 'user') return auth;
+  if (access === 'root') {
+    if (!session.user.isRoot) throw new DomainError(ResponseCode.NOT_AUTHORIZED, 'Only the instance administrator may do this.');
+    return auth;
+  }
+  const tenantHeader = request.headers[API_HEADERS.tenant.toLowerCase()];
+  if (typeof tenantHeader !== 'string' || tenantHeader.length === 0) {
+    throw new DomainError(ResponseCode.INVALID_INPUT, `The ${API_HEADERS.tenant} header is required.`);
+  }
+  if (!z.uuid().safeParse(tenantHeader).success) throw notFound();
+  const [row] = await db
+    .select({ tenant: tenants, membership: memberships })
+    .from(memberships)
+    .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
+    .where(and(eq(memberships.tenantId, tenantHeader), eq(memberships.userId, session.userId)));
+  if (!row || row.membership.status === 'invited') throw notFound();
+  if (row.membership.status === 'disabled') {
+    throw new DomainError(ResponseCode.USER_DISABLED, 'Your account is disabled in this tenant.');
+  }
+  if (row.tenant.trialEndsAt && row.tenant.trialEndsAt.getTime() <= Date.now()) {
+    throw new DomainError(ResponseCode.TRIAL_PERIOD_EXPIRED, 'The trial period of this tenant has ended.');
+  }
+  return { ...auth, tenant: { id: row.tenant.id, name: row.tenant.name }, role: row.membership.role as Role };
+}
+
+/** The permissions module's view of the caller. Root acts outside any tenant. */
+export function actorOf(auth: UserAuth | TenantAuth): Actor {
+  const base = { userId: auth.user.id, userStatus: auth.user.status as UserStatus };
+  if ('tenant' in auth) return { ...base, role: auth.role, tenantId: auth.tenant.id };
+  // Only root acts outside a tenant with a role; route() refuses actions on 'user' endpoints.
+  if (!auth.user.isRoot) throw new Error('actorOf: a non-root user outside a tenant has no role');
+  return { ...base, role: 'root' };
+}
+
+/** The one place a permission refusal becomes an answer: its catalogue code and status. */
+export function authorizeOrThrow(actor: Actor, action: Action, context?: AuthorizationContext): void {
+  const decision = authorize(actor, action, context);
+  if (decision.allowed) return;
+  const entry = REFUSAL_RESPONSES[decision.reason];
+  throw new DomainError(entry, decision.reason === 'outsideTenant' ? 'Not found.' : 'You are not allowed to do this.', {
+    httpStatus: entry.httpStatus,
+  });
+}

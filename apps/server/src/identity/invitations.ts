@@ -1,0 +1,158 @@
+import { DomainError, passwordProblems, ResponseCode, type Role } from '@pakt/domain';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import { invitations, memberships, passwordHistory, tenants, users } from '../db/schema';
+import { loadPasswordConfig } from '../auth/password-config';
+import { digestSecret, generateSecret, hashPassword, verifyPassword } from '../auth/secrets';
+import { queueEmail } from './outbox';
+
+export const INVITATION_DAYS = 7;
+
+/**
+ * Invites a person into a tenant with a role: creates the user when the address is new
+ * (status admininvited, no password), a pending membership, a single-use code stored as a
+ * digest, and the invitation mail in the outbox. Runs inside the caller's transaction.
+ */
+export async function createInvitation(options: {
+  db: Db;
+  tenant: { id: string; name: string };
+  role: Role;
+  person: { email: string; firstName: string; middleName?: string | undefined; lastName: string };
+  invitedBy: string;
+  publicUrl: string;
+}) {
+  const { db, tenant } = options;
+  let [user] = await db.select().from(users).where(eq(users.email, options.person.email));
+  if (!user) {
+    [user] = await db
+      .insert(users)
+      .values({
+        email: options.person.email,
+        firstName: options.person.firstName,
+        middleName: options.person.middleName ?? null,
+        lastName: options.person.lastName,
+        status: 'admininvited',
+      })
+      .returning();
+  }
+  const [member] = await db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, tenant.id), eq(memberships.userId, user!.id)));
+  if (member) throw new DomainError(ResponseCode.USER_WITH_TENANT, 'This person is already a member of the tenant.');
+  await db.insert(memberships).values({ tenantId: tenant.id, userId: user!.id, role: options.role, status: 'invited' });
+  const code = generateSecret('pki');
+  await db.insert(invitations).values({
+    tenantId: tenant.id,
+    userId: user!.id,
+    role: options.role,
+    codeHash: digestSecret(code),
+    invitedBy: options.invitedBy,
+    expiresAt: new Date(Date.now() + INVITATION_DAYS * 24 * 3600_000),
+  });
+  const link = `${options.publicUrl}/register?invite=${encodeURIComponent(code)}&tenant=${tenant.id}`;
+  await queueEmail({
+    db,
+    tenantId: tenant.id,
+    to: user!.email,
+    subject: `You are invited to ${tenant.name} on Pakt`,
+    body: [
+      `Hello ${options.person.firstName},`,
+      '',
+      `You have been invited to join ${tenant.name} on Pakt as ${options.role}.`,
+      `Open this link within ${INVITATION_DAYS} days to choose your password:`,
+      link,
+    ].join('\n'),
+    kind: 'invitation',
+  });
+  return { link, userId: user!.id };
+}
+
+/** The invitation behind a code, with the checks every use of it needs. */
+async function loadUsableInvitation(db: Db, code: string, lock = false) {
+  const query = db
+    .select({ invitation: invitations, user: users, tenant: tenants })
+    .from(invitations)
+    .innerJoin(users, eq(users.id, invitations.userId))
+    .innerJoin(tenants, eq(tenants.id, invitations.tenantId))
+    .where(eq(invitations.codeHash, digestSecret(code)));
+  const [row] = lock ? await query.for('update', { of: invitations }) : await query;
+  if (!row) throw new DomainError(ResponseCode.INVALID_EASY_SIGN_LINK, 'This invitation link is not valid.', { httpStatus: 404 });
+  if (row.invitation.status === 'cancelled') throw new DomainError(ResponseCode.INVITATION_CANCELLED, 'This invitation was cancelled.');
+  if (row.invitation.status === 'accepted') throw new DomainError(ResponseCode.USER_ALREADY_EXISTS, 'This invitation was already used: sign in instead.');
+  if (row.invitation.expiresAt.getTime() <= Date.now()) {
+    throw new DomainError(ResponseCode.REGISTRATION_LINK_EXPIRED, 'This invitation has expired: ask for a new one.');
+  }
+  return row;
+}
+
+export async function describeInvitation(db: Db, code: string) {
+  const { user, tenant, invitation } = await loadUsableInvitation(db, code);
+  return {
+    email: user.email,
+    firstName: user.firstName,
+    middleName: user.middleName,
+    lastName: user.lastName,
+    tenantUuid: tenant.id,
+    tenantName: tenant.name,
+    role: invitation.role as Role,
+  };
+}
+
+/** Accepting an invitation: the person's password and names, the membership turned active. */
+export async function acceptInvitation(options: {
+  db: Db;
+  code: string;
+  tenantUuid: string;
+  email: string;
+  firstName: string;
+  middleName?: string | undefined;
+  lastName: string;
+  password: string;
+}) {
+  const { db } = options;
+  const preview = await loadUsableInvitation(db, options.code);
+  if (preview.tenant.id !== options.tenantUuid || preview.user.email !== options.email) {
+    throw new DomainError(ResponseCode.INVALID_INPUT, 'The invitation is for another address or tenant.');
+  }
+  let passwordHash: string | undefined;
+  if (preview.user.passwordHash) {
+    // Someone with an account already (in another tenant) proves it is them with their password.
+    if (!(await verifyPassword(preview.user.passwordHash, options.password))) {
+      throw new DomainError(ResponseCode.INVALID_PASSWORD, 'You already have an account: enter its password to join.', { httpStatus: 401 });
+    }
+  } else {
+    const config = await loadPasswordConfig(db, preview.tenant.id);
+    const problems = passwordProblems(options.password, config);
+    if (problems.length > 0) {
+      throw new DomainError(ResponseCode.INVALID_PASSWORD, 'passwordInvalid', {
+        issues: problems.map((rule) => ({ path: 'newPassword', message: rule })),
+      });
+    }
+    passwordHash = await hashPassword(options.password);
+  }
+  return db.transaction(async (tx) => {
+    const { invitation, user } = await loadUsableInvitation(tx as unknown as Db, options.code, true);
+    await tx.update(invitations).set({ status: 'accepted', acceptedAt: new Date() }).where(eq(invitations.id, invitation.id));
+    await tx
+      .update(memberships)
+      .set({ status: 'active' })
+      .where(and(eq(memberships.tenantId, invitation.tenantId), eq(memberships.userId, user.id)));
+    if (passwordHash) {
+      await tx
+        .update(users)
+        .set({
+          passwordHash,
+          passwordChangedAt: new Date(),
+          status: 'enabled',
+          firstName: options.firstName,
+          middleName: options.middleName ?? null,
+          lastName: options.lastName,
+        })
+        .where(eq(users.id, user.id));
+      await tx.insert(passwordHistory).values({ userId: user.id, passwordHash });
+    }
+    const [updated] = await tx.select().from(users).where(eq(users.id, user.id));
+    return updated!;
+  });
+}

@@ -1,0 +1,24 @@
+import type { Db } from '../db/database';
+import { outbox } from '../db/schema';
+
+/**
+ * Queues a message. Admins read the outbox in the app; delivery over SMTP (SMTP_URL) is a job
+ * that picks rows up after commit, so a rolled-back command never mails anyone.
+ */
+export async function queueEmail(options: {
+  db: Db;
+  tenantId: string | null;
+  to: string;
+  subject: string;
+  body: string;
+  kind: string;
+}): Promise<void> {
+  await options.db.insert(outbox).values({
+    tenantId: options.tenantId,
+    channel: 'email',
+    recipient: options.to,
+    subject: options.subject,
+    body: options.body,
+    kind: options.kind,
+  });
+}

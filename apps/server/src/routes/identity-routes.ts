@@ -1,0 +1,123 @@
+import {
+  authenticate,
+  checkSession,
+  completeSetup,
+  createTenant,
+  invitationDetails,
+  listTenants,
+  logout,
+  refreshToken,
+  registerUserTenant,
+  setupStatus,
+  type TokenGrant,
+  usersValid,
+} from '@pakt/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context';
+import { authenticateUser } from '../auth/authenticate-user';
+import { issueSession, revokeSessionFamily, rotateSession } from '../auth/sessions';
+import type { Db } from '../db/database';
+import { users } from '../db/schema';
+import { route } from '../http/route';
+import { completeFirstRun, rootExists } from '../identity/first-run';
+import { acceptInvitation, describeInvitation } from '../identity/invitations';
+import { presentSessionUser } from '../identity/session-user';
+import { createTenantWithAdmin, listTenantSummaries } from '../identity/tenants';
+import { eq } from 'drizzle-orm';
+
+function clientInfo(request: FastifyRequest) {
+  return { ipAddress: request.ip, userAgent: request.headers['user-agent'] };
+}
+
+async function grantFor(ctx: AppContext, user: typeof users.$inferSelect, clientId: string, request: FastifyRequest): Promise<TokenGrant> {
+  const db = ctx.database.db;
+  const issued = await issueSession({ db, userId: user.id, clientId, lifetimes: ctx.config.tokens, client: clientInfo(request) });
+  return {
+    tokenType: 'Bearer',
+    accessToken: issued.accessToken,
+    expiresIn: issued.expiresIn,
+    refreshToken: issued.refreshToken,
+    refreshExpiresIn: issued.refreshExpiresIn,
+    user: await presentSessionUser(db, user),
+  };
+}
+
+async function loadUser(db: Db, id: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, id));
+  return user!;
+}
+
+export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
+  const db = ctx.database.db;
+
+  route(app, ctx, authenticate, async ({ body, request }) => {
+    const user = await authenticateUser({ db, email: body.username, password: body.password });
+    return grantFor(ctx, user, body.client_id, request);
+  });
+
+  route(app, ctx, refreshToken, async ({ body, request }) => {
+    const rotated = await rotateSession({
+      db,
+      refreshToken: body.refreshToken,
+      clientId: body.clientId,
+      lifetimes: ctx.config.tokens,
+      client: clientInfo(request),
+    });
+    return {
+      tokenType: 'Bearer' as const,
+      accessToken: rotated.accessToken,
+      expiresIn: rotated.expiresIn,
+      refreshToken: rotated.refreshToken,
+      refreshExpiresIn: rotated.refreshExpiresIn,
+      user: await presentSessionUser(db, await loadUser(db, rotated.userId)),
+    };
+  });
+
+  route(app, ctx, logout, async ({ auth }) => {
+    await revokeSessionFamily({ db, familyId: auth.session.familyId });
+    return { loggedOut: true as const };
+  });
+
+  route(app, ctx, checkSession, async ({ auth }) => ({
+    active: true as const,
+    expiresIn: Math.max(0, Math.floor((auth.session.accessExpiresAt.getTime() - Date.now()) / 1000)),
+  }));
+
+  route(app, ctx, usersValid, async ({ auth }) => presentSessionUser(db, auth.user));
+
+  route(app, ctx, setupStatus, async () => ({ required: !(await rootExists(db)) }));
+
+  route(app, ctx, completeSetup, async ({ body, request }) => {
+    const root = await completeFirstRun({ db, ...body });
+    request.log.info({ userId: root.id }, 'first-run setup completed: root account created');
+    return grantFor(ctx, root, 'MSB3', request);
+  });
+
+  route(app, ctx, listTenants, async () => ({ tenants: await listTenantSummaries(db) }));
+
+  route(app, ctx, createTenant, async ({ body, auth }) =>
+    createTenantWithAdmin({
+      db,
+      tenantName: body.tenantName,
+      admin: body.admin,
+      invitedBy: auth.user.id,
+      publicUrl: ctx.config.publicUrl,
+    }),
+  );
+
+  route(app, ctx, invitationDetails, async ({ params }) => describeInvitation(db, params.inviteCode));
+
+  route(app, ctx, registerUserTenant, async ({ body, request }) => {
+    const user = await acceptInvitation({
+      db,
+      code: body.inviteCode,
+      tenantUuid: body.tenantUuid,
+      email: body.userEmail,
+      firstName: body.firstName,
+      middleName: body.middleName,
+      lastName: body.lastName,
+      password: body.newPassword,
+    });
+    return grantFor(ctx, user, 'MSB3', request);
+  });
+}

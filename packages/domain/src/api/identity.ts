@@ -1,0 +1,204 @@
+import { z } from 'zod';
+import { Role, UserStatus, UserType } from '../constants';
+import { EmailAddress } from '../constants/validation';
+import { PASSWORD_MAX_LENGTH } from '../password-policy';
+import { defineEndpoint } from './contract';
+
+const Name = z.string().trim().min(1).max(100);
+const OptionalName = z.string().trim().max(100).optional();
+const Password = z.string().min(1).max(PASSWORD_MAX_LENGTH);
+const Email = z.string().trim().toLowerCase().pipe(EmailAddress);
+
+/** One of the user's tenants, as the tenant selector lists them (spec section 3, User). */
+export const UserTenant = z.object({
+  tenantUuid: z.uuid(),
+  tenantName: z.string(),
+  userRole: Role,
+  userLoginType: z.enum(['Email', 'SSO']),
+});
+export type UserTenant = z.infer<typeof UserTenant>;
+
+export const SessionUser = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  firstName: z.string(),
+  middleName: z.string().nullable(),
+  lastName: z.string(),
+  type: UserType,
+  status: UserStatus,
+  /** The instance administrator: manages tenants at /root, belongs to none. */
+  isRoot: z.boolean(),
+  locale: z.string().nullable(),
+  tenants: z.array(UserTenant),
+});
+export type SessionUser = z.infer<typeof SessionUser>;
+
+export const TokenGrant = z.object({
+  tokenType: z.literal('Bearer'),
+  accessToken: z.string(),
+  /** Seconds until the access token expires. */
+  expiresIn: z.number().int().positive(),
+  refreshToken: z.string(),
+  refreshExpiresIn: z.number().int().positive(),
+  user: SessionUser,
+});
+export type TokenGrant = z.infer<typeof TokenGrant>;
+
+/** The client id the web app presents; tokens are bound to the client they were issued to. */
+export const WEB_CLIENT_ID = 'MSB3';
+
+export const authenticate = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v1/authenticate',
+  access: 'public',
+  summary: 'Sign in with email and password (form-encoded); answers tokens, or -200 when a second factor is needed.',
+  body: z.object({
+    username: Email,
+    password: Password,
+    client_id: z.string().min(1).max(100).default(WEB_CLIENT_ID),
+  }),
+  response: TokenGrant,
+});
+
+export const refreshToken = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/public/token/refresh',
+  access: 'public',
+  summary: 'Trade a refresh token for new tokens. The old refresh token stops working; presenting it again revokes the whole session.',
+  body: z.object({
+    clientId: z.string().min(1).max(100),
+    /** Confidential clients only; the browser app has no secret to keep. */
+    clientSecret: z.string().max(200).optional(),
+    refreshToken: z.string().min(1).max(200),
+  }),
+  response: TokenGrant,
+});
+
+export const logout = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v1/logout',
+  access: 'user',
+  summary: 'End this session: its access and refresh tokens stop working.',
+  response: z.object({ loggedOut: z.literal(true) }),
+});
+
+export const checkSession = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v1/checksession',
+  access: 'user',
+  summary: 'Whether the session is alive, and for how long its access token still is.',
+  response: z.object({ active: z.literal(true), expiresIn: z.number().int().nonnegative() }),
+});
+
+export const usersValid = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v1/users/valid',
+  access: 'user',
+  summary: 'The signed-in user with their tenants.',
+  response: SessionUser,
+});
+
+export const setupStatus = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/public/setup',
+  access: 'public',
+  summary: 'Whether this install still needs its first-run setup (no root account yet).',
+  response: z.object({ required: z.boolean() }),
+});
+
+export const completeSetup = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/public/setup',
+  access: 'public',
+  summary: 'First run: create the root account with the one-time setup token printed at start.',
+  body: z.object({
+    token: z.string().min(1).max(200),
+    email: Email,
+    firstName: Name,
+    lastName: Name,
+    password: Password,
+  }),
+  response: TokenGrant,
+});
+
+export const TenantSummary = z.object({
+  tenantUuid: z.uuid(),
+  tenantName: z.string(),
+  tenantCreatedOn: z.iso.datetime(),
+  userCount: z.number().int().nonnegative(),
+  admins: z.array(z.object({ email: z.string(), status: z.enum(['invited', 'active']) })),
+});
+export type TenantSummary = z.infer<typeof TenantSummary>;
+
+export const listTenants = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v1/root/tenants',
+  access: 'root',
+  action: 'tenant.list',
+  summary: 'Root: every tenant of this install.',
+  response: z.object({ tenants: z.array(TenantSummary) }),
+});
+
+export const createTenant = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v1/root/tenants',
+  access: 'root',
+  action: 'tenant.create',
+  summary: 'Root: create a tenant and invite its first admin (the invitation goes to the outbox).',
+  body: z.object({
+    tenantName: z.string().trim().min(2).max(100),
+    admin: z.object({ email: Email, firstName: Name, middleName: OptionalName, lastName: Name }),
+  }),
+  response: z.object({
+    tenant: TenantSummary,
+    /** Shown once to root so the admin can be reached even before mail is configured. */
+    inviteLink: z.string(),
+  }),
+});
+
+export const invitationDetails = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/public/invitations/:inviteCode',
+  access: 'public',
+  summary: 'What the register page shows for an invitation: who is invited, to which tenant.',
+  params: z.object({ inviteCode: z.string().min(1).max(200) }),
+  response: z.object({
+    email: z.string(),
+    firstName: z.string(),
+    middleName: z.string().nullable(),
+    lastName: z.string(),
+    tenantUuid: z.uuid(),
+    tenantName: z.string(),
+    role: Role,
+  }),
+});
+
+/** The register payload of spec section 3. */
+export const registerUserTenant = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/public/users/registerusertenant',
+  access: 'public',
+  summary: 'Accept an invitation: set a password (and names) and join the tenant.',
+  body: z
+    .object({
+      userName: z.string().trim().max(200).optional(),
+      userEmail: Email,
+      firstName: Name,
+      middleName: OptionalName,
+      lastName: Name,
+      userType: UserType.default('internal'),
+      userLoginType: z.literal('Email').default('Email'),
+      newPassword: Password,
+      confirmPassword: Password,
+      inviteCode: z.string().min(1).max(200),
+      easySignLink: z.string().max(500).optional(),
+      orgName: z.string().trim().max(200).optional(),
+      jobTitle: z.string().trim().max(200).optional(),
+      tenantUuid: z.uuid(),
+    })
+    .refine((b) => b.newPassword === b.confirmPassword, {
+      path: ['confirmPassword'],
+      message: 'passwordMissMatch',
+    }),
+  response: TokenGrant,
+});
