@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { users } from '../db/schema';
 import { loadUserTenants } from '../identity/session-user';
-import { loadLockoutRules } from './password-config';
+import { loadStrictestPasswordConfig } from './password-config';
 import { verifyPassword } from './secrets';
 
 const wrongCredentials = () =>
@@ -27,7 +27,7 @@ export async function authenticateUser(options: { db: Db; email: string; passwor
     throw new DomainError(ResponseCode.USER_LOCKED, 'Too many wrong passwords: the account is locked for a while.');
   }
   if (!(await verifyPassword(user.passwordHash, options.password))) {
-    const rules = await loadLockoutRules(db, user.id);
+    const rules = await loadStrictestPasswordConfig(db, user.id);
     // Counted in SQL so concurrent guesses cannot each read the same old count.
     const [counted] = await db
       .update(users)
@@ -46,16 +46,23 @@ export async function authenticateUser(options: { db: Db; email: string; passwor
   await db.update(users).set({ failedLoginCount: 0, lockedUntil: null }).where(eq(users.id, user.id));
 
   if (user.disabledAt) throw new DomainError(ResponseCode.USER_DISABLED, 'This account is disabled. Contact your administrator.');
-  if ((PASSWORD_CHANGE_REQUIRED_USER_STATUSES as readonly string[]).includes(user.status)) {
-    throw new DomainError(ResponseCode.USER_NOT_ENABLED, 'The password must be changed before signing in.');
-  }
-  if (user.status !== 'enabled') {
+  // expired and resetpassword users do sign in, to a session that can only change the password:
+  // every other call answers -73, which the app turns into /changepassword (spec sections 4, 8).
+  const mustChange = (PASSWORD_CHANGE_REQUIRED_USER_STATUSES as readonly string[]).includes(user.status);
+  if (!mustChange && user.status !== 'enabled') {
     throw new DomainError(ResponseCode.USER_NOT_ENABLED, 'This account is not enabled.');
   }
   if (!user.isRoot && (await loadUserTenants(db, user.id)).length === 0) {
     // Every membership is disabled (or none was ever accepted): nothing to sign in to.
     throw new DomainError(ResponseCode.USER_DISABLED, 'This account is disabled. Contact your administrator.');
   }
-  await db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id));
-  return user;
+  const { expiryDays } = await loadStrictestPasswordConfig(db, user.id);
+  const passwordExpired =
+    expiryDays > 0 && (!user.passwordChangedAt || user.passwordChangedAt.getTime() + expiryDays * 24 * 3600_000 <= now.getTime());
+  const [signedIn] = await db
+    .update(users)
+    .set({ lastLoginAt: now, ...(passwordExpired && !mustChange ? { status: 'expired' } : {}) })
+    .where(eq(users.id, user.id))
+    .returning();
+  return signedIn!;
 }

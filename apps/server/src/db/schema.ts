@@ -164,3 +164,17 @@ export const outbox = pgTable(
   },
   (t) => [index('outbox_tenant').on(t.tenantId, t.createdAt)],
 );
+
+/** Password-reset links: single use, short-lived, stored as digests. */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('password_resets_token').on(t.tokenHash), index('password_resets_user').on(t.userId, t.createdAt)],
+);

@@ -1,5 +1,7 @@
 import {
+  DomainError,
   type Endpoint,
+  ResponseCode,
   type EndpointBody,
   type EndpointData,
   type EndpointParams,
@@ -10,6 +12,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../app-context';
+import { mustChangePassword } from '../identity/passwords';
 import { actorOf, type AuthFor, authorizeOrThrow, resolveAuth, type TenantAuth, type UserAuth } from './auth-guard';
 
 // Filled before validation, so an unauthenticated caller learns nothing about the schemas.
@@ -54,6 +57,11 @@ export function route<E extends Endpoint>(
       if (!auth) return;
       authOf.set(request, auth);
       if (endpoint.action) authorizeOrThrow(actorOf(auth), endpoint.action);
+      else if (endpoint.access !== 'user' && mustChangePassword(auth.user.status)) {
+        // The permissions module restricts declared actions; this covers the rest, so a session
+        // due a password change reaches nothing but its own account calls.
+        throw new DomainError(ResponseCode.USER_NOT_ENABLED, 'The password must be changed first.');
+      }
     },
     async handler(request, reply) {
       const auth = authOf.get(request) as AuthFor<E['access']>;

@@ -102,9 +102,9 @@ describe('POST /msbapi/v1/authenticate', () => {
     expect(after).toMatchObject({ failedLoginCount: 0, lockedUntil: null });
   });
 
-  it('refuses disabled (-13), not enabled (-73) and tenant-less users, but only with the right password', async () => {
+  it('refuses disabled (-13), invited (-73) and tenant-less users, but only with the right password', async () => {
     const disabled = await makeMember(db(), { user: { disabledAt: new Date() } });
-    const reset = await makeMember(db(), { user: { status: 'resetpassword' } });
+    const reset = await makeMember(db(), { user: { status: 'admininvited' } });
     const orphan = await makeUser(db());
     const attempt = (email: string, password = GOOD_PASSWORD) =>
       t.app.inject({ method: 'POST', url: '/msbapi/v1/authenticate', ...form({ username: email, password }) });

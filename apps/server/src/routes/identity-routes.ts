@@ -1,5 +1,12 @@
 import {
   authenticate,
+  changePassword,
+  DomainError,
+  forgotPassword,
+  passwordConfiguration,
+  resetPassword,
+  ResponseCode,
+  userTenants,
   checkSession,
   completeSetup,
   createTenant,
@@ -17,11 +24,13 @@ import type { AppContext } from '../app-context';
 import { authenticateUser } from '../auth/authenticate-user';
 import { issueSession, revokeSessionFamily, rotateSession } from '../auth/sessions';
 import type { Db } from '../db/database';
-import { users } from '../db/schema';
 import { route } from '../http/route';
 import { completeFirstRun, rootExists } from '../identity/first-run';
 import { acceptInvitation, describeInvitation } from '../identity/invitations';
-import { presentSessionUser } from '../identity/session-user';
+import { changeOwnPassword, requestPasswordReset, resetPasswordWithToken } from '../identity/passwords';
+import { loadPasswordConfig } from '../auth/password-config';
+import { loadUserTenants, presentSessionUser } from '../identity/session-user';
+import { tenants, users } from '../db/schema';
 import { createTenantWithAdmin, listTenantSummaries } from '../identity/tenants';
 import { eq } from 'drizzle-orm';
 
@@ -119,5 +128,38 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
       password: body.newPassword,
     });
     return grantFor(ctx, user, 'MSB3', request);
+  });
+
+  route(app, ctx, passwordConfiguration, async ({ params }) => {
+    const [tenant] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, params.tenantUuid));
+    if (!tenant) throw new DomainError(ResponseCode.GENERIC_ERROR, 'Not found.', { httpStatus: 404 });
+    return loadPasswordConfig(db, tenant.id);
+  });
+
+  route(app, ctx, changePassword, async ({ body, auth }) => {
+    const user = await changeOwnPassword({
+      db,
+      user: auth.user,
+      keepFamilyId: auth.session.familyId,
+      oldPassword: body.oldPassword,
+      newPassword: body.newPassword,
+    });
+    return presentSessionUser(db, user);
+  });
+
+  route(app, ctx, forgotPassword, async ({ body }) => {
+    await requestPasswordReset({ db, email: body.email, publicUrl: ctx.config.publicUrl });
+    return { sent: true as const };
+  });
+
+  route(app, ctx, resetPassword, async ({ body }) => {
+    await resetPasswordWithToken({ db, token: body.token, newPassword: body.newPassword });
+    return { reset: true as const };
+  });
+
+  route(app, ctx, userTenants, async ({ params, auth }) => {
+    // One's own list only; someone else's id answers as if it did not exist.
+    if (params.userId !== auth.user.id) throw new DomainError(ResponseCode.GENERIC_ERROR, 'Not found.', { httpStatus: 404 });
+    return { tenants: await loadUserTenants(db, auth.user.id) };
   });
 }

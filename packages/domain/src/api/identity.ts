@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Role, UserStatus, UserType } from '../constants';
 import { EmailAddress } from '../constants/validation';
-import { PASSWORD_MAX_LENGTH } from '../password-policy';
+import { PASSWORD_MAX_LENGTH, PasswordConfig } from '../password-policy';
 import { defineEndpoint } from './contract';
 
 const Name = z.string().trim().min(1).max(100);
@@ -201,4 +201,53 @@ export const registerUserTenant = defineEndpoint({
       message: 'passwordMissMatch',
     }),
   response: TokenGrant,
+});
+
+export const passwordConfiguration = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/public/passwordconfig/:tenantUuid',
+  access: 'public',
+  summary: "A tenant's password rules, so forms can check as the person types (failure: passwordConfigError).",
+  params: z.object({ tenantUuid: z.uuid() }),
+  response: PasswordConfig,
+});
+
+export const changePassword = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v1/users/password',
+  access: 'user',
+  summary: 'Change one\'s own password (also the way out of the expired and resetpassword statuses).',
+  body: z
+    .object({ oldPassword: Password, newPassword: Password, confirmPassword: Password })
+    .refine((b) => b.newPassword === b.confirmPassword, { path: ['confirmPassword'], message: 'passwordMissMatch' }),
+  response: SessionUser,
+});
+
+export const forgotPassword = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/public/users/forgotPassword',
+  access: 'public',
+  summary: 'Mail a password-reset link. Answers the same whether or not the address has an account.',
+  body: z.object({ email: Email }),
+  response: z.object({ sent: z.literal(true) }),
+});
+
+export const resetPassword = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/public/users/password',
+  access: 'public',
+  summary: 'Set a new password with the token from the reset mail.',
+  body: z
+    .object({ token: z.string().min(1).max(200), newPassword: Password, confirmPassword: Password })
+    .refine((b) => b.newPassword === b.confirmPassword, { path: ['confirmPassword'], message: 'passwordMissMatch' }),
+  response: z.object({ reset: z.literal(true) }),
+});
+
+export const userTenants = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v2/users/:userId/tenants',
+  access: 'user',
+  summary: "The tenants a user may act in (one's own only).",
+  params: z.object({ userId: z.uuid() }),
+  response: z.object({ tenants: z.array(UserTenant) }),
 });
