@@ -11,4 +11,9 @@ export interface AppContext {
   storage: FileStorage;
   /** Absent when JOBS_ENABLED=false (e.g. a web-only process in a scaled-out install). */
   jobs: JobQueue | undefined;
+  /**
+   * Call after a transaction that queued mail has committed: delivery starts now instead of at
+   * the next minute's sweep. A no-op without SMTP or jobs.
+   */
+  nudgeMailDelivery(): void;
 }

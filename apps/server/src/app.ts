@@ -4,6 +4,7 @@ import type { AppContext } from './app-context';
 import { installErrorHandling } from './http/error-handler';
 import { serveWebApp } from './http/web-app';
 import { registerIdentityRoutes } from './routes/identity-routes';
+import { registerOutboxRoutes } from './routes/outbox-routes';
 import { registerPublicRoutes } from './routes/public-routes';
 import formBody from '@fastify/formbody';
 
@@ -48,6 +49,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(formBody, { bodyLimit: 16 * 1024 });
   registerPublicRoutes(app, context);
   registerIdentityRoutes(app, context);
+  registerOutboxRoutes(app, context);
   await serveWebApp(app, context.config.webDistDir);
   await options.beforeReady?.(app, context);
   await app.ready();

@@ -48,6 +48,8 @@ const EnvSchema = z
     PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(15 * 60),
     REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).max(365 * 24 * 3600).default(7 * 24 * 3600),
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+    SMTP_FROM: z.string().min(3).default('Pakt <no-reply@localhost>'),
     SETUP_TOKEN: z.string().min(32, 'must be at least 32 characters').max(200).optional(),
     SUPPORTED_LANGUAGES: z
       .string()
@@ -107,6 +109,8 @@ export interface Config {
   /** Where people reach this install; links in mail and the setup link are built from it. */
   publicUrl: string;
   tokens: { accessSeconds: number; refreshSeconds: number };
+  /** Unset: mail stays in the outbox for admins to read. */
+  smtp: { url: string; from: string } | undefined;
   /** For automated installs: the first-run setup token, instead of a random one. */
   setupToken: string | undefined;
   supportedLanguages: LanguageCode[];
@@ -161,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     tokens: { accessSeconds: e.ACCESS_TOKEN_TTL_SECONDS, refreshSeconds: e.REFRESH_TOKEN_TTL_SECONDS },
     setupToken: e.SETUP_TOKEN,
+    smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
     supportedLanguages: e.SUPPORTED_LANGUAGES,
     defaultLanguage: e.DEFAULT_LANGUAGE,
     features: {

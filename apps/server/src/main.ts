@@ -2,10 +2,18 @@ import { ConfigError, loadConfig } from './config';
 import { DirectoryLockedError } from './db/directory-lock';
 import { startServer } from './server';
 
+const USAGE = 'Usage: npm start [-- --demo]\n  --demo  seed a demo tenant with one user of every role and print their passwords';
+
 async function main() {
+  const args = process.argv.slice(2);
+  const unknown = args.filter((a) => a !== '--demo');
+  if (args.includes('--help') || unknown.length > 0) {
+    console.error(unknown.length > 0 && !args.includes('--help') ? `Unknown argument ${unknown[0]}.\n${USAGE}` : USAGE);
+    process.exit(args.includes('--help') ? 0 : 1);
+  }
   let server;
   try {
-    server = await startServer(loadConfig());
+    server = await startServer(loadConfig(), { demo: args.includes('--demo') });
   } catch (error) {
     if (error instanceof ConfigError || error instanceof DirectoryLockedError) {
       // An operator mistake, not a crash: say what to fix, without a stack trace.

@@ -6,6 +6,8 @@ import type { Config } from './config';
 import { type Database, openDatabase } from './db/database';
 import { type JobQueue, startJobQueue } from './jobs/job-queue';
 import { SWEEP_TEMPORARY_FILES_CRON, sweepTemporaryFilesJob } from './jobs/sweep-temporary-files';
+import { seedDemo } from './identity/demo';
+import { deliverOutboxJob, smtpTransport } from './identity/mail-delivery';
 import { prepareFirstRun } from './identity/first-run';
 import { LocalFileStorage } from './storage/file-storage';
 import { VERSION } from './version';
@@ -22,7 +24,7 @@ export interface RunningServer {
  * listens. Everything opened is closed again if a later step fails, so a refused start leaves
  * no lock behind.
  */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(config: Config, options: { demo?: boolean } = {}): Promise<RunningServer> {
   const opened: { database?: Database; jobs?: JobQueue; app?: FastifyInstance } = {};
   const close = async () => {
     await opened.app?.close();
@@ -36,13 +38,21 @@ export async function startServer(config: Config): Promise<RunningServer> {
         : { kind: 'pglite', dataDir: path.join(config.dataDir, 'db') },
     );
     await opened.database.migrate();
+    const demoAccounts = options.demo ? await seedDemo(opened.database.db) : undefined;
     const setupLink = await prepareFirstRun({
       db: opened.database.db,
       publicUrl: config.publicUrl,
       configuredToken: config.setupToken,
     });
     const storage = new LocalFileStorage(config.filesDir);
-    const context: AppContext = { config, version: VERSION, database: opened.database, storage, jobs: undefined };
+    const context: AppContext = {
+      config,
+      version: VERSION,
+      database: opened.database,
+      storage,
+      jobs: undefined,
+      nudgeMailDelivery: () => {},
+    };
     const app = await buildApp({ context });
     opened.app = app;
     if (config.jobsEnabled) {
@@ -57,6 +67,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
       });
       await opened.jobs.register(sweep);
       await opened.jobs.schedule(sweep, SWEEP_TEMPORARY_FILES_CRON, { olderThanMinutes: 60 });
+      if (config.smtp) {
+        const jobs = opened.jobs;
+        const deliver = deliverOutboxJob({ db: opened.database.db, transport: smtpTransport(config.smtp.url), from: config.smtp.from });
+        await jobs.register(deliver);
+        // The sweep catches what a nudge missed (a crash between commit and send, SMTP down).
+        await jobs.schedule(deliver, '* * * * *', {});
+        context.nudgeMailDelivery = () => {
+          jobs.send(deliver, {}).catch((error: unknown) => app.log.error({ err: error }, 'could not enqueue mail delivery'));
+        };
+      }
     }
     const url = await app.listen({ host: config.host, port: config.port });
     app.log.info(
@@ -67,6 +87,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
       // Printed, not only logged: the person who just ran `npm start` must see it whatever the log level.
       console.log(
         `\n  Pakt needs its first-run setup. Open this one-time link to create the root account:\n\n    ${setupLink}\n\n  (A new link is made at every start until setup is done.)\n`,
+      );
+    }
+    if (options.demo) {
+      console.log(
+        demoAccounts
+          ? `\n  Demo data seeded. These passwords are shown this once:\n\n${demoAccounts
+              .map((a) => `    ${a.role.padEnd(12)} ${a.email.padEnd(32)} ${a.password}`)
+              .join('\n')}\n\n  Sign in at ${config.publicUrl}/login\n`
+          : '\n  The demo tenant exists already; its passwords were printed when it was seeded.\n',
       );
     }
     return { app, context, url, close };

@@ -18,9 +18,9 @@ afterEach(() => {
 });
 
 /** Runs the real server entry point and collects how it ends. */
-function runServer(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string; stdout: string }> {
+function runServer(env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts')], {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts'), ...args], {
       cwd: REPO_ROOT,
       env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -82,6 +82,13 @@ describe('directory lock', () => {
     } finally {
       await database.close();
     }
+  });
+
+  it('makes a server given an unknown argument exit with its usage', async () => {
+    const result = await runServer({ DATA_DIR: tempDir() }, ['--demi']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Unknown argument --demi.');
+    expect(result.stderr).toContain('--demo');
   });
 
   it('makes a server with invalid configuration exit with the list of problems', async () => {

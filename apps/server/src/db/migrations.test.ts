@@ -24,6 +24,7 @@ describe('migrations', () => {
       'outbox',
       'password_configs',
       'password_history',
+      'password_resets',
       'sessions',
       'system_settings',
       'tenants',

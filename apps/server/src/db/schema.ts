@@ -159,6 +159,7 @@ export const outbox = pgTable(
     /** What the message is about, for admins reading the outbox (e.g. 'invitation'). */
     kind: text('kind').notNull(),
     sentAt: ts('sent_at'),
+    attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     createdAt: createdAt(),
   },

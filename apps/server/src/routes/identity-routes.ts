@@ -104,15 +104,17 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, listTenants, async () => ({ tenants: await listTenantSummaries(db) }));
 
-  route(app, ctx, createTenant, async ({ body, auth }) =>
-    createTenantWithAdmin({
+  route(app, ctx, createTenant, async ({ body, auth }) => {
+    const created = await createTenantWithAdmin({
       db,
       tenantName: body.tenantName,
       admin: body.admin,
       invitedBy: auth.user.id,
       publicUrl: ctx.config.publicUrl,
-    }),
-  );
+    });
+    ctx.nudgeMailDelivery();
+    return created;
+  });
 
   route(app, ctx, invitationDetails, async ({ params }) => describeInvitation(db, params.inviteCode));
 
@@ -149,6 +151,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, forgotPassword, async ({ body }) => {
     await requestPasswordReset({ db, email: body.email, publicUrl: ctx.config.publicUrl });
+    ctx.nudgeMailDelivery();
     return { sent: true as const };
   });
 

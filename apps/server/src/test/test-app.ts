@@ -39,6 +39,7 @@ export async function buildTestApp(options: {
     database,
     storage: new LocalFileStorage(config.filesDir),
     jobs: undefined,
+    nudgeMailDelivery: () => {},
   };
   const logs: string[] = [];
   const logger = options.captureLogs

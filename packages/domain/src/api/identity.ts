@@ -251,3 +251,37 @@ export const userTenants = defineEndpoint({
   params: z.object({ userId: z.uuid() }),
   response: z.object({ tenants: z.array(UserTenant) }),
 });
+
+export const OutboxMessage = z.object({
+  id: z.uuid(),
+  channel: z.enum(['email', 'sms']),
+  recipient: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  kind: z.string(),
+  createdAt: z.iso.datetime(),
+  sentAt: z.iso.datetime().nullable(),
+  lastError: z.string().nullable(),
+});
+export type OutboxMessage = z.infer<typeof OutboxMessage>;
+
+/** Newest first; the outbox is for reading what was (or will be) sent, not an archive. */
+export const OUTBOX_PAGE_SIZE = 100;
+
+export const tenantOutbox = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v1/outbox',
+  access: 'tenant',
+  action: 'outbox.read',
+  summary: "Admin: the tenant's mail and SMS, newest first.",
+  response: z.object({ messages: z.array(OutboxMessage) }),
+});
+
+export const systemOutbox = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v1/root/outbox',
+  access: 'root',
+  action: 'outbox.read',
+  summary: 'Root: mail that belongs to no tenant (password resets, setup), newest first.',
+  response: z.object({ messages: z.array(OutboxMessage) }),
+});

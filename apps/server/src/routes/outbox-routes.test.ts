@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueEmail } from '../identity/outbox';
+import { GOOD_PASSWORD, makeMember, makeRoot } from '../test/factories';
+import { bearer, signIn } from '../test/sign-in';
+import { buildTestApp, type TestApp } from '../test/test-app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+async function setup() {
+  const db = t.database.db;
+  const a = await makeMember(db, { role: 'admin' });
+  const b = await makeMember(db, { role: 'admin' });
+  const signer = await makeMember(db, { role: 'signer', tenant: a.tenant });
+  await queueEmail({ db, tenantId: a.tenant.id, to: 'x@a.test', subject: 'For A', body: 'a', kind: 'invitation' });
+  await queueEmail({ db, tenantId: b.tenant.id, to: 'y@b.test', subject: 'For B', body: 'b', kind: 'invitation' });
+  await queueEmail({ db, tenantId: null, to: 'z@c.test', subject: 'System', body: 'c', kind: 'password-reset' });
+  return { a, b, signer };
+}
+
+describe('reading the outbox', () => {
+  it("shows a tenant admin their tenant's mail only; others get 404 or 403", async () => {
+    const { a, b, signer } = await setup();
+    const adminA = await signIn(t.app, a.user.email, GOOD_PASSWORD);
+    const mine = await t.app.inject({ method: 'GET', url: '/msbapi/v1/outbox', headers: { ...bearer(adminA), 'x-tenant-id': a.tenant.id } });
+    expect(mine.json().data.messages.map((m: { subject: string }) => m.subject)).toEqual(['For A']);
+
+    const outsider = await t.app.inject({ method: 'GET', url: '/msbapi/v1/outbox', headers: { ...bearer(adminA), 'x-tenant-id': b.tenant.id } });
+    expect(outsider.statusCode).toBe(404);
+
+    const signerGrant = await signIn(t.app, signer.user.email, GOOD_PASSWORD);
+    const wrongRole = await t.app.inject({ method: 'GET', url: '/msbapi/v1/outbox', headers: { ...bearer(signerGrant), 'x-tenant-id': a.tenant.id } });
+    expect(wrongRole.statusCode).toBe(403);
+    expect(wrongRole.json().code).toBe(-11);
+
+    expect((await t.app.inject({ method: 'GET', url: '/msbapi/v1/root/outbox', headers: bearer(adminA) })).statusCode).toBe(403);
+  });
+
+  it('shows root the mail that belongs to no tenant', async () => {
+    const root = await makeRoot(t.database.db);
+    const grant = await signIn(t.app, root.email, GOOD_PASSWORD);
+    const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/root/outbox', headers: bearer(grant) });
+    expect(res.json().data.messages.every((m: { subject: string }) => m.subject === 'System')).toBe(true);
+    expect(res.json().data.messages.length).toBeGreaterThan(0);
+  });
+});
