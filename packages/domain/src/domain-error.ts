@@ -8,17 +8,19 @@ export class DomainError extends Error {
   readonly code: number;
   readonly httpStatus: number;
   readonly issues: { path: string; message: string }[] | undefined;
+  readonly data: Record<string, unknown> | null;
 
   constructor(
     entry: ResponseCodeEntry,
     message?: string,
-    options?: { issues?: { path: string; message: string }[]; httpStatus?: number },
+    options?: { issues?: { path: string; message: string }[]; httpStatus?: number; data?: Record<string, unknown> },
   ) {
     super(message ?? entry.meaning);
     this.name = 'DomainError';
     this.code = entry.code;
     this.httpStatus = options?.httpStatus ?? entry.httpStatus;
     this.issues = options?.issues;
+    this.data = options?.data ?? null;
   }
 }
 

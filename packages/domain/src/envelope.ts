@@ -14,7 +14,8 @@ export function envelopeOf<T extends z.ZodType>(data: T) {
 
 export const ErrorEnvelope = z.object({
   code: z.number().int(),
-  data: z.null(),
+  /** Usually null; some refusals carry what the client needs next (e.g. -200's otpId). */
+  data: z.record(z.string(), z.unknown()).nullable(),
   message: z.string(),
   /** Field-level problems of an invalid request, so forms can point at the field. */
   issues: z

@@ -32,6 +32,8 @@ export const tenants = pgTable(
     name: text('name').notNull(),
     /** Set for trial tenants; past it, members get -88 (trial period expired). */
     trialEndsAt: ts('trial_ends_at'),
+    /** Members without an authenticator app confirm sign-in with a code by email. */
+    requireEmailOtp: boolean('require_email_otp').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('tenants_name_unique').on(sql`lower(${t.name})`)],
@@ -62,6 +64,11 @@ export const users = pgTable(
     company: text('company'),
     department: text('department'),
     lastLoginAt: ts('last_login_at'),
+    /** Base32 authenticator secret; set once enrolment is confirmed. */
+    totpSecret: text('totp_secret'),
+    /** A secret offered but not yet confirmed with a code. */
+    totpPendingSecret: text('totp_pending_secret'),
+    totpEnabledAt: ts('totp_enabled_at'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_email_unique').on(t.email)],
@@ -178,4 +185,25 @@ export const passwordResets = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('password_resets_token').on(t.tokenHash), index('password_resets_user').on(t.userId, t.createdAt)],
+);
+
+/**
+ * A sign-in waiting for its second factor. The id travels to the browser (it is the otpId);
+ * an emailed code is stored as a digest. Five wrong codes end the challenge (-217).
+ */
+export const otpChallenges = pgTable(
+  'otp_challenges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    method: text('method', { enum: ['totp', 'email'] }).notNull(),
+    clientId: text('client_id').notNull(),
+    codeHash: text('code_hash'),
+    sentAt: ts('sent_at'),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: ts('expires_at').notNull(),
+    consumedAt: ts('consumed_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('otp_challenges_user').on(t.userId, t.createdAt)],
 );

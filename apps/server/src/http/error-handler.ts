@@ -10,10 +10,17 @@ import {
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
 
-function send(reply: FastifyReply, status: number, entry: ResponseCodeEntry | number, message: string, issues?: ErrorEnvelope['issues']) {
+function send(
+  reply: FastifyReply,
+  status: number,
+  entry: ResponseCodeEntry | number,
+  message: string,
+  issues?: ErrorEnvelope['issues'],
+  data: ErrorEnvelope['data'] = null,
+) {
   const body: ErrorEnvelope = {
     code: typeof entry === 'number' ? entry : entry.code,
-    data: null,
+    data,
     message,
     ...(issues && issues.length > 0 ? { issues } : {}),
   };
@@ -29,7 +36,7 @@ export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof DomainError) {
       if (error.httpStatus >= 500) request.log.error({ err: error }, 'domain fault');
-      return send(reply, error.httpStatus, error.code, error.message, error.issues);
+      return send(reply, error.httpStatus, error.code, error.message, error.issues, error.data);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((v) => ({

@@ -26,6 +26,7 @@ export async function presentSessionUser(db: Db, user: UserRow): Promise<Session
     type: user.type,
     status: user.status as SessionUser['status'],
     isRoot: user.isRoot,
+    totpEnabled: !!user.totpEnabledAt,
     locale: user.locale,
     tenants: await loadUserTenants(db, user.id),
   };

@@ -1,5 +1,11 @@
 import {
   authenticate,
+  confirmTotpEnrolment,
+  disableTotp,
+  generateOtp,
+  maskedInfo,
+  startTotpEnrolment,
+  verifyOtp,
   changePassword,
   DomainError,
   forgotPassword,
@@ -22,6 +28,16 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context';
 import { authenticateUser } from '../auth/authenticate-user';
+import {
+  confirmEnrolment,
+  disableSecondFactor,
+  maskEmail,
+  openChallenge,
+  secondFactorFor,
+  sendEmailCode,
+  startEnrolment,
+  verifyChallenge,
+} from '../auth/two-factor';
 import { issueSession, revokeSessionFamily, rotateSession } from '../auth/sessions';
 import type { Db } from '../db/database';
 import { route } from '../http/route';
@@ -61,8 +77,38 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, authenticate, async ({ body, request }) => {
     const user = await authenticateUser({ db, email: body.username, password: body.password });
+    const method = await secondFactorFor(db, user);
+    if (method) await openChallenge({ db, user, method, clientId: body.client_id });
     return grantFor(ctx, user, body.client_id, request);
   });
+
+  route(app, ctx, generateOtp, async ({ body }) => {
+    const sent = await sendEmailCode({ db, otpId: body.otpId });
+    ctx.nudgeMailDelivery();
+    return sent;
+  });
+
+  route(app, ctx, verifyOtp, async ({ body, request }) => {
+    const { user, clientId } = await verifyChallenge({ db, otpId: body.otpId, code: body.code });
+    return grantFor(ctx, user, clientId, request);
+  });
+
+  route(app, ctx, startTotpEnrolment, async ({ body, auth }) =>
+    startEnrolment({ db, user: auth.user, password: body.password, issuer: 'Pakt' }),
+  );
+
+  route(app, ctx, confirmTotpEnrolment, async ({ body, auth }) =>
+    presentSessionUser(db, await confirmEnrolment({ db, user: auth.user, code: body.code })),
+  );
+
+  route(app, ctx, disableTotp, async ({ body, auth }) =>
+    presentSessionUser(db, await disableSecondFactor({ db, user: auth.user, password: body.password })),
+  );
+
+  route(app, ctx, maskedInfo, async ({ auth }) => ({
+    email: maskEmail(auth.user.email),
+    phone: auth.user.phone ? `${'*'.repeat(Math.max(0, auth.user.phone.length - 4))}${auth.user.phone.slice(-4)}` : null,
+  }));
 
   route(app, ctx, refreshToken, async ({ body, request }) => {
     const rotated = await rotateSession({

@@ -28,6 +28,8 @@ export const SessionUser = z.object({
   status: UserStatus,
   /** The instance administrator: manages tenants at /root, belongs to none. */
   isRoot: z.boolean(),
+  /** Sign-in asks for an authenticator-app code. */
+  totpEnabled: z.boolean(),
   locale: z.string().nullable(),
   tenants: z.array(UserTenant),
 });
@@ -284,4 +286,73 @@ export const systemOutbox = defineEndpoint({
   action: 'outbox.read',
   summary: 'Root: mail that belongs to no tenant (password resets, setup), newest first.',
   response: z.object({ messages: z.array(OutboxMessage) }),
+});
+
+export const SECOND_FACTOR_METHODS = ['totp', 'email'] as const;
+export const SecondFactorMethod = z.enum(SECOND_FACTOR_METHODS);
+export type SecondFactorMethod = z.infer<typeof SecondFactorMethod>;
+
+/** The data of a -200 answer to authenticate: what /authenticate needs to finish signing in. */
+export const TwoFactorChallenge = z.object({
+  otpId: z.uuid(),
+  method: SecondFactorMethod,
+  /** Where an emailed code goes, masked (e.g. as***@ex***.test). */
+  maskedEmail: z.string(),
+  expiresIn: z.number().int().positive(),
+});
+export type TwoFactorChallenge = z.infer<typeof TwoFactorChallenge>;
+
+const OtpCode = z.string().trim().regex(/^\d{6}$/, 'must be 6 digits');
+
+export const generateOtp = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/authentication/otp/generate',
+  access: 'public',
+  summary: 'Send (or send again) the one-time code of a sign-in challenge by email.',
+  body: z.object({ otpId: z.uuid() }),
+  response: z.object({ sentTo: z.string(), resendAfter: z.number().int().nonnegative() }),
+});
+
+export const verifyOtp = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/authentication/otp/verify',
+  access: 'public',
+  summary: 'Finish a two-factor sign-in with the code from the authenticator app or the mail.',
+  body: z.object({ otpId: z.uuid(), code: OtpCode }),
+  response: TokenGrant,
+});
+
+export const startTotpEnrolment = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/users/totp',
+  access: 'user',
+  summary: 'Begin authenticator-app enrolment: a new secret and its otpauth URI for the QR code.',
+  body: z.object({ password: Password }),
+  response: z.object({ secret: z.string(), otpauthUri: z.string() }),
+});
+
+export const confirmTotpEnrolment = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/users/totp/confirm',
+  access: 'user',
+  summary: 'Finish enrolment with a code from the app; from then on sign-in asks for one.',
+  body: z.object({ code: OtpCode }),
+  response: SessionUser,
+});
+
+export const disableTotp = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/users/totp/disable',
+  access: 'user',
+  summary: 'Stop asking for authenticator codes (needs the password).',
+  body: z.object({ password: Password }),
+  response: SessionUser,
+});
+
+export const maskedInfo = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v2/getMaskedInfo',
+  access: 'user',
+  summary: "The signed-in user's email and phone, masked, for choosing where a code goes.",
+  response: z.object({ email: z.string(), phone: z.string().nullable() }),
 });
