@@ -1,4 +1,12 @@
 import {
+  accessibilities,
+  canAccessRoute,
+  GUARDED_ROUTES,
+  readProfile,
+  resolvePermissionSettings,
+  signup,
+  updateProfile,
+  visibleMenu,
   authenticate,
   confirmTotpEnrolment,
   disableTotp,
@@ -28,6 +36,8 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context';
 import { authenticateUser } from '../auth/authenticate-user';
+import { presentUserInfo, updateOwnProfile } from '../identity/profile';
+import { signUp } from '../identity/signup';
 import {
   confirmEnrolment,
   disableSecondFactor,
@@ -210,5 +220,43 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     // One's own list only; someone else's id answers as if it did not exist.
     if (params.userId !== auth.user.id) throw new DomainError(ResponseCode.GENERIC_ERROR, 'Not found.', { httpStatus: 404 });
     return { tenants: await loadUserTenants(db, auth.user.id) };
+  });
+
+  route(app, ctx, readProfile, async ({ auth }) => presentUserInfo(auth.user));
+
+  route(app, ctx, updateProfile, async ({ body, auth }) =>
+    presentUserInfo(await updateOwnProfile({ db, userId: auth.user.id, changes: body })),
+  );
+
+  route(app, ctx, signup, async ({ body, request }) => {
+    if (!ctx.config.features.signup) {
+      throw new DomainError(ResponseCode.NOT_AUTHORIZED, 'Sign-up is switched off on this install: ask for an invitation.');
+    }
+    const user = await signUp({
+      db,
+      email: body.email,
+      firstName: body.firstName,
+      middleName: body.middleName,
+      lastName: body.lastName,
+      orgName: body.orgName,
+      jobTitle: body.jobTitle,
+      password: body.newPassword,
+    });
+    return grantFor(ctx, user, 'MSB3', request);
+  });
+
+  route(app, ctx, accessibilities, async ({ auth }) => {
+    // Install-wide flags for now; per-tenant settings override them once administration lands.
+    const settings = resolvePermissionSettings({
+      teamRoomsEnabled: ctx.config.features.teamRooms,
+      pdfCompareEnabled: ctx.config.features.pdfCompare,
+      featuresEnabled: ctx.config.features.features,
+    });
+    return {
+      role: auth.role,
+      settings,
+      routes: GUARDED_ROUTES.filter((r) => canAccessRoute(auth.role, r, settings)),
+      menu: visibleMenu(auth.role, settings),
+    };
   });
 }

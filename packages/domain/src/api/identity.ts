@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { Role, UserStatus, UserType } from '../constants';
 import { EmailAddress } from '../constants/validation';
 import { PASSWORD_MAX_LENGTH, PasswordConfig } from '../password-policy';
+import { LanguageCode } from '../languages';
+import { PermissionSettings } from '../permissions';
 import { defineEndpoint } from './contract';
 
 const Name = z.string().trim().min(1).max(100);
@@ -355,4 +357,104 @@ export const maskedInfo = defineEndpoint({
   access: 'user',
   summary: "The signed-in user's email and phone, masked, for choosing where a code goes.",
   response: z.object({ email: z.string(), phone: z.string().nullable() }),
+});
+
+/** User info (profile) of spec section 3. */
+export const UserInfo = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  status: UserStatus,
+  type: UserType,
+  title: z.string().nullable(),
+  firstName: z.string(),
+  middleName: z.string().nullable(),
+  lastName: z.string(),
+  phone: z.string().nullable(),
+  company: z.string().nullable(),
+  department: z.string().nullable(),
+  timeZone: z.string().nullable(),
+  locale: z.string().nullable(),
+  createdOn: z.iso.datetime(),
+  totpEnabled: z.boolean(),
+});
+export type UserInfo = z.infer<typeof UserInfo>;
+
+export const readProfile = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v1/users/profile',
+  access: 'user',
+  summary: "The signed-in user's profile.",
+  response: UserInfo,
+});
+
+const Optional = (max: number) => z.string().trim().max(max).nullable().optional();
+
+export const updateProfile = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v1/users/profile',
+  access: 'user',
+  summary: "Update one's own profile; fields left out stay as they are.",
+  body: z.object({
+    title: Optional(100),
+    firstName: Name.optional(),
+    middleName: Optional(100),
+    lastName: Name.optional(),
+    phone: z
+      .string()
+      .trim()
+      .regex(/^\+?[0-9 ()-]{6,20}$/, 'must be a phone number')
+      .nullable()
+      .optional(),
+    company: Optional(200),
+    department: Optional(200),
+    timeZone: z
+      .string()
+      .max(64)
+      .regex(/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/, 'must be an IANA time zone such as Asia/Kolkata')
+      .nullable()
+      .optional(),
+    locale: LanguageCode.nullable().optional(),
+  }),
+  response: UserInfo,
+});
+
+export const signup = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v1/user/signup',
+  access: 'public',
+  summary: 'Self-service sign-up (when enabled): a new organisation with its first admin.',
+  body: z
+    .object({
+      email: Email,
+      firstName: Name,
+      middleName: OptionalName,
+      lastName: Name,
+      orgName: z.string().trim().min(2).max(100),
+      jobTitle: z.string().trim().max(100).optional(),
+      newPassword: Password,
+      confirmPassword: Password,
+    })
+    .refine((b) => b.newPassword === b.confirmPassword, { path: ['confirmPassword'], message: 'passwordMissMatch' }),
+  response: TokenGrant,
+});
+
+export const accessibilities = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v1/accessibilities',
+  access: 'tenant',
+  summary: 'What the caller may reach in this tenant: role, settings, routes and menu.',
+  response: z.object({
+    role: Role,
+    settings: PermissionSettings,
+    routes: z.array(z.string()).readonly(),
+    menu: z
+      .array(
+        z.object({
+          id: z.string(),
+          route: z.string().optional(),
+          children: z.array(z.object({ id: z.string(), route: z.string().optional() })).readonly().optional(),
+        }),
+      )
+      .readonly(),
+  }),
 });

@@ -1,0 +1,93 @@
+import { TokenGrant, UserInfo } from '@pakt/domain';
+import { count } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { memberships, tenants, users } from '../db/schema';
+import { GOOD_PASSWORD, makeMember } from '../test/factories';
+import { bearer, signIn } from '../test/sign-in';
+import { buildTestApp, type TestApp } from '../test/test-app';
+
+let t: TestApp;
+afterEach(() => t.close());
+const db = () => t.database.db;
+
+describe('profile', () => {
+  beforeEach(async () => {
+    t = await buildTestApp();
+  });
+
+  it('reads and updates only the fields sent, and rejects bad values with -6', async () => {
+    const { user } = await makeMember(db(), { user: { company: 'Acme' } });
+    const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
+    const read = await t.app.inject({ method: 'GET', url: '/msbapi/v1/users/profile', headers: bearer(grant) });
+    expect(UserInfo.parse(read.json().data)).toMatchObject({ email: user.email, company: 'Acme', timeZone: null });
+
+    const update = await t.app.inject({
+      method: 'POST',
+      url: '/msbapi/v1/users/profile',
+      headers: bearer(grant),
+      payload: { title: 'Partner', timeZone: 'Asia/Kolkata', locale: 'hi', phone: '+91 98450 12345' },
+    });
+    expect(update.json().data).toMatchObject({ title: 'Partner', timeZone: 'Asia/Kolkata', locale: 'hi', company: 'Acme' });
+
+    const bad = await t.app.inject({ method: 'POST', url: '/msbapi/v1/users/profile', headers: bearer(grant), payload: { timeZone: '../../etc', locale: 'xx' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().issues.map((i: { path: string }) => i.path).sort()).toEqual(['body.locale', 'body.timeZone']);
+    const after = await t.app.inject({ method: 'GET', url: '/msbapi/v1/users/profile', headers: bearer(grant) });
+    expect(after.json().data).toMatchObject({ timeZone: 'Asia/Kolkata', locale: 'hi' });
+  });
+});
+
+describe('sign-up', () => {
+  const body = {
+    email: 'Kiran@NewCo.test',
+    firstName: 'Kiran',
+    lastName: 'Shah',
+    orgName: 'NewCo',
+    newPassword: GOOD_PASSWORD,
+    confirmPassword: GOOD_PASSWORD,
+  };
+
+  it('creates an organisation with the person as admin and signs them in', async () => {
+    t = await buildTestApp();
+    const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/user/signup', payload: body });
+    expect(res.statusCode).toBe(200);
+    const grant = TokenGrant.parse(res.json().data);
+    expect(grant.user.tenants).toEqual([expect.objectContaining({ tenantName: 'NewCo', userRole: 'admin' })]);
+    const access = await t.app.inject({
+      method: 'GET',
+      url: '/msbapi/v1/accessibilities',
+      headers: { ...bearer(grant), 'x-tenant-id': grant.user.tenants[0]!.tenantUuid },
+    });
+    expect(access.json().data.role).toBe('admin');
+    expect(access.json().data.routes).toContain('admin');
+    expect(access.json().data.menu.map((m: { id: string }) => m.id)).toContain('admin');
+
+    expect((await t.app.inject({ method: 'POST', url: '/msbapi/v1/user/signup', payload: body })).json().code).toBe(-81);
+    expect((await t.app.inject({ method: 'POST', url: '/msbapi/v1/user/signup', payload: { ...body, email: 'other@newco.test' } })).json().code).toBe(-87);
+  });
+
+  it('is refused when switched off, creating nothing', async () => {
+    t = await buildTestApp({ env: { FEATURE_SIGNUP: 'false' } });
+    const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/user/signup', payload: body });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe(-11);
+    for (const table of [users, tenants, memberships]) {
+      const [row] = await db().select({ n: count() }).from(table);
+      expect(row!.n).toBe(0);
+    }
+  });
+});
+
+describe('GET /msbapi/v1/accessibilities', () => {
+  it("gives a signer the signer's routes and menu, following the install's flags", async () => {
+    t = await buildTestApp({ env: { FEATURE_TEAM_ROOMS: 'false' } });
+    const { user, tenant } = await makeMember(db(), { role: 'signer' });
+    const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
+    const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/accessibilities', headers: { ...bearer(grant), 'x-tenant-id': tenant.id } });
+    const data = res.json().data;
+    expect(data.role).toBe('signer');
+    expect(data.routes).not.toContain('compose');
+    expect(data.routes).not.toContain('teamroom');
+    expect(data.menu.map((m: { id: string }) => m.id)).toEqual(['dashboard', 'epaks', 'reports', 'features']);
+  });
+});
