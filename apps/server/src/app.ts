@@ -11,6 +11,8 @@ import formBody from '@fastify/formbody';
 export interface BuildAppOptions {
   context: AppContext;
   logger?: FastifyBaseLogger | boolean | { level: string };
+  /** Lets tests watch route registration (an onRoute hook) before any route exists. */
+  beforeRoutes?: (app: FastifyInstance) => void;
   /** Lets tests add routes (e.g. one that throws) before the app is ready. */
   beforeReady?: (app: FastifyInstance, context: AppContext) => void | Promise<void>;
 }
@@ -45,6 +47,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('Referrer-Policy', 'same-origin');
   });
 
+  options.beforeRoutes?.(app);
   // The spec's authenticate call is form-encoded.
   await app.register(formBody, { bodyLimit: 16 * 1024 });
   registerPublicRoutes(app, context);

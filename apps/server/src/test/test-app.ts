@@ -29,6 +29,7 @@ export async function buildTestApp(options: {
   env?: NodeJS.ProcessEnv;
   beforeReady?: (app: FastifyInstance, context: AppContext) => void | Promise<void>;
   captureLogs?: boolean;
+  beforeRoutes?: (app: FastifyInstance) => void;
 } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-test-data-'));
   const config = testConfig({ DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'no-web'), ...options.env });
@@ -53,7 +54,7 @@ export async function buildTestApp(options: {
         }),
       )
     : false;
-  const app = await buildApp({ context, logger, beforeReady: options.beforeReady });
+  const app = await buildApp({ context, logger, beforeReady: options.beforeReady, beforeRoutes: options.beforeRoutes });
   return {
     app,
     logs,

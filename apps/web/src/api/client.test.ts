@@ -1,16 +1,11 @@
-import { defineEndpoint, publicAlive, type AliveData } from '@pakt/domain';
+import { authenticate, defineEndpoint, publicAlive, type AliveData } from '@pakt/domain';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
-import { aliveData, jsonResponse } from '../test/fake-api';
+import { aliveData, jsonResponse, signedInSession, TENANT_ACME } from '../test/fake-api';
 import { ApiError, createApiClient, TENANT_HEADER } from './client';
 import { createSessionStore, type Session } from './session-store';
 
-const signedIn: Session = {
-  accessToken: 'access-123',
-  refreshToken: 'refresh-456',
-  tenantId: 'tenant-9',
-  user: { id: 'u1', name: 'Asha Rao', email: 'asha@example.com' },
-};
+const signedIn: Session = signedInSession(undefined, { accessToken: 'access-123', refreshToken: 'refresh-456' });
 
 const renameEpak = defineEndpoint({
   method: 'PUT',
@@ -26,7 +21,7 @@ const renameEpak = defineEndpoint({
 function setup(options: { session?: Session | null; respond?: () => Response | Promise<Response> } = {}) {
   const fetchMock = vi.fn<typeof fetch>(async () => (options.respond ? options.respond() : jsonResponse({ code: 1, data: aliveData })));
   const navigate = vi.fn<(to: string) => void>();
-  const session = createSessionStore(options.session ?? null);
+  const session = createSessionStore({ initial: options.session ?? null });
   const client = createApiClient({ fetch: fetchMock, navigate, session, getLanguage: () => 'hi' });
   const request = () => {
     const [url, init] = fetchMock.mock.calls[0] ?? [];
@@ -69,7 +64,16 @@ describe('callApi success', () => {
     const { client, request } = setup({ session: signedIn });
     await client.callApi(publicAlive);
     expect(request().headers.get('Authorization')).toBe('Bearer access-123');
-    expect(request().headers.get(TENANT_HEADER)).toBe('tenant-9');
+    expect(request().headers.get(TENANT_HEADER)).toBe(TENANT_ACME);
+  });
+
+  it('sends sign-in form-encoded, as the spec prescribes for authenticate', async () => {
+    const { client, request } = setup({ respond: () => jsonResponse({ code: -16, data: null, message: 'wrong' }, 401) });
+    await client
+      .callApi(authenticate, { body: { username: 'a@example.com', password: 'p&ss=1', client_id: 'MSB3' } }, { failures: 'caller' })
+      .catch(() => undefined);
+    expect(request().headers.get('Content-Type')).toBe('application/x-www-form-urlencoded');
+    expect(String(request().init.body)).toBe('username=a%40example.com&password=p%26ss%3D1&client_id=MSB3');
   });
 
   it('fills path parameters, encodes the query and sends the body as JSON', async () => {
@@ -156,7 +160,8 @@ describe('callApi failures', () => {
     { http: 401, code: -7, to: '/accessdenied?status=unauthorized', clears: true },
     { http: 401, code: -26, to: '/accessdenied?status=unauthorized', clears: true },
     { http: 401, code: -37, to: '/accessdenied?status=unauthorized', clears: true },
-    { http: 401, code: -27, to: '/accessdenied?status=expired', clears: false },
+    // On a public call no refresh is tried; an expired token there ends the session.
+    { http: 401, code: -27, to: '/accessdenied?status=expired', clears: true },
     { http: 403, code: -73, to: '/changepassword', clears: false },
     { http: 401, code: -200, to: '/authenticate', clears: false },
   ])('HTTP $http with code $code goes to $to', async ({ http, code, to, clears }) => {

@@ -1,16 +1,20 @@
 import {
   API_HEADERS,
+  authenticate,
   buildPath,
   ErrorEnvelope,
+  refreshToken,
   ResponseCode,
+  SESSION_RECOVERY_FAILED_LOG,
   SUCCESS_CODE,
+  WEB_CLIENT_ID,
   type AccessDeniedStatus,
   type Endpoint,
   type EndpointData,
   type EndpointInput,
 } from '@pakt/domain';
 import { currentLanguage } from '../i18n/i18n';
-import { sessionStore, type SessionStore } from './session-store';
+import { sessionFromGrant, sessionStore, type SessionStore } from './session-store';
 
 export const TENANT_HEADER = API_HEADERS.tenant;
 
@@ -41,6 +45,11 @@ export type NavigationHandler = (to: string) => void;
 
 export interface CallOptions {
   readonly signal?: AbortSignal;
+  /**
+   * `caller`: the page explains failures itself (sign-in, registration, logout), so the client
+   * does not redirect. An expired session is still refreshed for guarded calls.
+   */
+  readonly failures?: 'redirect' | 'caller';
 }
 
 export type CallInput<E extends Endpoint> = EndpointInput<E>;
@@ -55,11 +64,52 @@ export interface ApiClientOptions {
   readonly getLanguage?: () => string;
   /** Where failures send the user; the app wires in the router, tests a spy. */
   readonly navigate?: NavigationHandler;
+  /** Where 'Unable to recover session !' goes (spec section 8: logged, not shown). */
+  readonly log?: (message: string) => void;
+  readonly now?: () => number;
 }
+
+/** What trying to renew the session came to. */
+export type RefreshOutcome = 'refreshed' | 'failed' | 'unreachable';
 
 export interface ApiClient {
   callApi<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<EndpointData<E>>;
+  /** Renews the tokens now (the session keep-alive); shares a refresh already under way. */
+  refreshSession(): Promise<RefreshOutcome>;
   setNavigationHandler(handler: NavigationHandler): void;
+}
+
+/**
+ * Endpoints whose body travels form-encoded rather than as JSON. The contract does not say how a
+ * body is encoded, and sign-in is form-encoded by the spec (section 7: "POST /msbapi/v1/authenticate
+ * (form-encoded)").
+ */
+const FORM_ENCODED: ReadonlySet<Endpoint> = new Set<Endpoint>([authenticate]);
+
+function formBody(body: unknown): URLSearchParams {
+  const form = new URLSearchParams();
+  if (typeof body === 'object' && body !== null) {
+    for (const [key, value] of Object.entries(body)) {
+      if (value !== undefined && value !== null) form.append(key, String(value));
+    }
+  }
+  return form;
+}
+
+/** Spec sections 4 and 8: a guarded call refused for its token is worth one refresh and retry. */
+function needsRefresh(error: ApiError): boolean {
+  return error.httpStatus === 401 || error.code === ResponseCode.TOKEN_EXPIRED.code;
+}
+
+/**
+ * Serializes refreshes across the tabs of this browser where the Web Locks API exists: refresh
+ * tokens rotate, and two tabs presenting the same one would get the session revoked.
+ */
+function withRefreshLock<T>(work: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  if (!locks) return work();
+  // The lib types wrap the callback's promise once more; `then` flattens it back, as the runtime does.
+  return locks.request('pakt.session.refresh', work).then((result) => result);
 }
 
 const TOKEN_INVALID_CODES: ReadonlySet<number> = new Set([
@@ -104,7 +154,11 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
   const session = options.session ?? sessionStore;
   const getLanguage = options.getLanguage ?? currentLanguage;
+  const log = options.log ?? ((message: string) => console.error(message));
+  const now = options.now ?? Date.now;
   let navigate: NavigationHandler = options.navigate ?? ((to) => window.location.assign(to));
+  /** The refresh under way, shared by every call that fails while it runs. */
+  let refreshing: Promise<RefreshOutcome> | null = null;
 
   /** Spec section 8: where a failed call sends the user. Code-specific rules come before the
    * generic HTTP ones because -73 and -88 travel with a 403 that would otherwise mean forbidden. */
@@ -116,10 +170,9 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       return navigate(accessDeniedPath('unauthorized'));
     }
     if (code === ResponseCode.TOKEN_EXPIRED.code) {
-      // TODO(session refresh): spec section 4 "An expired access token triggers one shared token
-      // refresh; the failed request is then retried once", and section 8 "401 on non-public calls
-      // tries a session refresh". Until refresh exists every expired token ends here, which the
-      // spec prescribes only once the refresh has failed or no refresh token exists.
+      // Reached only when refreshing is not possible (a public call) or did not help (the retry
+      // was refused again): the session cannot be recovered.
+      session.clear();
       return navigate(accessDeniedPath('expired'));
     }
     if (code === ResponseCode.USER_NOT_ENABLED.code) return navigate('/changepassword');
@@ -131,28 +184,37 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     }
   }
 
-  async function callApi<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<EndpointData<E>> {
-    const [input, callOptions] = args;
+  /** One HTTP exchange: the data on success, otherwise an ApiError; no redirects, no refresh. */
+  async function send<E extends Endpoint>(
+    endpoint: E,
+    input: CallInput<E> | undefined,
+    signal: AbortSignal | undefined,
+    credentials: boolean,
+  ): Promise<EndpointData<E>> {
     const params = input?.params as Record<string, string | number> | undefined;
     const url = buildPath(endpoint.path, params) + toQueryString(input?.query as Record<string, unknown> | undefined);
 
-    const headers = new Headers({ Accept: 'application/json', 'Accept-Language': getLanguage() });
-    const current = session.get();
+    const headers = new Headers({ Accept: 'application/json', [API_HEADERS.acceptLanguage]: getLanguage() });
+    // Read at send time, so a retry after a refresh carries the new token.
+    const current = credentials ? session.get() : null;
     if (current) {
-      headers.set('Authorization', `Bearer ${current.accessToken}`);
-      if (current.tenantId) headers.set(TENANT_HEADER, current.tenantId);
+      headers.set(API_HEADERS.authorization, `Bearer ${current.accessToken}`);
+      if (current.tenantUuid) headers.set(TENANT_HEADER, current.tenantUuid);
     }
-    const hasBody = input?.body !== undefined;
-    if (hasBody) headers.set('Content-Type', 'application/json');
+    let body: string | URLSearchParams | undefined;
+    if (input?.body !== undefined) {
+      if (FORM_ENCODED.has(endpoint)) {
+        body = formBody(input.body);
+        headers.set('Content-Type', 'application/x-www-form-urlencoded');
+      } else {
+        body = JSON.stringify(input.body);
+        headers.set('Content-Type', 'application/json');
+      }
+    }
 
     let response: Response;
     try {
-      response = await doFetch(url, {
-        method: endpoint.method,
-        headers,
-        body: hasBody ? JSON.stringify(input?.body) : undefined,
-        signal: callOptions?.signal,
-      });
+      response = await doFetch(url, { method: endpoint.method, headers, body, signal });
     } catch (cause) {
       if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
       // Spec section 8: status 0 leaves the request pending, i.e. no redirect and no session
@@ -164,11 +226,11 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       });
     }
 
-    const body = await readJson(response);
-    const code = envelopeCode(body);
+    const json = await readJson(response);
+    const code = envelopeCode(json);
 
     if (code === SUCCESS_CODE && response.ok) {
-      const data = endpoint.response.safeParse((body as { data?: unknown }).data);
+      const data = endpoint.response.safeParse((json as { data?: unknown }).data);
       if (data.success) return data.data as EndpointData<E>;
       // The server answered outside its own contract: a bug of ours, not something to redirect on.
       throw new ApiError({
@@ -179,8 +241,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       });
     }
 
-    const envelope = ErrorEnvelope.safeParse(body);
-    const error = envelope.success
+    const envelope = ErrorEnvelope.safeParse(json);
+    throw envelope.success
       ? new ApiError({
           code: envelope.data.code,
           httpStatus: response.status,
@@ -192,12 +254,86 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
           httpStatus: response.status,
           message: `${endpoint.method} ${endpoint.path} failed with HTTP ${response.status}`,
         });
-    handleFailure(error);
-    throw error;
+  }
+
+  /** Trades the refresh token for new tokens. Runs under the cross-tab lock. */
+  async function exchangeRefreshToken(staleAccessToken: string | undefined): Promise<RefreshOutcome> {
+    // Re-read: while this waited for the lock another tab may have refreshed already.
+    const current = session.get();
+    if (!current) return 'failed';
+    if (current.accessToken !== staleAccessToken) return 'refreshed';
+    try {
+      const grant = await send(
+        refreshToken,
+        { body: { clientId: WEB_CLIENT_ID, refreshToken: current.refreshToken } },
+        undefined,
+        false,
+      );
+      // A logout during the exchange wins: the new tokens must not bring the session back.
+      if (session.get()?.refreshToken !== current.refreshToken) return 'failed';
+      session.set(sessionFromGrant(grant, now(), current.tenantUuid));
+      return 'refreshed';
+    } catch (error) {
+      if (error instanceof ApiError && error.httpStatus === 0) return 'unreachable';
+      return 'failed';
+    }
+  }
+
+  /**
+   * Spec section 4: "An expired access token triggers one shared token refresh". Every call that
+   * fails with the same stale token waits for the same refresh; a call that failed with a token
+   * already replaced simply retries with the new one.
+   */
+  function recoverSession(staleAccessToken: string | undefined): Promise<RefreshOutcome> {
+    const current = session.get();
+    if (!current) return Promise.resolve('failed');
+    if (current.accessToken !== staleAccessToken) return Promise.resolve('refreshed');
+    refreshing ??= withRefreshLock(() => exchangeRefreshToken(staleAccessToken)).finally(() => {
+      refreshing = null;
+    });
+    return refreshing;
+  }
+
+  async function callApi<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<EndpointData<E>> {
+    const [input, callOptions] = args;
+    const signal = callOptions?.signal;
+    const redirects = callOptions?.failures !== 'caller';
+    const fail = (error: ApiError): never => {
+      if (redirects) handleFailure(error);
+      throw error;
+    };
+
+    const sentWith = session.get()?.accessToken;
+    try {
+      return await send(endpoint, input, signal, true);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (endpoint.access === 'public' || !needsRefresh(error)) return fail(error);
+
+      const outcome = await recoverSession(sentWith);
+      if (outcome === 'unreachable') {
+        // The server could not be asked; the session may well still be good, so nothing is cleared.
+        throw new ApiError({ code: ResponseCode.GENERIC_ERROR.code, httpStatus: 0, message: 'Session refresh unreachable' });
+      }
+      if (outcome === 'failed') {
+        log(SESSION_RECOVERY_FAILED_LOG);
+        session.clear();
+        if (redirects) navigate(accessDeniedPath('expired'));
+        throw error;
+      }
+      // Retried once only: a second refusal goes through the ordinary rules, never another refresh.
+      try {
+        return await send(endpoint, input, signal, true);
+      } catch (retryError) {
+        if (retryError instanceof ApiError) return fail(retryError);
+        throw retryError;
+      }
+    }
   }
 
   return {
     callApi,
+    refreshSession: () => recoverSession(session.get()?.accessToken),
     setNavigationHandler(handler) {
       navigate = handler;
     },

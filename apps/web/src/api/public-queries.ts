@@ -2,9 +2,12 @@ import { publicAlive, publicConfiguration } from '@pakt/domain';
 import { useQuery } from '@tanstack/react-query';
 import { callApi } from './client';
 
+/** First element of every query key whose answer is the same for everyone (kept across logout). */
+export const PUBLIC_QUERY_SCOPE = 'public';
+
 export const publicQueryKeys = {
-  alive: ['public', 'alive'] as const,
-  configuration: ['public', 'configuration'] as const,
+  alive: [PUBLIC_QUERY_SCOPE, 'alive'] as const,
+  configuration: [PUBLIC_QUERY_SCOPE, 'configuration'] as const,
 };
 
 export function usePublicAlive() {

@@ -1,13 +1,14 @@
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES, LanguageCode } from '@pakt/domain';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { STORAGE_KEYS } from '../api/storage-keys';
 import en from './en.json';
 import hi from './hi.json';
 
 /** Every shipped bundle; a language of `LANGUAGE_CODES` without one here fails the build. */
 export const bundles = { en, hi } satisfies Record<LanguageCode, unknown>;
 
-export const LANGUAGE_STORAGE_KEY = 'pakt.language';
+export const LANGUAGE_STORAGE_KEY = STORAGE_KEYS.language;
 
 /** Storage can throw (disabled cookies, private modes); a lost preference must not break the app. */
 export function readStoredLanguage(): LanguageCode | null {

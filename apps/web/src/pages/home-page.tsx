@@ -16,8 +16,10 @@ import {
 import { useDocumentTitle } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { usePublicAlive, usePublicConfiguration } from '../api/public-queries';
-import { PackageIcon, RouteIcon, UsersIcon } from '../ui/icons';
+import { useCurrentTenant, useCurrentUser } from '../api/session-store';
+import { BuildingIcon, PackageIcon, RouteIcon, UsersIcon } from '../ui/icons';
 
 function StatusItem({ label, children }: { readonly label: string; readonly children: ReactNode }) {
   return (
@@ -103,20 +105,75 @@ const features = [
   { icon: <UsersIcon />, title: 'home.trackTitle', text: 'home.trackText' },
 ] as const;
 
+/** Who is signed in, and in which organisation and role they act right now. */
+function Welcome() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const tenant = useCurrentTenant();
+  if (!user) return null;
+
+  let body: ReactNode;
+  if (user.isRoot) {
+    body = (
+      <Stack gap="md" align="flex-start">
+        <Text>{t('home.rootIntro')}</Text>
+        <Button component={Link} to="/root">
+          {t('home.openConsole')}
+        </Button>
+      </Stack>
+    );
+  } else if (!tenant) {
+    body = <Text>{t('home.noTenant')}</Text>;
+  } else {
+    body = (
+      <Stack gap="md">
+        <SimpleGrid component="dl" cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="sm" m={0}>
+          <StatusItem label={t('home.currentTenant')}>
+            <span data-testid="current-tenant">{tenant.tenantName}</span>
+          </StatusItem>
+          <StatusItem label={t('home.currentRole')}>
+            <span data-testid="current-role">{t(`roles.${tenant.userRole}`)}</span>
+          </StatusItem>
+        </SimpleGrid>
+        {user.tenants.length > 1 && (
+          <Text size="sm" c="dimmed">
+            {t('home.switchHint')}
+          </Text>
+        )}
+      </Stack>
+    );
+  }
+
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="welcome-heading">
+      <Group gap="sm" mb="md" wrap="nowrap">
+        <ThemeIcon variant="light" size={40} radius="md">
+          <BuildingIcon />
+        </ThemeIcon>
+        <Text c="dimmed">{t('home.signedInIntro')}</Text>
+      </Group>
+      {body}
+    </Card>
+  );
+}
+
 export function HomePage() {
   const { t } = useTranslation();
+  const user = useCurrentUser();
   useDocumentTitle('Pakt');
 
   return (
     <Stack gap="xl">
       <Stack gap="xs">
-        <Title order={1} fz={{ base: 36, sm: 48 }}>
-          Pakt
+        <Title order={1} fz={{ base: 36, sm: 48 }} id={user ? 'welcome-heading' : undefined}>
+          {user ? t('home.welcome', { name: user.firstName }) : 'Pakt'}
         </Title>
         <Text size="xl" c="dimmed" maw={640}>
           {t('home.tagline')}
         </Text>
       </Stack>
+
+      <Welcome />
 
       <ServerStatus />
 

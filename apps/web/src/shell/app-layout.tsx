@@ -1,18 +1,24 @@
 import { AppShell, Container, Group, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useLocation } from 'react-router';
+import { Link, Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { useLogout, useSessionKeepAlive, useSessionTimer } from '../api/session-lifecycle';
 import { useSession } from '../api/session-store';
 import { useLanguageSync } from '../i18n/use-languages';
 import { PaktMark } from '../ui/icons';
 import { shouldShowLanguageSelector } from './header-rules';
 import { LanguageSelector } from './language-selector';
+import { TenantSelector } from './tenant-selector';
 import { UserWidget } from './user-widget';
 
 export function AppLayout() {
   const { t } = useTranslation();
   const location = useLocation();
   const session = useSession();
+  const logout = useLogout();
   useLanguageSync();
+  // Spec section 4, "User session (UIS)": when it runs out the session ends and the login page says why.
+  useSessionTimer(() => void logout('sessionExpired'));
+  useSessionKeepAlive();
 
   const showLanguage = shouldShowLanguageSelector({
     loggedIn: session !== null,
@@ -27,13 +33,14 @@ export function AppLayout() {
           <UnstyledButton component={Link} to="/" aria-label={t('shell.homeLink')}>
             <Group gap={8} wrap="nowrap">
               <PaktMark />
-              <Text component="span" fw={700} size="xl" lh={1}>
+              <Text component="span" fw={700} size="xl" lh={1} visibleFrom={session ? 'xs' : undefined}>
                 Pakt
               </Text>
             </Group>
           </UnstyledButton>
-          <Group gap="sm" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" miw={0}>
             {showLanguage && <LanguageSelector />}
+            <TenantSelector />
             <UserWidget />
           </Group>
         </Group>
@@ -43,6 +50,9 @@ export function AppLayout() {
           <Outlet />
         </Container>
       </AppShell.Main>
+      {/* A new page starts at its top (a long form submitted from its bottom would otherwise leave
+          the next page scrolled); back and forward return to where the person was. */}
+      <ScrollRestoration />
     </AppShell>
   );
 }

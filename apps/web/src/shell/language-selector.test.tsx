@@ -4,7 +4,7 @@ import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
 import hi from '../i18n/hi.json';
 import { LANGUAGE_STORAGE_KEY } from '../i18n/i18n';
-import { configurationData, stubPublicApi } from '../test/fake-api';
+import { configurationData, signedInSession, stubPublicApi } from '../test/fake-api';
 import { renderApp } from '../test/render-app';
 
 const languageSelect = () => screen.getByRole('combobox', { name: en.shell.language }) as HTMLSelectElement;
@@ -40,10 +40,10 @@ describe('language selector', () => {
 
   it('is hidden once a user is signed in, and the user widget appears instead', async () => {
     stubPublicApi();
-    sessionStore.set({ accessToken: 't', user: { id: 'u1', name: 'Asha Rao', email: 'asha@example.com' } });
+    sessionStore.set(signedInSession());
     try {
       renderApp('/');
-      expect(await screen.findByRole('group', { name: 'Signed in as Asha Rao' })).toBeTruthy();
+      expect(await screen.findByRole('button', { name: en.shell.accountMenu.replace('{{name}}', 'Asha Rao') })).toBeTruthy();
       expect(screen.queryByRole('combobox', { name: en.shell.language })).toBeNull();
     } finally {
       sessionStore.clear();
@@ -54,6 +54,6 @@ describe('language selector', () => {
     stubPublicApi();
     renderApp('/');
     await screen.findByText(en.home.tagline);
-    expect(screen.queryByRole('group', { name: /Signed in as/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Account menu/ })).toBeNull();
   });
 });

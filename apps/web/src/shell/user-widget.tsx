@@ -1,18 +1,59 @@
-import { Avatar, Group, Text } from '@mantine/core';
+import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../api/session-store';
+import { Link } from 'react-router';
+import { useLogout } from '../api/session-lifecycle';
+import { useCurrentUser } from '../api/session-store';
+import { HelpIcon, LogoutIcon, UserIcon } from '../ui/icons';
 
-/** Who is signed in. Profile, logout and FAQ join it with the login work (spec section 2). */
+export function displayName(user: { readonly firstName: string; readonly lastName: string }): string {
+  return `${user.firstName} ${user.lastName}`.trim();
+}
+
+/**
+ * Spec section 2, header: the user widget with profile, logout and FAQ. The optional switch to the
+ * newer view joins it when that view exists. Profile and FAQ lead to their routes, which arrive
+ * with their own issues.
+ */
 export function UserWidget() {
   const { t } = useTranslation();
-  const user = useSession()?.user;
+  const user = useCurrentUser();
+  const logout = useLogout();
   if (!user) return null;
+  const name = displayName(user);
+
   return (
-    <Group gap="xs" wrap="nowrap" role="group" aria-label={t('shell.signedInAs', { name: user.name })}>
-      <Avatar radius="xl" size="md" color="initials" name={user.name} />
-      <Text size="sm" fw={500} visibleFrom="sm" truncate maw={180}>
-        {user.name}
-      </Text>
-    </Group>
+    <Menu position="bottom-end" width={240} shadow="md" withinPortal>
+      <Menu.Target>
+        <UnstyledButton aria-label={t('shell.accountMenu', { name })} title={t('shell.signedInAs', { name })}>
+          <Group gap="xs" wrap="nowrap">
+            <Avatar radius="xl" size="md" color="initials" name={name} />
+            <Text size="sm" fw={500} visibleFrom="sm" truncate maw={180}>
+              {name}
+            </Text>
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>
+          <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate>
+            {name}
+          </Text>
+          <Text size="xs" truncate>
+            {user.email}
+          </Text>
+        </Menu.Label>
+        <Menu.Divider />
+        <Menu.Item component={Link} to="/profile" leftSection={<UserIcon size={16} />}>
+          {t('shell.profile')}
+        </Menu.Item>
+        <Menu.Item component={Link} to="/faq" leftSection={<HelpIcon size={16} />}>
+          {t('shell.faq')}
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item leftSection={<LogoutIcon size={16} />} onClick={() => void logout()}>
+          {t('shell.logout')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
   );
 }

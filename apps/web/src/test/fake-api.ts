@@ -1,5 +1,6 @@
-import type { AliveData, PublicConfiguration } from '@pakt/domain';
+import { DEFAULT_PASSWORD_CONFIG, type AliveData, type PublicConfiguration, type SessionUser, type TokenGrant } from '@pakt/domain';
 import { vi } from 'vitest';
+import type { Session } from '../api/session-store';
 
 export const aliveData: AliveData = {
   status: 'UP',
@@ -32,4 +33,106 @@ export function stubPublicApi(configuration: PublicConfiguration = configuration
   });
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
+}
+
+export const TENANT_ACME = '0b6f1c3e-8d2a-4c5b-9e7f-1a2b3c4d5e6f';
+export const TENANT_GLOBEX = '7c9d2e4f-1a3b-4c5d-8e6f-9a0b1c2d3e4f';
+
+export const adminUser: SessionUser = {
+  id: '5d1c9a7e-2b4f-4e6a-8c3d-0f1e2a3b4c5d',
+  email: 'asha@example.com',
+  firstName: 'Asha',
+  middleName: null,
+  lastName: 'Rao',
+  type: 'internal',
+  status: 'enabled',
+  isRoot: false,
+  totpEnabled: false,
+  locale: null,
+  tenants: [
+    { tenantUuid: TENANT_ACME, tenantName: 'Acme Legal', userRole: 'admin', userLoginType: 'Email' },
+    { tenantUuid: TENANT_GLOBEX, tenantName: 'Globex', userRole: 'signer', userLoginType: 'Email' },
+  ],
+};
+
+export const rootUser: SessionUser = {
+  id: '9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b',
+  email: 'root@example.com',
+  firstName: 'Ravi',
+  middleName: null,
+  lastName: 'Iyer',
+  type: 'internal',
+  status: 'enabled',
+  isRoot: true,
+  totpEnabled: false,
+  locale: null,
+  tenants: [],
+};
+
+export function tokenGrant(user: SessionUser = adminUser, tokens: { access?: string; refresh?: string } = {}): TokenGrant {
+  return {
+    tokenType: 'Bearer',
+    accessToken: tokens.access ?? 'access-1',
+    expiresIn: 900,
+    refreshToken: tokens.refresh ?? 'refresh-1',
+    refreshExpiresIn: 86400,
+    user,
+  };
+}
+
+export function signedInSession(user: SessionUser = adminUser, overrides: Partial<Session> = {}): Session {
+  return {
+    accessToken: 'access-1',
+    refreshToken: 'refresh-1',
+    expiresAt: Date.now() + 900_000,
+    user,
+    tenantUuid: user.tenants[0]?.tenantUuid ?? null,
+    ...overrides,
+  };
+}
+
+export type FakeRoute = (request: { url: string; method: string; headers: Headers; body: unknown }) =>
+  | Response
+  | Promise<Response>
+  | undefined;
+
+export const errorResponse = (code: number, status: number, message = 'failed') =>
+  jsonResponse({ code, data: null, message }, status);
+
+/**
+ * A global fetch answering the public endpoints as a healthy server would, plus whatever the
+ * test's routes answer (first match wins; `undefined` passes the request on). The body is decoded
+ * from JSON or form encoding so tests can assert what a page sent.
+ */
+export function stubApi(routes: Record<string, FakeRoute> = {}, configuration: PublicConfiguration = configurationData) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const method = init?.method ?? 'GET';
+    const headers = new Headers(init?.headers);
+    let body: unknown = undefined;
+    if (init?.body instanceof URLSearchParams) body = Object.fromEntries(init.body);
+    else if (typeof init?.body === 'string') body = JSON.parse(init.body);
+    for (const [key, route] of Object.entries(routes)) {
+      const [routeMethod, path] = key.split(' ');
+      if (routeMethod !== method || url.split('?')[0] !== path) continue;
+      const answer = await route({ url, method, headers, body });
+      if (answer) return answer;
+    }
+    if (url.startsWith('/msbapi/public/alive')) return jsonResponse({ code: 1, data: aliveData });
+    if (url.startsWith('/msbapi/public/configuration')) return jsonResponse({ code: 1, data: configuration });
+    if (url.startsWith('/msbapi/public/passwordconfig/')) return jsonResponse({ code: 1, data: DEFAULT_PASSWORD_CONFIG });
+    return errorResponse(-1, 404, 'Not found');
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  /** The requests made to one route, decoded. */
+  const requestsTo = (method: string, path: string) =>
+    fetchMock.mock.calls
+      .filter(([url, init]) => (init?.method ?? 'GET') === method && String(url).split('?')[0] === path)
+      .map(([url, init]) => {
+        const raw = init?.body;
+        const body: unknown =
+          raw instanceof URLSearchParams ? Object.fromEntries(raw) : typeof raw === 'string' ? JSON.parse(raw) : undefined;
+        return { url: String(url), headers: new Headers(init?.headers), body };
+      });
+  return { fetchMock, requestsTo };
 }

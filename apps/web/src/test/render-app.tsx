@@ -1,4 +1,4 @@
-import { render } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { createQueryClient } from '../api/query-client';
 import { AppProviders } from '../providers';
@@ -16,4 +16,14 @@ export function renderApp(path: string) {
     </AppProviders>,
   );
   return { ...result, router, queryClient };
+}
+
+/** The input labelled `label` (Mantine appends " *" to required labels, so the start must match). */
+export function inputLabelled(label: string): HTMLInputElement {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return screen.getByLabelText(new RegExp(`^${escaped}( \\*)?$`), { selector: 'input' });
+}
+
+export function typeInto(label: string, value: string): void {
+  fireEvent.change(inputLabelled(label), { target: { value } });
 }

@@ -111,3 +111,64 @@ export const PaktMark = ({ size = 28 }: IconProps) => (
     <path d="M18 23.5c1.6-1.4 3.2-1.4 4.8 0" fill="none" stroke="#fff" strokeWidth="2" strokeLinecap="round" />
   </svg>
 );
+
+export const CheckIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M5 12l5 5L20 7" />
+  </OutlineIcon>
+);
+
+export const CircleIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <circle cx="12" cy="12" r="8" />
+  </OutlineIcon>
+);
+
+export const UserIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <circle cx="12" cy="8" r="4" />
+    <path d="M4 21v-1a6 6 0 0 1 6-6h4a6 6 0 0 1 6 6v1" />
+  </OutlineIcon>
+);
+
+export const HelpIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M9.5 9.5a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6v.6M12 17h.01" />
+  </OutlineIcon>
+);
+
+export const LogoutIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M14 8V6a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2v-2" />
+    <path d="M10 12h10M17 9l3 3-3 3" />
+  </OutlineIcon>
+);
+
+export const BuildingIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M4 21h16M6 21V5a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v16" />
+    <path d="M10 8h1M13 8h1M10 12h1M13 12h1M10 16h4v5h-4z" />
+  </OutlineIcon>
+);
+
+export const CopyIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <rect x="8" y="8" width="12" height="12" rx="2" />
+    <path d="M16 8V6a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h2" />
+  </OutlineIcon>
+);
+
+export const ShieldIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6z" />
+    <path d="M9 12l2 2 4-4" />
+  </OutlineIcon>
+);
+
+export const KeyIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <circle cx="8" cy="15" r="4" />
+    <path d="M11 12l9-9M17 6l3 3M14 9l2 2" />
+  </OutlineIcon>
+);

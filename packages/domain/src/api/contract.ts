@@ -37,6 +37,8 @@ export interface Endpoint<
   readonly params?: P;
   readonly query?: Q;
   readonly body?: B;
+  /** How the body travels; the spec's authenticate call is form-encoded, everything else JSON. */
+  readonly bodyEncoding?: 'json' | 'form';
   readonly response: R;
 }
 

@@ -61,6 +61,7 @@ export const authenticate = defineEndpoint({
     password: Password,
     client_id: z.string().min(1).max(100).default(WEB_CLIENT_ID),
   }),
+  bodyEncoding: 'form',
   response: TokenGrant,
 });
 

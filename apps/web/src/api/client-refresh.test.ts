@@ -1,0 +1,207 @@
+import { defineEndpoint, SESSION_RECOVERY_FAILED_LOG, type TokenGrant } from '@pakt/domain';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { adminUser, jsonResponse, signedInSession, TENANT_GLOBEX, tokenGrant } from '../test/fake-api';
+import { ApiError, createApiClient, TENANT_HEADER } from './client';
+import { createSessionStore, type Session } from './session-store';
+
+const REFRESH_PATH = '/msbapi/public/token/refresh';
+
+const listThings = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v1/things',
+  access: 'tenant',
+  summary: 'a guarded test endpoint',
+  response: z.object({ things: z.array(z.string()) }),
+});
+
+const publicThing = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/public/thing',
+  access: 'public',
+  summary: 'a public test endpoint',
+  response: z.object({ ok: z.boolean() }),
+});
+
+interface Deferred<T> {
+  readonly promise: Promise<T>;
+  resolve(value: T): void;
+}
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Lets every pending promise callback run: what was going to happen without I/O has happened. */
+const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * A fake server: guarded calls succeed only with `validToken`, anything else gets 401 with
+ * `staleCode`. The refresh endpoint answers whatever `refresh` returns.
+ */
+function setup(options: {
+  session?: Session | null;
+  validToken?: string;
+  staleCode?: number;
+  refresh?: (body: { refreshToken: string; clientId: string }) => Response | Promise<Response>;
+}) {
+  const grant: TokenGrant = tokenGrant(adminUser, { access: 'access-2', refresh: 'refresh-2' });
+  const validToken = options.validToken ?? 'access-2';
+  const refresh = options.refresh ?? (() => jsonResponse({ code: 1, data: grant }));
+  const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
+    const url = String(input);
+    const headers = new Headers(init?.headers);
+    if (url === REFRESH_PATH) return refresh(JSON.parse(String(init?.body)) as { refreshToken: string; clientId: string });
+    if (url === publicThing.path) return jsonResponse({ code: -27, data: null, message: 'expired' }, 401);
+    if (headers.get('Authorization') === `Bearer ${validToken}`) return jsonResponse({ code: 1, data: { things: ['a'] } });
+    return jsonResponse({ code: options.staleCode ?? -27, data: null, message: 'token refused' }, 401);
+  });
+  const navigate = vi.fn<(to: string) => void>();
+  const log = vi.fn<(message: string) => void>();
+  const session = createSessionStore({ initial: options.session === undefined ? signedInSession() : options.session });
+  const client = createApiClient({ fetch: fetchMock, navigate, session, log, getLanguage: () => 'en', now: () => 1_000_000 });
+  const callsTo = (path: string) => fetchMock.mock.calls.filter(([url]) => String(url) === path);
+  return { client, fetchMock, navigate, log, session, grant, callsTo };
+}
+
+describe('session refresh (spec sections 4 and 8)', () => {
+  it('shares one refresh between concurrent calls that fail with -27, then retries each once', async () => {
+    const held = deferred<Response>();
+    const { client, callsTo, session, grant, navigate } = setup({ refresh: () => held.promise });
+
+    const first = client.callApi(listThings);
+    const second = client.callApi(listThings);
+    await settle();
+    // Both calls have failed and are waiting; had they not shared the refresh there would be two.
+    expect(callsTo(REFRESH_PATH)).toHaveLength(1);
+
+    held.resolve(jsonResponse({ code: 1, data: grant }));
+    await expect(Promise.all([first, second])).resolves.toEqual([{ things: ['a'] }, { things: ['a'] }]);
+
+    expect(callsTo(REFRESH_PATH)).toHaveLength(1);
+    const thingCalls = callsTo(listThings.path).map(([, init]) => new Headers(init?.headers).get('Authorization'));
+    expect(thingCalls).toEqual(['Bearer access-1', 'Bearer access-1', 'Bearer access-2', 'Bearer access-2']);
+    expect(session.get()).toMatchObject({ accessToken: 'access-2', refreshToken: 'refresh-2', expiresAt: 1_000_000 + 900_000 });
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('presents the refresh token with the web client id and keeps the chosen tenant', async () => {
+    const { client, callsTo, session } = setup({ session: signedInSession(adminUser, { tenantUuid: TENANT_GLOBEX }) });
+    await client.callApi(listThings);
+    expect(JSON.parse(String(callsTo(REFRESH_PATH)[0]?.[1]?.body))).toEqual({ clientId: 'MSB3', refreshToken: 'refresh-1' });
+    expect(new Headers(callsTo(REFRESH_PATH)[0]?.[1]?.headers).get('Authorization')).toBeNull();
+    expect(session.get()?.tenantUuid).toBe(TENANT_GLOBEX);
+    expect(new Headers(callsTo(listThings.path)[1]?.[1]?.headers).get(TENANT_HEADER)).toBe(TENANT_GLOBEX);
+  });
+
+  it('also refreshes on a plain 401 such as an invalid token (-5)', async () => {
+    const { client, callsTo } = setup({ staleCode: -5 });
+    await expect(client.callApi(listThings)).resolves.toEqual({ things: ['a'] });
+    expect(callsTo(REFRESH_PATH)).toHaveLength(1);
+  });
+
+  it('sends the user to expired, logs and clears the session when the refresh is refused', async () => {
+    const { client, callsTo, session, navigate, log } = setup({
+      refresh: () => jsonResponse({ code: -5, data: null, message: 'refresh token revoked' }, 401),
+    });
+    const [first, second] = await Promise.allSettled([client.callApi(listThings), client.callApi(listThings)]);
+    expect(first.status).toBe('rejected');
+    expect(second.status).toBe('rejected');
+    expect(callsTo(REFRESH_PATH)).toHaveLength(1);
+    expect(callsTo(listThings.path)).toHaveLength(2);
+    expect(session.get()).toBeNull();
+    expect(navigate).toHaveBeenCalledWith('/accessdenied?status=expired');
+    expect(new Set(navigate.mock.calls.map(([to]) => to))).toEqual(new Set(['/accessdenied?status=expired']));
+    expect(log).toHaveBeenCalledWith(SESSION_RECOVERY_FAILED_LOG);
+    expect(SESSION_RECOVERY_FAILED_LOG).toBe('Unable to recover session !');
+  });
+
+  it('goes to expired without asking the server when there is no session to refresh', async () => {
+    const { client, callsTo, navigate, log } = setup({ session: null });
+    const error = await client.callApi(listThings).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(callsTo(REFRESH_PATH)).toHaveLength(0);
+    expect(navigate).toHaveBeenCalledExactlyOnceWith('/accessdenied?status=expired');
+    expect(log).toHaveBeenCalledWith(SESSION_RECOVERY_FAILED_LOG);
+  });
+
+  it('does not loop when the retried call is refused again: one refresh, one retry, then expired', async () => {
+    // The server keeps refusing even the fresh token.
+    const { client, callsTo, navigate, session } = setup({ validToken: 'never-valid' });
+    const error = await client.callApi(listThings).catch((reason: unknown) => reason);
+    expect(error).toMatchObject({ code: -27, httpStatus: 401 });
+    expect(callsTo(REFRESH_PATH)).toHaveLength(1);
+    expect(callsTo(listThings.path)).toHaveLength(2);
+    expect(navigate).toHaveBeenCalledExactlyOnceWith('/accessdenied?status=expired');
+    expect(session.get()).toBeNull();
+  });
+
+  it('sends a retried call refused as invalid (-5) to unauthorized', async () => {
+    const { client, callsTo, navigate } = setup({ validToken: 'never-valid', staleCode: -5 });
+    await client.callApi(listThings).catch(() => undefined);
+    expect(callsTo(REFRESH_PATH)).toHaveLength(1);
+    expect(navigate).toHaveBeenCalledExactlyOnceWith('/accessdenied?status=unauthorized');
+  });
+
+  it('retries without a new refresh when the token was already replaced while the call was out', async () => {
+    const { client, callsTo, session } = setup({});
+    await client.callApi(listThings);
+    expect(callsTo(REFRESH_PATH)).toHaveLength(1);
+    // Another tab refreshed meanwhile: a call that left with the old token retries with the new one.
+    const beforeReplace = session.get()!;
+    session.set({ ...beforeReplace, accessToken: 'access-1' });
+    const late = client.callApi(listThings);
+    session.set(beforeReplace);
+    await expect(late).resolves.toEqual({ things: ['a'] });
+    expect(callsTo(REFRESH_PATH)).toHaveLength(1);
+  });
+
+  it('never refreshes for a public endpoint', async () => {
+    const { client, callsTo } = setup({});
+    await client.callApi(publicThing).catch(() => undefined);
+    expect(callsTo(REFRESH_PATH)).toHaveLength(0);
+  });
+
+  it('keeps the session and does not redirect when the refresh cannot reach the server', async () => {
+    const { client, session, navigate, log } = setup({
+      refresh: () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    const error = await client.callApi(listThings).catch((reason: unknown) => reason);
+    expect(error).toMatchObject({ httpStatus: 0 });
+    expect(session.get()?.accessToken).toBe('access-1');
+    expect(navigate).not.toHaveBeenCalled();
+    expect(log).not.toHaveBeenCalled();
+  });
+
+  it('leaves redirects to the caller that asked for it, while still ending a dead session', async () => {
+    const { client, session, navigate, log } = setup({
+      refresh: () => jsonResponse({ code: -5, data: null, message: 'revoked' }, 401),
+    });
+    await client.callApi(listThings, undefined, { failures: 'caller' }).catch(() => undefined);
+    expect(navigate).not.toHaveBeenCalled();
+    expect(session.get()).toBeNull();
+    expect(log).toHaveBeenCalledWith(SESSION_RECOVERY_FAILED_LOG);
+  });
+
+  it('does not bring back a session that was logged out while the refresh ran', async () => {
+    const held = deferred<Response>();
+    const { client, session, grant } = setup({ refresh: () => held.promise });
+    const call = client.callApi(listThings, undefined, { failures: 'caller' }).catch((reason: unknown) => reason);
+    await settle();
+    session.clear();
+    held.resolve(jsonResponse({ code: 1, data: grant }));
+    await call;
+    expect(session.get()).toBeNull();
+  });
+
+  it('renews on request (keep-alive) through the same shared refresh', async () => {
+    const { client, callsTo, session } = setup({});
+    const outcomes = await Promise.all([client.refreshSession(), client.refreshSession()]);
+    expect(outcomes).toEqual(['refreshed', 'refreshed']);
+    expect(callsTo(REFRESH_PATH)).toHaveLength(1);
+    expect(session.get()?.accessToken).toBe('access-2');
+  });
+});

@@ -1,0 +1,140 @@
+import { act, renderHook } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { adminUser, rootUser, signedInSession, TENANT_ACME, TENANT_GLOBEX, tokenGrant } from '../test/fake-api';
+import {
+  createSessionStore,
+  pickTenant,
+  rememberedUsername,
+  selectTenant,
+  sessionFromGrant,
+  startSession,
+  useCurrentTenant,
+  useCurrentUser,
+} from './session-store';
+import { clearStorageOnLogout, KEPT_ON_LOGOUT, STORAGE_KEYS } from './storage-keys';
+
+describe('the logout storage rule (spec section 4)', () => {
+  it('keeps exactly the username, the view preference and the signing-device port', () => {
+    expect([...KEPT_ON_LOGOUT].sort()).toEqual(
+      [STORAGE_KEYS.username, STORAGE_KEYS.viewPreference, STORAGE_KEYS.signingDevicePort].sort(),
+    );
+  });
+
+  it('clears everything else, the session, the language and unknown keys included', () => {
+    const store = createSessionStore({ storage: window.localStorage, sessionStorage: window.sessionStorage, initial: signedInSession() });
+    localStorage.setItem(STORAGE_KEYS.username, 'asha@example.com');
+    localStorage.setItem(STORAGE_KEYS.viewPreference, 'new');
+    localStorage.setItem(STORAGE_KEYS.signingDevicePort, '1645');
+    localStorage.setItem(STORAGE_KEYS.language, 'hi');
+    localStorage.setItem('some.later.feature', 'draft');
+    sessionStorage.setItem('scratch', 'x');
+
+    store.clearForLogout();
+
+    expect(store.get()).toBeNull();
+    expect(Object.fromEntries(Object.entries(localStorage))).toEqual({
+      [STORAGE_KEYS.username]: 'asha@example.com',
+      [STORAGE_KEYS.viewPreference]: 'new',
+      [STORAGE_KEYS.signingDevicePort]: '1645',
+    });
+    expect(sessionStorage.length).toBe(0);
+  });
+
+  it('does not invent kept keys that were never set', () => {
+    localStorage.setItem(STORAGE_KEYS.accessToken, 'a');
+    clearStorageOnLogout(localStorage);
+    expect(localStorage.length).toBe(0);
+  });
+});
+
+describe('session store', () => {
+  it('persists the session in storage, so a reload finds it', () => {
+    const session = signedInSession();
+    createSessionStore({ storage: localStorage }).set(session);
+    expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBe('access-1');
+    expect(Number(localStorage.getItem(STORAGE_KEYS.expiresAt))).toBe(session.expiresAt);
+    expect(createSessionStore({ storage: localStorage }).get()).toEqual(session);
+  });
+
+  it('returns the same object while nothing changed (as useSyncExternalStore requires)', () => {
+    const store = createSessionStore({ initial: signedInSession() });
+    expect(store.get()).toBe(store.get());
+  });
+
+  it('sees tokens another tab wrote, and tells subscribers about it', () => {
+    const store = createSessionStore({ storage: localStorage, initial: signedInSession() });
+    let notified = 0;
+    const unsubscribe = store.subscribe(() => notified++);
+    localStorage.setItem(STORAGE_KEYS.accessToken, 'from-other-tab');
+    window.dispatchEvent(new StorageEvent('storage', { key: STORAGE_KEYS.accessToken }));
+    expect(notified).toBe(1);
+    expect(store.get()?.accessToken).toBe('from-other-tab');
+    unsubscribe();
+  });
+
+  it.each([
+    ['a malformed user', () => localStorage.setItem(STORAGE_KEYS.user, '{"id":1}')],
+    ['a missing refresh token', () => localStorage.removeItem(STORAGE_KEYS.refreshToken)],
+    ['an unreadable expiry', () => localStorage.setItem(STORAGE_KEYS.expiresAt, 'soon')],
+  ])('treats %s as signed out', (_, damage) => {
+    const store = createSessionStore({ storage: localStorage, initial: signedInSession() });
+    damage();
+    expect(store.get()).toBeNull();
+  });
+
+  it('clear() drops the session but keeps preferences such as the language', () => {
+    const store = createSessionStore({ storage: localStorage, initial: signedInSession() });
+    localStorage.setItem(STORAGE_KEYS.language, 'hi');
+    store.clear();
+    expect(store.get()).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.language)).toBe('hi');
+  });
+});
+
+describe('starting a session from a grant', () => {
+  it('computes the expiry from expiresIn and picks the first tenant', () => {
+    expect(sessionFromGrant(tokenGrant(), 5_000)).toEqual({
+      accessToken: 'access-1',
+      refreshToken: 'refresh-1',
+      expiresAt: 5_000 + 900_000,
+      user: adminUser,
+      tenantUuid: TENANT_ACME,
+    });
+  });
+
+  it('keeps a tenant chosen before when the user still belongs to it, otherwise the first', () => {
+    expect(pickTenant(adminUser, TENANT_GLOBEX)).toBe(TENANT_GLOBEX);
+    expect(pickTenant(adminUser, 'c2f5a3f0-0000-4000-8000-000000000000')).toBe(TENANT_ACME);
+    expect(pickTenant(rootUser, TENANT_ACME)).toBeNull();
+  });
+
+  it('remembers the email for the login form', () => {
+    const store = createSessionStore({ storage: localStorage });
+    startSession(tokenGrant(), store);
+    expect(rememberedUsername(store)).toBe('asha@example.com');
+  });
+});
+
+describe('session hooks', () => {
+  it('give the user and the current tenant, and follow a tenant switch', () => {
+    const store = createSessionStore({ initial: signedInSession() });
+    const { result } = renderHook(() => ({ user: useCurrentUser(store), tenant: useCurrentTenant(store) }));
+    expect(result.current.user?.email).toBe('asha@example.com');
+    expect(result.current.tenant).toMatchObject({ tenantName: 'Acme Legal', userRole: 'admin' });
+
+    act(() => selectTenant(TENANT_GLOBEX, store));
+    expect(result.current.tenant).toMatchObject({ tenantName: 'Globex', userRole: 'signer' });
+  });
+
+  it('refuse to select a tenant the user does not belong to', () => {
+    const store = createSessionStore({ initial: signedInSession() });
+    selectTenant('c2f5a3f0-0000-4000-8000-000000000000', store);
+    expect(store.get()?.tenantUuid).toBe(TENANT_ACME);
+  });
+
+  it('give nothing while signed out', () => {
+    const store = createSessionStore();
+    const { result } = renderHook(() => ({ user: useCurrentUser(store), tenant: useCurrentTenant(store) }));
+    expect(result.current).toEqual({ user: null, tenant: null });
+  });
+});

@@ -1,0 +1,214 @@
+import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import {
+  DEFAULT_PASSWORD_CONFIG,
+  invitationDetails,
+  passwordConfiguration,
+  registerUserTenant,
+  ResponseCode,
+  type EndpointData,
+} from '@pakt/domain';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ApiError, callApi } from '../api/client';
+import { endSession, useStartSession } from '../api/session-lifecycle';
+import { sessionStore } from '../api/session-store';
+import { AuthCard } from '../ui/auth-card';
+import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../ui/password-fields';
+import { nameProblems, PersonNameFields } from '../ui/person-name-fields';
+
+export type InvitationProblem =
+  | 'register.invalid.missing'
+  | 'register.invalid.notFound'
+  | 'register.invalid.expired'
+  | 'register.invalid.pending'
+  | 'register.invalid.alreadyRegistered'
+  | 'RESPONSE_MSG_USER_INVITATION_CANCELLED';
+
+/** The invitation codes of spec section 8, each with its own explanation. */
+export function invitationProblem(error: unknown): InvitationProblem | null {
+  if (!(error instanceof ApiError)) return null;
+  switch (error.code) {
+    case ResponseCode.REGISTRATION_LINK_EXPIRED.code:
+      return 'register.invalid.expired';
+    case ResponseCode.INVITATION_CANCELLED.code:
+      return 'RESPONSE_MSG_USER_INVITATION_CANCELLED';
+    case ResponseCode.REGISTRATION_PENDING.code:
+      return 'register.invalid.pending';
+    case ResponseCode.USER_ALREADY_EXISTS.code:
+      return 'register.invalid.alreadyRegistered';
+  }
+  // Absent and malformed codes look alike to the person holding the link.
+  if (error.httpStatus === 404 || error.code === ResponseCode.INVALID_INPUT.code) return 'register.invalid.notFound';
+  return null;
+}
+
+export function RegisterPage() {
+  const [searchParams] = useSearchParams();
+  const invite = searchParams.get('invite');
+  const tenant = searchParams.get('tenant');
+  if (!invite || !tenant) return <InvitationUnusable problem="register.invalid.missing" />;
+  return <Invitation inviteCode={invite} tenantUuid={tenant} />;
+}
+
+function InvitationUnusable({ problem }: { readonly problem: InvitationProblem }) {
+  const { t } = useTranslation();
+  useDocumentTitle(`${t('register.invalid.title')} · Pakt`);
+  return (
+    <AuthCard title={t('register.invalid.title')}>
+      <Alert color={problem === 'register.invalid.alreadyRegistered' ? 'blue' : 'orange'} variant="light" role="alert">
+        {t(problem)}
+      </Alert>
+      <Group>
+        <Button component={Link} to="/login" variant={problem === 'register.invalid.alreadyRegistered' ? 'filled' : 'light'}>
+          {t('common.signIn')}
+        </Button>
+      </Group>
+    </AuthCard>
+  );
+}
+
+function Invitation({ inviteCode, tenantUuid }: { readonly inviteCode: string; readonly tenantUuid: string }) {
+  const { t } = useTranslation();
+  const details = useQuery({
+    queryKey: ['invitation', inviteCode],
+    queryFn: ({ signal }) => callApi(invitationDetails, { params: { inviteCode } }, { signal, failures: 'caller' }),
+  });
+
+  if (details.isPending) {
+    return (
+      <Group justify="center" py="xl" gap="sm">
+        <Loader size="sm" />
+        <Text c="dimmed">{t('register.checking')}</Text>
+      </Group>
+    );
+  }
+  if (details.isError) {
+    const problem = invitationProblem(details.error);
+    if (problem) return <InvitationUnusable problem={problem} />;
+    return (
+      <AuthCard title={t('register.invalid.title')}>
+        <Alert color="red" variant="light" role="alert">
+          {t(details.error instanceof ApiError && details.error.httpStatus === 0 ? 'common.unreachable' : 'internalErrorMsg')}
+        </Alert>
+        <Group>
+          <Button variant="light" onClick={() => void details.refetch()} loading={details.isFetching}>
+            {t('root.retry')}
+          </Button>
+        </Group>
+      </AuthCard>
+    );
+  }
+  // A link whose tenant does not match its invitation was altered or mixed up with another one.
+  if (details.data.tenantUuid !== tenantUuid) return <InvitationUnusable problem="register.invalid.notFound" />;
+  return <RegisterForm inviteCode={inviteCode} invitation={details.data} />;
+}
+
+type Invitation = EndpointData<typeof invitationDetails>;
+type RegisterMessage = InvitationProblem | 'passwordInvalid' | 'REGISTERATION_FAIL' | 'common.unreachable';
+
+function registerErrorMessage(error: unknown): RegisterMessage {
+  const problem = invitationProblem(error);
+  if (error instanceof ApiError && error.code === ResponseCode.INVALID_INPUT.code) {
+    return error.issues?.some((issue) => issue.path === 'newPassword') ? 'passwordInvalid' : 'REGISTERATION_FAIL';
+  }
+  if (problem) return problem;
+  if (error instanceof ApiError && error.httpStatus === 0) return 'common.unreachable';
+  return 'REGISTERATION_FAIL';
+}
+
+function RegisterForm({ inviteCode, invitation }: { readonly inviteCode: string; readonly invitation: Invitation }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const beginSession = useStartSession();
+  const [name, setName] = useState({
+    firstName: invitation.firstName,
+    middleName: invitation.middleName ?? '',
+    lastName: invitation.lastName,
+  });
+  const [password, setPassword] = useState<NewPassword>({ password: '', confirm: '' });
+  const [submitted, setSubmitted] = useState(false);
+  const [message, setMessage] = useState<RegisterMessage | null>(null);
+  const title = t('register.title', { tenant: invitation.tenantName });
+  useDocumentTitle(`${title} · Pakt`);
+  // Spec section 5: the rules come from the tenant's password configuration. Until it arrives, or
+  // if it cannot be had, the defaults guide the typing; the server checks the real rules anyway.
+  const rules = useQuery({
+    queryKey: ['passwordConfig', invitation.tenantUuid],
+    queryFn: ({ signal }) =>
+      callApi(passwordConfiguration, { params: { tenantUuid: invitation.tenantUuid } }, { signal, failures: 'caller' }),
+    staleTime: 5 * 60_000,
+  });
+  const config = rules.data ?? DEFAULT_PASSWORD_CONFIG;
+
+  const register = useMutation({
+    mutationFn: async () => {
+      const grant = await callApi(
+        registerUserTenant,
+        {
+          body: {
+            userEmail: invitation.email,
+            firstName: name.firstName.trim(),
+            middleName: name.middleName.trim() || undefined,
+            lastName: name.lastName.trim(),
+            userType: 'internal',
+            userLoginType: 'Email',
+            newPassword: password.password,
+            confirmPassword: password.confirm,
+            inviteCode,
+            tenantUuid: invitation.tenantUuid,
+          },
+        },
+        { failures: 'caller' },
+      );
+      // Whoever was signed in in this browser before (root handing over the link, say) is signed
+      // out properly, so their tokens do not outlive the switch.
+      if (sessionStore.get()) await endSession();
+      return grant;
+    },
+    onSuccess: (grant) => {
+      beginSession(grant);
+      void navigate('/', { replace: true });
+    },
+    onError: (error) => setMessage(registerErrorMessage(error)),
+  });
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    setMessage(null);
+    if (Object.keys({ ...nameProblems(name), ...newPasswordProblems(password, config) }).length > 0) return;
+    register.mutate();
+  };
+
+  return (
+    <AuthCard
+      title={title}
+      description={t('register.intro', { tenant: invitation.tenantName, role: t(`roles.${invitation.role}`) })}
+      maw={500}
+    >
+      {message && (
+        <Alert color="red" variant="light" role="alert">
+          {t(message)}
+        </Alert>
+      )}
+      {rules.isError && (
+        <Alert color="yellow" variant="light" role="status">
+          {t('passwordConfigError')}
+        </Alert>
+      )}
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <TextInput label={t('common.email')} value={invitation.email} readOnly variant="filled" autoComplete="username" />
+          <PersonNameFields value={name} onChange={setName} showErrors={submitted} withMiddleName />
+          <NewPasswordFields value={password} onChange={setPassword} showErrors={submitted} config={config} />
+          <Button type="submit" size="md" fullWidth loading={register.isPending} mt="xs">
+            {t('register.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,66 @@
+import { Stack } from '@mantine/core';
+import { DEFAULT_PASSWORD_CONFIG, passwordProblems, type PasswordConfig } from '@pakt/domain';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PasswordField } from './password-field';
+import { PasswordRules } from './password-rules';
+
+export interface NewPassword {
+  readonly password: string;
+  readonly confirm: string;
+}
+
+export type NewPasswordProblem = 'passwordInvalid' | 'passwordMissMatch';
+
+/** Spec section 5: the rules of the password configuration, and the confirmation must match. */
+export function newPasswordProblems(value: NewPassword, config: PasswordConfig = DEFAULT_PASSWORD_CONFIG): {
+  password?: NewPasswordProblem;
+  confirm?: NewPasswordProblem;
+} {
+  return {
+    ...(passwordProblems(value.password, config).length > 0 ? { password: 'passwordInvalid' as const } : {}),
+    ...(value.confirm !== value.password ? { confirm: 'passwordMissMatch' as const } : {}),
+  };
+}
+
+/**
+ * A new password with its confirmation and the live rule list. Errors appear only once the form was
+ * submitted (`showErrors`), so nobody is scolded for a password they have not finished typing.
+ */
+export function NewPasswordFields({
+  value,
+  onChange,
+  showErrors,
+  config = DEFAULT_PASSWORD_CONFIG,
+}: {
+  readonly value: NewPassword;
+  readonly onChange: (value: NewPassword) => void;
+  readonly showErrors: boolean;
+  readonly config?: PasswordConfig;
+}) {
+  const { t } = useTranslation();
+  const rulesId = useId();
+  const problems = showErrors ? newPasswordProblems(value, config) : {};
+  return (
+    <Stack gap="md">
+      <PasswordField
+        label={t('common.password')}
+        autoComplete="new-password"
+        required
+        value={value.password}
+        error={problems.password && t(problems.password)}
+        aria-describedby={rulesId}
+        onChange={(event) => onChange({ ...value, password: event.currentTarget.value })}
+      />
+      <PasswordRules id={rulesId} password={value.password} config={config} />
+      <PasswordField
+        label={t('common.confirmPassword')}
+        autoComplete="new-password"
+        required
+        value={value.confirm}
+        error={problems.confirm && t(problems.confirm)}
+        onChange={(event) => onChange({ ...value, confirm: event.currentTarget.value })}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,13 @@
+import type { Endpoint } from './contract';
+import * as identity from './identity';
+import * as publicEndpoints from './public';
+
+function isEndpoint(value: unknown): value is Endpoint {
+  return typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'access' in value && 'response' in value;
+}
+
+/**
+ * Every endpoint of the contract. Tests walk it to prove each guarded endpoint refuses outsiders
+ * and wrong roles, and that the server serves nothing outside it.
+ */
+export const ALL_ENDPOINTS: readonly Endpoint[] = ([...Object.values(publicEndpoints), ...Object.values(identity)] as unknown[]).filter(isEndpoint);
