@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redactSecrets } from './outbox-routes';
 import { queueEmail } from '../identity/outbox';
 import { GOOD_PASSWORD, makeMember, makeRoot } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
@@ -45,5 +46,27 @@ describe('reading the outbox', () => {
     const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/root/outbox', headers: bearer(grant) });
     expect(res.json().data.messages.every((m: { subject: string }) => m.subject === 'System')).toBe(true);
     expect(res.json().data.messages.length).toBeGreaterThan(0);
+  });
+});
+
+describe('with SMTP configured', () => {
+  it('shows admins the mail without its links and codes', async () => {
+    const smtp = await buildTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:1' } });
+    try {
+      const root = await makeRoot(smtp.database.db);
+      const token = `pkr_${'A'.repeat(43)}`;
+      await queueEmail({ db: smtp.database.db, tenantId: null, to: 'z@c.test', subject: 'Reset', body: `Open https://x.test/resetpassword?token=${token} or use code 123456.`, kind: 'password-reset' });
+      const grant = await signIn(smtp.app, root.email, GOOD_PASSWORD);
+      const res = await smtp.app.inject({ method: 'GET', url: '/msbapi/v1/root/outbox', headers: bearer(grant) });
+      const body = res.json().data.messages[0].body as string;
+      expect(body).toBe('Open https://x.test/resetpassword?token=[hidden] or use code [hidden].');
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('redacts every kind of bearer secret', () => {
+    for (const prefix of ['pka', 'pkr', 'pki', 'pks']) expect(redactSecrets(`x ${prefix}_${'b'.repeat(43)} y`)).toBe('x [hidden] y');
+    expect(redactSecrets('year 2026, id 1234567')).toBe('year 2026, id 1234567');
   });
 });

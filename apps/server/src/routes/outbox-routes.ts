@@ -6,7 +6,20 @@ import type { Db } from '../db/database';
 import { outbox } from '../db/schema';
 import { route } from '../http/route';
 
-async function readOutbox(db: Db, tenantId: string | null): Promise<OutboxMessage[]> {
+// Our bearer secrets all carry a pk?_ prefix (auth/secrets.ts); sign-in codes are six digits.
+const SECRET = /\bpk[a-z]_[A-Za-z0-9_-]{20,}/g;
+const CODE = /\b\d{6}\b/g;
+
+/**
+ * With SMTP configured the mail went to its owner, so admins reading the outbox see it without
+ * the links and codes in it: an admin must not be able to take over an account from here.
+ * Without SMTP the outbox is the only way mail reaches anyone, so it is shown whole (README).
+ */
+export function redactSecrets(body: string): string {
+  return body.replace(SECRET, '[hidden]').replace(CODE, '[hidden]');
+}
+
+async function readOutbox(db: Db, tenantId: string | null, redact: boolean): Promise<OutboxMessage[]> {
   const rows = await db
     .select()
     .from(outbox)
@@ -18,7 +31,7 @@ async function readOutbox(db: Db, tenantId: string | null): Promise<OutboxMessag
     channel: r.channel,
     recipient: r.recipient,
     subject: r.subject,
-    body: r.body,
+    body: redact ? redactSecrets(r.body) : r.body,
     kind: r.kind,
     createdAt: r.createdAt.toISOString(),
     sentAt: r.sentAt?.toISOString() ?? null,
@@ -27,6 +40,7 @@ async function readOutbox(db: Db, tenantId: string | null): Promise<OutboxMessag
 }
 
 export function registerOutboxRoutes(app: FastifyInstance, ctx: AppContext) {
-  route(app, ctx, tenantOutbox, async ({ auth }) => ({ messages: await readOutbox(ctx.database.db, auth.tenant.id) }));
-  route(app, ctx, systemOutbox, async () => ({ messages: await readOutbox(ctx.database.db, null) }));
+  const redact = !!ctx.config.smtp;
+  route(app, ctx, tenantOutbox, async ({ auth }) => ({ messages: await readOutbox(ctx.database.db, auth.tenant.id, redact) }));
+  route(app, ctx, systemOutbox, async () => ({ messages: await readOutbox(ctx.database.db, null, redact) }));
 }
