@@ -28,8 +28,14 @@ export const invalidInput = (message: string, issues?: { path: string; message: 
   new DomainError(ResponseCode.INVALID_INPUT, message, issues ? { issues } : undefined);
 
 /** Absent, or present but not the caller's: both are 404 so outsiders learn nothing. */
-export const notFound = (message = 'Not found') =>
+export const notFound = (message = 'Not found.') =>
   new DomainError(ResponseCode.GENERIC_ERROR, message, { httpStatus: 404 });
 
 export const forbidden = (message = 'Not authorized') =>
   new DomainError(ResponseCode.NOT_AUTHORIZED, message);
+
+/** A password that breaks the rules: -16 with one issue per rule, which forms show per rule. */
+export const passwordRejected = (rules: readonly string[], field: string) =>
+  new DomainError(ResponseCode.INVALID_PASSWORD, 'passwordInvalid', {
+    issues: rules.map((rule) => ({ path: field, message: rule })),
+  });

@@ -6,6 +6,7 @@ import {
   type AuthorizationContext,
   DomainError,
   type EndpointAccess,
+  notFound,
   REFUSAL_RESPONSES,
   ResponseCode,
   type Role,
@@ -30,7 +31,6 @@ export interface TenantAuth extends UserAuth {
 
 export type AuthFor<A extends EndpointAccess> = A extends 'public' ? undefined : A extends 'tenant' ? TenantAuth : UserAuth;
 
-const notFound = () => new DomainError(ResponseCode.GENERIC_ERROR, 'Not found.', { httpStatus: 404 });
 
 function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;

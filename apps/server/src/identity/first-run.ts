@@ -1,4 +1,4 @@
-import { DEFAULT_PASSWORD_CONFIG, DomainError, passwordProblems, ResponseCode } from '@pakt/domain';
+import { passwordRejected, DEFAULT_PASSWORD_CONFIG, DomainError, passwordProblems, ResponseCode } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { passwordHistory, systemSettings, users } from '../db/schema';
@@ -42,9 +42,7 @@ export async function completeFirstRun(options: {
 }) {
   const problems = passwordProblems(options.password, DEFAULT_PASSWORD_CONFIG);
   if (problems.length > 0) {
-    throw new DomainError(ResponseCode.INVALID_PASSWORD, 'passwordInvalid', {
-      issues: problems.map((rule) => ({ path: 'password', message: rule })),
-    });
+    throw passwordRejected(problems, 'password');
   }
   const passwordHash = await hashPassword(options.password);
   return options.db.transaction(async (tx) => {

@@ -1,4 +1,4 @@
-import { DomainError, passwordProblems, ResponseCode, type Role } from '@pakt/domain';
+import { passwordRejected, DomainError, passwordProblems, ResponseCode, type Role } from '@pakt/domain';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { invitations, memberships, passwordHistory, tenants, users } from '../db/schema';
@@ -125,9 +125,7 @@ export async function acceptInvitation(options: {
     const config = await loadPasswordConfig(db, preview.tenant.id);
     const problems = passwordProblems(options.password, config);
     if (problems.length > 0) {
-      throw new DomainError(ResponseCode.INVALID_PASSWORD, 'passwordInvalid', {
-        issues: problems.map((rule) => ({ path: 'newPassword', message: rule })),
-      });
+      throw passwordRejected(problems, 'newPassword');
     }
     passwordHash = await hashPassword(options.password);
   }

@@ -1,4 +1,4 @@
-import { DomainError, PASSWORD_CHANGE_REQUIRED_USER_STATUSES, type PasswordConfig, passwordProblems, ResponseCode } from '@pakt/domain';
+import { passwordRejected, DomainError, PASSWORD_CHANGE_REQUIRED_USER_STATUSES, type PasswordConfig, passwordProblems, ResponseCode } from '@pakt/domain';
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { passwordHistory, passwordResets, sessions, users } from '../db/schema';
@@ -32,9 +32,7 @@ async function assertAcceptable(db: Db, user: UserRow, password: string, config:
     }
   }
   if (problems.length > 0) {
-    throw new DomainError(ResponseCode.INVALID_PASSWORD, 'passwordInvalid', {
-      issues: problems.map((rule) => ({ path: field, message: rule })),
-    });
+    throw passwordRejected(problems, field);
   }
 }
 

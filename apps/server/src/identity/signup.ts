@@ -1,4 +1,4 @@
-import { DomainError, passwordProblems, ResponseCode, DEFAULT_PASSWORD_CONFIG } from '@pakt/domain';
+import { passwordRejected, DomainError, passwordProblems, ResponseCode, DEFAULT_PASSWORD_CONFIG } from '@pakt/domain';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { memberships, passwordHistory, tenants, users } from '../db/schema';
@@ -17,9 +17,7 @@ export async function signUp(options: {
 }) {
   const problems = passwordProblems(options.password, DEFAULT_PASSWORD_CONFIG);
   if (problems.length > 0) {
-    throw new DomainError(ResponseCode.INVALID_PASSWORD, 'passwordInvalid', {
-      issues: problems.map((rule) => ({ path: 'newPassword', message: rule })),
-    });
+    throw passwordRejected(problems, 'newPassword');
   }
   const passwordHash = await hashPassword(options.password);
   return options.db.transaction(async (tx) => {

@@ -16,6 +16,8 @@ import {
   verifyOtp,
   changePassword,
   DomainError,
+  notFound,
+  WEB_CLIENT_ID,
   forgotPassword,
   passwordConfiguration,
   resetPassword,
@@ -155,7 +157,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, ctx, completeSetup, async ({ body, request }) => {
     const root = await completeFirstRun({ db, ...body });
     request.log.info({ userId: root.id }, 'first-run setup completed: root account created');
-    return grantFor(ctx, root, 'MSB3', request);
+    return grantFor(ctx, root, WEB_CLIENT_ID, request);
   });
 
   route(app, ctx, listTenants, async () => ({ tenants: await listTenantSummaries(db) }));
@@ -185,12 +187,12 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
       lastName: body.lastName,
       password: body.newPassword,
     });
-    return grantFor(ctx, user, 'MSB3', request);
+    return grantFor(ctx, user, WEB_CLIENT_ID, request);
   });
 
   route(app, ctx, passwordConfiguration, async ({ params }) => {
     const [tenant] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, params.tenantUuid));
-    if (!tenant) throw new DomainError(ResponseCode.GENERIC_ERROR, 'Not found.', { httpStatus: 404 });
+    if (!tenant) throw notFound();
     return loadPasswordConfig(db, tenant.id);
   });
 
@@ -218,7 +220,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, userTenants, async ({ params, auth }) => {
     // One's own list only; someone else's id answers as if it did not exist.
-    if (params.userId !== auth.user.id) throw new DomainError(ResponseCode.GENERIC_ERROR, 'Not found.', { httpStatus: 404 });
+    if (params.userId !== auth.user.id) throw notFound();
     return { tenants: await loadUserTenants(db, auth.user.id) };
   });
 
@@ -242,7 +244,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
       jobTitle: body.jobTitle,
       password: body.newPassword,
     });
-    return grantFor(ctx, user, 'MSB3', request);
+    return grantFor(ctx, user, WEB_CLIENT_ID, request);
   });
 
   route(app, ctx, accessibilities, async ({ auth }) => {
