@@ -7,3 +7,4 @@ export * from './message-keys';
 export * from './permissions';
 export * from './password-policy';
 export * from './response-codes';
+export * from './tenant-settings';

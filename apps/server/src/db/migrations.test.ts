@@ -28,6 +28,7 @@ describe('migrations', () => {
       'password_resets',
       'sessions',
       'system_settings',
+      'tenant_settings',
       'tenants',
       'users',
     ]);

@@ -207,3 +207,10 @@ export const otpChallenges = pgTable(
   },
   (t) => [index('otp_challenges_user').on(t.userId, t.createdAt)],
 );
+
+/** A tenant's own switches (TenantSettings in domain); validated when read. */
+export const tenantSettings = pgTable('tenant_settings', {
+  tenantId: uuid('tenant_id').primaryKey().references(() => tenants.id, { onDelete: 'cascade' }),
+  settings: jsonb('settings').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

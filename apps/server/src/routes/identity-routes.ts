@@ -3,7 +3,8 @@ import {
   canAccessRoute,
   GUARDED_ROUTES,
   readProfile,
-  resolvePermissionSettings,
+  effectivePermissionSettings,
+  tenantConfiguration,
   signup,
   updateProfile,
   visibleMenu,
@@ -40,6 +41,7 @@ import type { AppContext } from '../app-context';
 import { authenticateUser } from '../auth/authenticate-user';
 import { presentUserInfo, updateOwnProfile } from '../identity/profile';
 import { signUp } from '../identity/signup';
+import { loadTenantSettings } from '../identity/tenant-configuration';
 import {
   confirmEnrolment,
   disableSecondFactor,
@@ -247,18 +249,31 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return grantFor(ctx, user, WEB_CLIENT_ID, request);
   });
 
-  route(app, ctx, accessibilities, async ({ auth }) => {
-    // Install-wide flags for now; per-tenant settings override them once administration lands.
-    const settings = resolvePermissionSettings({
-      teamRoomsEnabled: ctx.config.features.teamRooms,
-      pdfCompareEnabled: ctx.config.features.pdfCompare,
-      featuresEnabled: ctx.config.features.features,
-    });
+  const settingsOf = async (tenantId: string, request: FastifyRequest) =>
+    loadTenantSettings(db, tenantId, (error) => request.log.warn({ err: error, tenantId }, 'stored tenant settings are invalid; using defaults'));
+
+  route(app, ctx, accessibilities, async ({ auth, request }) => {
+    const settings = effectivePermissionSettings(ctx.config.features, await settingsOf(auth.tenant.id, request));
     return {
       role: auth.role,
       settings,
       routes: GUARDED_ROUTES.filter((r) => canAccessRoute(auth.role, r, settings)),
       menu: visibleMenu(auth.role, settings),
+    };
+  });
+
+  route(app, ctx, tenantConfiguration, async ({ auth, request }) => {
+    const stored = await settingsOf(auth.tenant.id, request);
+    const [tenant] = await db.select().from(tenants).where(eq(tenants.id, auth.tenant.id));
+    // A tenant may offer fewer languages than the install, never more.
+    const languages = (stored.supportedLanguages ?? ctx.config.supportedLanguages).filter((l) => ctx.config.supportedLanguages.includes(l));
+    return {
+      tenantUuid: auth.tenant.id,
+      tenantName: auth.tenant.name,
+      supportedLanguages: languages.length > 0 ? languages : ctx.config.supportedLanguages,
+      permissionSettings: effectivePermissionSettings(ctx.config.features, stored),
+      passwordConfig: await loadPasswordConfig(db, auth.tenant.id),
+      requireEmailOtp: tenant!.requireEmailOtp,
     };
   });
 }

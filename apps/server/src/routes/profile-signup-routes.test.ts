@@ -1,7 +1,7 @@
-import { TokenGrant, UserInfo } from '@pakt/domain';
+import { DEFAULT_PASSWORD_CONFIG, TokenGrant, UserInfo } from '@pakt/domain';
 import { count } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { memberships, tenants, users } from '../db/schema';
+import { memberships, passwordConfigs, tenantSettings, tenants, users } from '../db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';
@@ -89,5 +89,39 @@ describe('GET /msbapi/v1/accessibilities', () => {
     expect(data.routes).not.toContain('compose');
     expect(data.routes).not.toContain('teamroom');
     expect(data.menu.map((m: { id: string }) => m.id)).toEqual(['dashboard', 'epaks', 'reports', 'features']);
+  });
+});
+
+describe('GET /msbapi/v1/configuration', () => {
+  it("combines the install's flags with the tenant's own settings and rules", async () => {
+    t = await buildTestApp({ env: { FEATURE_PDF_COMPARE: 'false' } });
+    const { user, tenant } = await makeMember(db(), { role: 'submitter' });
+    await db().insert(tenantSettings).values({ tenantId: tenant.id, settings: { restrictWorkflow: true, pdfCompareEnabled: true, supportedLanguages: ['hi'] } });
+    await db().insert(passwordConfigs).values({ tenantId: tenant.id, config: { ...DEFAULT_PASSWORD_CONFIG, minLength: 14 } });
+    const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
+    const headers = { ...bearer(grant), 'x-tenant-id': tenant.id };
+    const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/configuration', headers });
+    expect(res.json().data).toMatchObject({
+      tenantUuid: tenant.id,
+      supportedLanguages: ['hi'],
+      // Switched off for the install: the tenant cannot switch it back on.
+      permissionSettings: { pdfCompareEnabled: false, restrictWorkflow: true },
+      passwordConfig: { minLength: 14 },
+      requireEmailOtp: false,
+    });
+    // The same settings drive what the submitter may reach.
+    const access = await t.app.inject({ method: 'GET', url: '/msbapi/v1/accessibilities', headers });
+    expect(access.json().data.routes).not.toContain('workflows');
+    expect(access.json().data.routes).not.toContain('compare');
+    expect(access.json().data.routes).toContain('compose');
+  });
+
+  it('ignores stored settings that no longer validate', async () => {
+    t = await buildTestApp();
+    const { user, tenant } = await makeMember(db());
+    await db().insert(tenantSettings).values({ tenantId: tenant.id, settings: { teamRoomsEnabled: 'maybe' } });
+    const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
+    const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/configuration', headers: { ...bearer(grant), 'x-tenant-id': tenant.id } });
+    expect(res.json().data.permissionSettings.teamRoomsEnabled).toBe(true);
   });
 });

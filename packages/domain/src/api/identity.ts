@@ -459,3 +459,18 @@ export const accessibilities = defineEndpoint({
       .readonly(),
   }),
 });
+
+export const tenantConfiguration = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v1/configuration',
+  access: 'tenant',
+  summary: "The configuration in force in this tenant: languages, permission settings, password rules, sign-in rules.",
+  response: z.object({
+    tenantUuid: z.uuid(),
+    tenantName: z.string(),
+    supportedLanguages: z.array(LanguageCode).min(1),
+    permissionSettings: PermissionSettings,
+    passwordConfig: PasswordConfig,
+    requireEmailOtp: z.boolean(),
+  }),
+});

@@ -1,0 +1,16 @@
+import { TenantSettings } from '@pakt/domain';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import { tenantSettings } from '../db/schema';
+
+/** A tenant's stored switches; an invalid row counts as "nothing changed" rather than an outage. */
+export async function loadTenantSettings(db: Db, tenantId: string, onInvalid?: (error: unknown) => void): Promise<TenantSettings> {
+  const [row] = await db.select().from(tenantSettings).where(eq(tenantSettings.tenantId, tenantId));
+  if (!row) return {};
+  const parsed = TenantSettings.safeParse(row.settings);
+  if (!parsed.success) {
+    onInvalid?.(parsed.error);
+    return {};
+  }
+  return parsed.data;
+}
