@@ -225,11 +225,3 @@ test('the login page explains an ended session', async ({ page }, testInfo) => {
   await expectNoHorizontalOverflow(page);
   await saveScreenshot(page, testInfo, 'login-session-ended');
 });
-
-test('two-factor sign-in says plainly that it is not available yet', async ({ page }, testInfo) => {
-  await page.goto('/authenticate');
-  await expect(h1(page)).toHaveText(en.authenticate.title);
-  await expect(page.getByRole('link', { name: en.common.backToLogin })).toHaveAttribute('href', '/login');
-  await expectNoHorizontalOverflow(page);
-  await saveScreenshot(page, testInfo, 'authenticate');
-});

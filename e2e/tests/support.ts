@@ -1,4 +1,5 @@
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import en from '../../apps/web/src/i18n/en.json' with { type: 'json' };
 import hi from '../../apps/web/src/i18n/hi.json' with { type: 'json' };
@@ -51,4 +52,46 @@ export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
     viewport: document.documentElement.clientWidth,
   }));
   expect(widths.content, 'page is wider than the viewport').toBeLessThanOrEqual(widths.viewport);
+}
+
+/** The root account of the e2e install (identity.spec.ts creates it through the setup form). */
+export const ROOT = { email: 'root@pakt.test', firstName: 'Ravi', lastName: 'Iyer', password: 'Root-password-2025' } as const;
+
+const setupTokenFile = fileURLToPath(new URL('../.tmp/setup-token', import.meta.url));
+
+/**
+ * Makes sure the root account exists whichever spec runs first: through the API with the setup
+ * token when the install is still fresh (the setup form itself is exercised by identity.spec.ts).
+ */
+export async function ensureRoot(request: APIRequestContext): Promise<void> {
+  const status = (await (await request.get('/msbapi/public/setup')).json()) as { data: { required: boolean } };
+  if (!status.data.required) return;
+  const token = fs.readFileSync(setupTokenFile, 'utf8').trim();
+  const created = await request.post('/msbapi/public/setup', { data: { token, ...ROOT } });
+  expect(created.ok(), await created.text()).toBe(true);
+}
+
+export const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
+
+/** Mantine marks required labels with " *"; matching the start keeps the bundles' wording exact. */
+export const fieldLabelled = (page: Page, label: string) =>
+  page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?$`), { exact: false });
+
+export async function signInWith(page: Page, email: string, password: string): Promise<void> {
+  await fieldLabelled(page, en.common.email).fill(email);
+  await fieldLabelled(page, en.common.password).fill(password);
+  await page.getByRole('button', { name: en.login.submit }).click();
+}
+
+export async function logOutAs(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: en.shell.accountMenu.replace('{{name}}', name) }).click();
+  await page.getByRole('menuitem', { name: en.shell.logout }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(h1(page)).toHaveText(en.login.title);
+}
+
+/** Screenshot after checking the layout fits the viewport. */
+export async function capture(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await expectNoHorizontalOverflow(page);
+  await saveScreenshot(page, testInfo, name);
 }

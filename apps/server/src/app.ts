@@ -7,6 +7,7 @@ import { registerIdentityRoutes } from './routes/identity-routes';
 import { registerOutboxRoutes } from './routes/outbox-routes';
 import { registerPublicRoutes } from './routes/public-routes';
 import formBody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 
 export interface BuildAppOptions {
   context: AppContext;
@@ -50,6 +51,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   options.beforeRoutes?.(app);
   // The spec's authenticate call is form-encoded.
   await app.register(formBody, { bodyLimit: 16 * 1024 });
+  // Uploads are streamed by their handlers; limits are set per call.
+  await app.register(multipart);
   registerPublicRoutes(app, context);
   registerIdentityRoutes(app, context);
   registerOutboxRoutes(app, context);

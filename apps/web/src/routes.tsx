@@ -5,7 +5,14 @@ import { LoginPage } from './pages/login-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { RegisterPage } from './pages/register-page';
 import { RootPage } from './pages/root-page';
-import { UnavailableStepPage } from './pages/unavailable-page';
+import { AdminPage } from './pages/admin-page';
+import { AuthenticatePage } from './pages/authenticate-page';
+import { ChangePasswordPage } from './pages/change-password-page';
+import { ForgotPasswordPage } from './pages/forgot-password-page';
+import { ProfilePage } from './pages/profile-page';
+import { ResetPasswordPage } from './pages/reset-password-page';
+import { SignupPage } from './pages/signup-page';
+import { ThanksPage } from './pages/thanks-page';
 import { AppLayout } from './shell/app-layout';
 
 /** Shared by the browser router and the tests' memory router, so tests exercise the real tree. */
@@ -18,9 +25,16 @@ export const routes: RouteObject[] = [
       { path: '/register', element: <RegisterPage /> },
       // Guards itself: the first-run setup form must open without a session.
       { path: '/root', element: <RootPage /> },
-      // Reached from sign-in before any session exists (-200, -73), so not behind a session guard.
-      { path: '/authenticate', element: <UnavailableStepPage step="authenticate" /> },
-      { path: '/changepassword', element: <UnavailableStepPage step="changepassword" /> },
+      { path: '/signup', element: <SignupPage /> },
+      { path: '/thanks', element: <ThanksPage /> },
+      { path: '/forgetpassword', element: <ForgotPasswordPage /> },
+      { path: '/resetpassword', element: <ResetPasswordPage /> },
+      // Reached from sign-in before any session exists (-200), so not behind a session guard.
+      { path: '/authenticate', element: <AuthenticatePage /> },
+      // Guard themselves (RequireRoute), like /root.
+      { path: '/changepassword', element: <ChangePasswordPage /> },
+      { path: '/profile', element: <ProfilePage /> },
+      { path: '/admin', element: <AdminPage /> },
       { path: '/accessdenied', element: <AccessDeniedPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],

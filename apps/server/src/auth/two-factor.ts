@@ -79,7 +79,8 @@ export async function sendEmailCode(options: { db: Db; otpId: string }) {
   }
   const waited = challenge.sentAt ? (Date.now() - challenge.sentAt.getTime()) / 1000 : Infinity;
   if (waited < OTP_RESEND_SECONDS) {
-    throw new DomainError(ResponseCode.OTP_RETRY_TIMEOUT, `Wait ${Math.ceil(OTP_RESEND_SECONDS - waited)} seconds before asking for another code.`);
+    const resendAfter = Math.ceil(OTP_RESEND_SECONDS - waited);
+    throw new DomainError(ResponseCode.OTP_RETRY_TIMEOUT, `Wait ${resendAfter} seconds before asking for another code.`, { data: { resendAfter } });
   }
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await db.transaction(async (tx) => {

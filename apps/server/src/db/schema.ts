@@ -69,6 +69,9 @@ export const users = pgTable(
     /** A secret offered but not yet confirmed with a code. */
     totpPendingSecret: text('totp_pending_secret'),
     totpEnabledAt: ts('totp_enabled_at'),
+    /** Content address of the profile photo in file storage, and its media type. */
+    photoSha256: text('photo_sha256'),
+    photoType: text('photo_type'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_email_unique').on(t.email)],

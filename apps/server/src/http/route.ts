@@ -1,5 +1,6 @@
 import {
   DomainError,
+  type BinaryBody,
   type Endpoint,
   ResponseCode,
   type EndpointBody,
@@ -49,8 +50,9 @@ export function route<E extends Endpoint>(
     schema: {
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
-      ...(endpoint.body ? { body: endpoint.body } : {}),
-      response: { 200: responseEnvelope(endpoint) },
+      // Multipart bodies are read as streams by the handler, never buffered for a schema.
+      ...(endpoint.body && endpoint.bodyEncoding !== 'multipart' ? { body: endpoint.body } : {}),
+      ...(endpoint.binaryResponse ? {} : { response: { 200: responseEnvelope(endpoint) } }),
     },
     async preValidation(request) {
       const auth = await resolveAuth({ db: ctx.database.db, access: endpoint.access, request });
@@ -73,6 +75,14 @@ export function route<E extends Endpoint>(
         request,
         reply,
       });
+      if (endpoint.binaryResponse) {
+        const body = data as BinaryBody;
+        return reply
+          .type(body.contentType)
+          .header('content-length', body.size)
+          .header('cache-control', 'private, no-cache')
+          .send(body.stream);
+      }
       return { code: SUCCESS_CODE, data };
     },
   });

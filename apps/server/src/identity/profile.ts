@@ -22,6 +22,7 @@ export function presentUserInfo(user: UserRow): UserInfo {
     locale: user.locale,
     createdOn: user.createdAt.toISOString(),
     totpEnabled: !!user.totpEnabledAt,
+    hasPhoto: !!user.photoSha256,
   };
 }
 

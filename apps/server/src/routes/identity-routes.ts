@@ -1,5 +1,9 @@
 import {
   accessibilities,
+  deleteUserPhoto,
+  getUserPhoto,
+  PHOTO_MAX_BYTES,
+  uploadUserPhoto,
   canAccessRoute,
   GUARDED_ROUTES,
   readProfile,
@@ -41,6 +45,7 @@ import type { AppContext } from '../app-context';
 import { authenticateUser } from '../auth/authenticate-user';
 import { presentUserInfo, updateOwnProfile } from '../identity/profile';
 import { signUp } from '../identity/signup';
+import { maySeePhoto, removeOwnPhoto, storeOwnPhoto } from '../identity/photo';
 import { loadTenantSettings } from '../identity/tenant-configuration';
 import {
   confirmEnrolment,
@@ -275,5 +280,25 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
       passwordConfig: await loadPasswordConfig(db, auth.tenant.id),
       requireEmailOtp: tenant!.requireEmailOtp,
     };
+  });
+
+  route(app, ctx, uploadUserPhoto, async ({ params, auth, request }) => {
+    if (params.userId !== auth.user.id) throw notFound();
+    const file = await request.file({ limits: { fileSize: PHOTO_MAX_BYTES + 1, files: 1 } });
+    if (!file) throw new DomainError(ResponseCode.INVALID_INPUT, 'Send the photo as the multipart field "file".');
+    return presentUserInfo(await storeOwnPhoto({ db, storage: ctx.storage, userId: auth.user.id, file: file.file }));
+  });
+
+  route(app, ctx, deleteUserPhoto, async ({ params, auth }) => {
+    if (params.userId !== auth.user.id) throw notFound();
+    return presentUserInfo(await removeOwnPhoto(db, auth.user.id));
+  });
+
+  route(app, ctx, getUserPhoto, async ({ params, auth }) => {
+    if (!(await maySeePhoto(db, auth.user.id, params.userId))) throw notFound();
+    const [owner] = await db.select().from(users).where(eq(users.id, params.userId));
+    const stored = owner?.photoSha256 ? await ctx.storage.stat(owner.photoSha256) : undefined;
+    if (!owner?.photoSha256 || !owner.photoType || !stored) throw notFound();
+    return { contentType: owner.photoType, size: stored.size, stream: await ctx.storage.get(owner.photoSha256) };
   });
 }

@@ -120,6 +120,7 @@ describe('two-factor sign-in by email code', () => {
     const again = await t.app.inject({ method: 'POST', url: '/msbapi/v2/authentication/otp/generate', payload: { otpId: challenge.otpId } });
     expect(again.statusCode).toBe(429);
     expect(again.json().code).toBe(-198);
+    expect(again.json().data.resendAfter).toBeGreaterThan(0);
 
     const [mail] = await db().select().from(outbox).where(eq(outbox.kind, 'otp'));
     const code = /\b(\d{6})\b/.exec(mail!.body)![1]!;

@@ -15,7 +15,8 @@ export interface StoredFile {
  * not sit in memory.
  */
 export interface FileStorage {
-  put(content: Readable): Promise<StoredFile>;
+  /** `checks` sit between the source and the disk; one that errors aborts the whole put. */
+  put(content: Readable, checks?: Transform[]): Promise<StoredFile>;
   /** Throws FileNotFoundError when absent. */
   get(sha256: string): Promise<Readable>;
   stat(sha256: string): Promise<StoredFile | undefined>;
@@ -42,7 +43,7 @@ export class LocalFileStorage implements FileStorage {
     return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   }
 
-  async put(content: Readable): Promise<StoredFile> {
+  async put(content: Readable, checks: Transform[] = []): Promise<StoredFile> {
     const tmpDir = path.join(this.root, 'tmp');
     await fs.promises.mkdir(tmpDir, { recursive: true });
     const tmpPath = path.join(tmpDir, randomUUID());
@@ -56,7 +57,7 @@ export class LocalFileStorage implements FileStorage {
       },
     });
     try {
-      await pipeline(content, meter, fs.createWriteStream(tmpPath, { flags: 'wx' }));
+      await pipeline([content, ...checks, meter, fs.createWriteStream(tmpPath, { flags: 'wx' })]);
       const sha256 = hash.digest('hex');
       const finalPath = this.pathOf(sha256);
       await fs.promises.mkdir(path.dirname(finalPath), { recursive: true });

@@ -1,6 +1,5 @@
 import {
   API_HEADERS,
-  authenticate,
   buildPath,
   ErrorEnvelope,
   refreshToken,
@@ -29,13 +28,22 @@ export class ApiError extends Error {
   /** 0 when no HTTP answer arrived at all. */
   readonly httpStatus: number;
   readonly issues: readonly ApiIssue[] | undefined;
+  /** What some refusals carry for the next step (e.g. -200's two-factor challenge); else null. */
+  readonly data: Readonly<Record<string, unknown>> | null;
 
-  constructor(options: { code: number; httpStatus: number; message: string; issues?: readonly ApiIssue[] }) {
+  constructor(options: {
+    code: number;
+    httpStatus: number;
+    message: string;
+    issues?: readonly ApiIssue[];
+    data?: Readonly<Record<string, unknown>> | null;
+  }) {
     super(options.message);
     this.name = 'ApiError';
     this.code = options.code;
     this.httpStatus = options.httpStatus;
     this.issues = options.issues;
+    this.data = options.data ?? null;
   }
 }
 
@@ -78,13 +86,6 @@ export interface ApiClient {
   refreshSession(): Promise<RefreshOutcome>;
   setNavigationHandler(handler: NavigationHandler): void;
 }
-
-/**
- * Endpoints whose body travels form-encoded rather than as JSON. The contract does not say how a
- * body is encoded, and sign-in is form-encoded by the spec (section 7: "POST /msbapi/v1/authenticate
- * (form-encoded)").
- */
-const FORM_ENCODED: ReadonlySet<Endpoint> = new Set<Endpoint>([authenticate]);
 
 function formBody(body: unknown): URLSearchParams {
   const form = new URLSearchParams();
@@ -203,7 +204,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     }
     let body: string | URLSearchParams | undefined;
     if (input?.body !== undefined) {
-      if (FORM_ENCODED.has(endpoint)) {
+      // The contract says how a body travels (sign-in is form-encoded by spec section 7).
+      if (endpoint.bodyEncoding === 'form') {
         body = formBody(input.body);
         headers.set('Content-Type', 'application/x-www-form-urlencoded');
       } else {
@@ -247,6 +249,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
           code: envelope.data.code,
           httpStatus: response.status,
           message: envelope.data.message,
+          data: envelope.data.data,
           ...(envelope.data.issues ? { issues: envelope.data.issues } : {}),
         })
       : new ApiError({

@@ -19,6 +19,15 @@ export const STORAGE_KEYS = {
   signingDevicePort: 'pakt.signingDevicePort',
 } as const;
 
+/**
+ * sessionStorage keys: kept for this tab only and dropped at logout with the rest of it. The
+ * two-factor challenge waits here between the password step and /authenticate, so a reload of
+ * /authenticate keeps it without the otpId ever appearing in the address.
+ */
+export const SESSION_STORAGE_KEYS = {
+  twoFactorChallenge: 'pakt.twoFactorChallenge',
+} as const;
+
 /** The keys holding the session itself; dropping them signs the browser out. */
 export const SESSION_KEYS = [
   STORAGE_KEYS.accessToken,

@@ -16,7 +16,7 @@ import {
 import { useDocumentTitle } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { usePublicAlive, usePublicConfiguration } from '../api/public-queries';
 import { useCurrentTenant, useCurrentUser } from '../api/session-store';
 import { BuildingIcon, PackageIcon, RouteIcon, UsersIcon } from '../ui/icons';
@@ -160,6 +160,9 @@ function Welcome() {
 export function HomePage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  const location = useLocation();
+  // A page that finished something (a changed password) says so here, once.
+  const flash = (location.state as { flash?: unknown } | null)?.flash === 'passwordChangeSuccess';
   useDocumentTitle('Pakt');
 
   return (
@@ -172,6 +175,12 @@ export function HomePage() {
           {t('home.tagline')}
         </Text>
       </Stack>
+
+      {flash && user && (
+        <Alert color="teal" variant="light" role="status">
+          {t('passwordChangeSuccess')}
+        </Alert>
+      )}
 
       <Welcome />
 

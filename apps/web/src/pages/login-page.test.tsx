@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sessionStore } from '../api/session-store';
 import { STORAGE_KEYS } from '../api/storage-keys';
 import en from '../i18n/en.json';
-import { errorResponse, jsonResponse, rootUser, signedInSession, stubApi, tokenGrant } from '../test/fake-api';
+import { configurationData, errorResponse, jsonResponse, rootUser, signedInSession, stubApi, tokenGrant } from '../test/fake-api';
 import { inputLabelled, renderApp, typeInto } from '../test/render-app';
 
 const AUTH = 'POST /msbapi/v1/authenticate';
@@ -80,21 +80,38 @@ describe('LoginPage', () => {
     expect(inputLabelled(en.common.password).value).toBe('');
   });
 
-  it('sends a user whose password must change (-73) to /changepassword', async () => {
+  it('explains an account that is not enabled (-73) on the form', async () => {
     stubApi({ [AUTH]: () => errorResponse(-73, 403) });
     const { router } = renderApp('/login');
     fillAndSubmit('asha@example.com', 'Old-password-1');
-    expect(await screen.findByRole('heading', { level: 1, name: en.changePassword.title })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/changepassword');
+    expect((await screen.findByRole('alert')).textContent).toBe(en.login.errors.notEnabled);
+    expect(router.state.location.pathname).toBe('/login');
   });
 
-  it('sends a two-factor account (-200) to /authenticate, which says plainly it is not available yet', async () => {
-    stubApi({ [AUTH]: () => errorResponse(-200, 401) });
+  it('takes a two-factor account (-200) to /authenticate with its challenge, keeping it out of the address', async () => {
+    const challenge = { otpId: '3f0c2a4e-1b2c-4d5e-8f90-a1b2c3d4e5f6', method: 'totp', maskedEmail: 'as***@ex***.com', expiresIn: 300 };
+    stubApi({ [AUTH]: () => jsonResponse({ code: -200, data: challenge, message: 'Enter the code' }, 401) });
     const { router } = renderApp('/login');
     fillAndSubmit('asha@example.com', 'Correct-horse-1');
     expect(await screen.findByRole('heading', { level: 1, name: en.authenticate.title })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/authenticate');
-    expect(screen.getByRole('link', { name: en.common.backToLogin }).getAttribute('href')).toBe('/login');
+    expect(router.state.location.search).toBe('');
+    expect(screen.getByText(en.authenticate.totpIntro)).toBeTruthy();
+    expect(JSON.parse(sessionStorage.getItem('pakt.twoFactorChallenge') ?? '{}').challenge).toEqual(challenge);
+  });
+
+  it('links to the forgotten-password page, and to sign-up only when it is switched on', async () => {
+    stubApi({}, { ...configurationData, features: { ...configurationData.features, signup: true } });
+    renderApp('/login');
+    expect((await screen.findByRole('link', { name: en.login.signupLink })).getAttribute('href')).toBe('/signup');
+    expect(screen.getByRole('link', { name: en.login.forgotPassword }).getAttribute('href')).toBe('/forgetpassword');
+  });
+
+  it('offers no sign-up link when sign-up is off', async () => {
+    stubApi();
+    renderApp('/login');
+    await screen.findByRole('link', { name: en.login.forgotPassword });
+    expect(screen.queryByRole('link', { name: en.login.signupLink })).toBeNull();
   });
 
   it('checks the fields before asking the server', async () => {

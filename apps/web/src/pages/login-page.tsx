@@ -1,13 +1,15 @@
-import { Alert, Button, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { authenticate, EmailAddress, ResponseCode, WEB_CLIENT_ID } from '@pakt/domain';
+import { authenticate, EmailAddress, ResponseCode, WEB_CLIENT_ID, type TwoFactorChallenge } from '@pakt/domain';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, callApi } from '../api/client';
 import { useStartSession } from '../api/session-lifecycle';
+import { usePublicConfiguration } from '../api/public-queries';
 import { rememberedUsername, useSession } from '../api/session-store';
+import { challengeFrom, saveChallenge } from '../api/two-factor';
 import { landingPathFor } from '../routing/access';
 import { AuthCard } from '../ui/auth-card';
 import { PasswordField } from '../ui/password-field';
@@ -15,15 +17,25 @@ import { PasswordField } from '../ui/password-field';
 /** What a refused sign-in means for the person: a message to read, or a page to go to. */
 export type LoginOutcome =
   | { readonly kind: 'message'; readonly key: LoginMessageKey }
-  | { readonly kind: 'redirect'; readonly to: string };
+  | { readonly kind: 'redirect'; readonly to: string }
+  | { readonly kind: 'twoFactor'; readonly challenge: TwoFactorChallenge };
 
 type LoginMessageKey =
   | 'login.errors.wrongPassword'
   | 'login.errors.locked'
+  | 'login.errors.notEnabled'
   | 'login.errors.licenseExpired'
   | 'USER_DISABLED_CONTACT_ADMIN'
   | 'common.unreachable'
-  | 'internalErrorMsg';
+  | 'internalErrorMsg'
+  | 'authenticate.errors.expired'
+  | 'authenticate.errors.tooManyAttempts';
+
+/** Why /authenticate sent the person back here (`?twofactor=`). */
+const TWO_FACTOR_RETURN: Record<string, LoginMessageKey> = {
+  expired: 'authenticate.errors.expired',
+  locked: 'authenticate.errors.tooManyAttempts',
+};
 
 /** Spec section 8 applied to sign-in, where every refusal is explained on the form itself. */
 export function loginOutcome(error: unknown): LoginOutcome {
@@ -40,10 +52,14 @@ export function loginOutcome(error: unknown): LoginOutcome {
       return { kind: 'message', key: 'USER_DISABLED_CONTACT_ADMIN' };
     case ResponseCode.TRIAL_PERIOD_EXPIRED.code:
       return { kind: 'message', key: 'login.errors.licenseExpired' };
+    // Sign-in itself answers -73 only for an account that is not enabled at all (one whose password
+    // must change signs in, to a session that can only change it): nothing to redirect to.
     case ResponseCode.USER_NOT_ENABLED.code:
-      return { kind: 'redirect', to: '/changepassword' };
-    case ResponseCode.TWO_FACTOR_REQUIRED.code:
-      return { kind: 'redirect', to: '/authenticate' };
+      return { kind: 'message', key: 'login.errors.notEnabled' };
+    case ResponseCode.TWO_FACTOR_REQUIRED.code: {
+      const challenge = challengeFrom(error.data);
+      return challenge ? { kind: 'twoFactor', challenge } : { kind: 'message', key: 'internalErrorMsg' };
+    }
   }
   return { kind: 'message', key: error.httpStatus === 0 ? 'common.unreachable' : 'internalErrorMsg' };
 }
@@ -58,6 +74,7 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
   const [message, setMessage] = useState<LoginMessageKey | null>(null);
+  const configuration = usePublicConfiguration();
   useDocumentTitle(`${t('login.title')} · Pakt`);
 
   const signIn = useMutation({
@@ -72,7 +89,11 @@ export function LoginPage() {
     onError: (error) => {
       const outcome = loginOutcome(error);
       if (outcome.kind === 'redirect') void navigate(outcome.to);
-      else setMessage(outcome.key);
+      else if (outcome.kind === 'twoFactor') {
+        // The challenge travels in router state and this tab's storage, never in the address.
+        saveChallenge(outcome.challenge);
+        void navigate('/authenticate', { state: { challenge: outcome.challenge } });
+      } else setMessage(outcome.key);
       setPassword('');
     },
   });
@@ -94,12 +115,18 @@ export function LoginPage() {
 
   // Spec section 4: an ended user session is followed by an alert (uisSessionExpired).
   const sessionEnded = searchParams.get('session') === 'expired';
+  const twoFactorReturn = TWO_FACTOR_RETURN[searchParams.get('twofactor') ?? ''];
 
   return (
     <AuthCard title={t('login.title')} description={t('login.subtitle')} maw={420}>
       {sessionEnded && !message && (
         <Alert color="orange" variant="light" role="alert">
           {t('uisSessionExpired')}
+        </Alert>
+      )}
+      {twoFactorReturn && !message && (
+        <Alert color="orange" variant="light" role="alert">
+          {t(twoFactorReturn)}
         </Alert>
       )}
       {message && (
@@ -129,11 +156,24 @@ export function LoginPage() {
             onChange={(event) => setPassword(event.currentTarget.value)}
             autoFocus={!!email}
           />
+          <Group justify="flex-end" mt={-8}>
+            <Anchor component={Link} to="/forgetpassword" size="sm">
+              {t('login.forgotPassword')}
+            </Anchor>
+          </Group>
           <Button type="submit" size="md" fullWidth loading={signIn.isPending} mt="xs">
             {t('login.submit')}
           </Button>
         </Stack>
       </form>
+      {configuration.data?.features.signup && (
+        <Text size="sm" ta="center" c="dimmed">
+          {t('login.noAccount')}{' '}
+          <Anchor component={Link} to="/signup" fw={500}>
+            {t('login.signupLink')}
+          </Anchor>
+        </Text>
+      )}
     </AuthCard>
   );
 }

@@ -111,7 +111,7 @@ describe('RootPage access', () => {
     stubApi();
     sessionStore.set(signedInSession({ ...rootUser, status: 'expired' }));
     const { router } = renderApp('/root');
-    expect(await screen.findByRole('heading', { level: 1, name: en.changePassword.title })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: en.changePassword.forcedTitle })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/changepassword');
   });
 

@@ -8,6 +8,7 @@ import {
   Group,
   Loader,
   Stack,
+  Tabs,
   Text,
   TextInput,
   Title,
@@ -20,6 +21,7 @@ import {
   listTenants,
   ResponseCode,
   setupStatus,
+  systemOutbox,
   type TenantSummary,
 } from '@pakt/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -31,13 +33,15 @@ import { useStartSession } from '../api/session-lifecycle';
 import { useSession } from '../api/session-store';
 import { RequireRoute } from '../routing/access';
 import { AuthCard } from '../ui/auth-card';
-import { BuildingIcon, CheckIcon, CopyIcon } from '../ui/icons';
+import { BuildingIcon, CheckIcon, CopyIcon, MailIcon } from '../ui/icons';
 import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../ui/password-fields';
+import { OutboxList } from '../ui/outbox-list';
 import { nameProblems, PersonNameFields } from '../ui/person-name-fields';
 
 export const rootQueryKeys = {
   setupStatus: ['setup', 'status'] as const,
   tenants: ['root', 'tenants'] as const,
+  outbox: ['root', 'outbox'] as const,
 };
 
 /**
@@ -204,14 +208,43 @@ function TenantConsole() {
         <Text c="dimmed">{t('root.intro')}</Text>
       </Stack>
       {invite && <InvitePanel {...invite} onDismiss={() => setInvite(null)} />}
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 7 }} order={{ base: 2, md: 1 }}>
-          <TenantList />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 5 }} order={{ base: 1, md: 2 }}>
-          <CreateTenantForm onCreated={setInvite} />
-        </Grid.Col>
-      </Grid>
+      <Tabs defaultValue="tenants" keepMounted={false}>
+        <Tabs.List mb="lg">
+          <Tabs.Tab value="tenants" leftSection={<BuildingIcon size={16} />}>
+            {t('root.tabs.tenants')}
+          </Tabs.Tab>
+          <Tabs.Tab value="outbox" leftSection={<MailIcon size={16} />}>
+            {t('root.tabs.outbox')}
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="tenants">
+          <Grid gap="lg">
+            <Grid.Col span={{ base: 12, md: 7 }} order={{ base: 2, md: 1 }}>
+              <TenantList />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 5 }} order={{ base: 1, md: 2 }}>
+              <CreateTenantForm onCreated={setInvite} />
+            </Grid.Col>
+          </Grid>
+        </Tabs.Panel>
+        <Tabs.Panel value="outbox">
+          <SystemOutbox />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+function SystemOutbox() {
+  const { t } = useTranslation();
+  const outbox = useQuery({
+    queryKey: rootQueryKeys.outbox,
+    queryFn: ({ signal }) => callApi(systemOutbox, undefined, { signal }),
+  });
+  return (
+    <Stack gap="sm">
+      <Text c="dimmed">{t('outbox.systemIntro')}</Text>
+      <OutboxList query={outbox} label={t('root.tabs.outbox')} />
     </Stack>
   );
 }

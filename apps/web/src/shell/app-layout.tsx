@@ -7,6 +7,7 @@ import { useLanguageSync } from '../i18n/use-languages';
 import { PaktMark } from '../ui/icons';
 import { shouldShowLanguageSelector } from './header-rules';
 import { LanguageSelector } from './language-selector';
+import { MainMenu } from './main-menu';
 import { TenantSelector } from './tenant-selector';
 import { UserWidget } from './user-widget';
 
@@ -30,14 +31,17 @@ export function AppLayout() {
     <AppShell header={{ height: 60 }} padding={{ base: 'sm', sm: 'lg' }}>
       <AppShell.Header>
         <Group h="100%" px={{ base: 'sm', sm: 'lg' }} justify="space-between" wrap="nowrap" gap="sm">
-          <UnstyledButton component={Link} to="/" aria-label={t('shell.homeLink')}>
-            <Group gap={8} wrap="nowrap">
-              <PaktMark />
-              <Text component="span" fw={700} size="xl" lh={1} visibleFrom={session ? 'xs' : undefined}>
-                Pakt
-              </Text>
-            </Group>
-          </UnstyledButton>
+          <Group gap="xs" wrap="nowrap">
+            <UnstyledButton component={Link} to="/" aria-label={t('shell.homeLink')}>
+              <Group gap={8} wrap="nowrap">
+                <PaktMark />
+                <Text component="span" fw={700} size="xl" lh={1} visibleFrom={session ? 'sm' : undefined}>
+                  Pakt
+                </Text>
+              </Group>
+            </UnstyledButton>
+            <MainMenu />
+          </Group>
           <Group gap="sm" wrap="nowrap" miw={0}>
             {showLanguage && <LanguageSelector />}
             <TenantSelector />

@@ -2,8 +2,8 @@ import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLogout } from '../api/session-lifecycle';
-import { useCurrentUser } from '../api/session-store';
-import { HelpIcon, LogoutIcon, UserIcon } from '../ui/icons';
+import { useCurrentTenant, useCurrentUser } from '../api/session-store';
+import { HelpIcon, KeyIcon, LogoutIcon, MailIcon, UserIcon } from '../ui/icons';
 
 export function displayName(user: { readonly firstName: string; readonly lastName: string }): string {
   return `${user.firstName} ${user.lastName}`.trim();
@@ -17,6 +17,7 @@ export function displayName(user: { readonly firstName: string; readonly lastNam
 export function UserWidget() {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  const tenant = useCurrentTenant();
   const logout = useLogout();
   if (!user) return null;
   const name = displayName(user);
@@ -46,6 +47,14 @@ export function UserWidget() {
         <Menu.Item component={Link} to="/profile" leftSection={<UserIcon size={16} />}>
           {t('shell.profile')}
         </Menu.Item>
+        <Menu.Item component={Link} to="/changepassword" leftSection={<KeyIcon size={16} />}>
+          {t('shell.changePassword')}
+        </Menu.Item>
+        {tenant?.userRole === 'admin' && (
+          <Menu.Item component={Link} to="/admin" leftSection={<MailIcon size={16} />}>
+            {t('shell.outbox')}
+          </Menu.Item>
+        )}
         <Menu.Item component={Link} to="/faq" leftSection={<HelpIcon size={16} />}>
           {t('shell.faq')}
         </Menu.Item>

@@ -29,6 +29,7 @@ window.ResizeObserver ??= ResizeObserverStub;
 afterEach(async () => {
   cleanup();
   window.localStorage.clear();
+  window.sessionStorage.clear();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   await i18n.changeLanguage(DEFAULT_LANGUAGE);

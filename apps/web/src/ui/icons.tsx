@@ -172,3 +172,16 @@ export const KeyIcon = (props: IconProps) => (
     <path d="M11 12l9-9M17 6l3 3M14 9l2 2" />
   </OutlineIcon>
 );
+
+export const MailIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <rect x="3" y="5" width="18" height="14" rx="2" />
+    <path d="m3 7 9 6 9-6" />
+  </OutlineIcon>
+);
+
+export const MenuIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M4 6h16M4 12h16M4 18h16" />
+  </OutlineIcon>
+);

@@ -32,7 +32,13 @@ export function NewPasswordFields({
   onChange,
   showErrors,
   config = DEFAULT_PASSWORD_CONFIG,
+  label,
+  serverProblem,
 }: {
+  /** The password field's label; "Password" unless the form has an old one as well. */
+  readonly label?: string;
+  /** What the server said about the password or its confirmation, shown under the field. */
+  readonly serverProblem?: { password?: string; confirm?: string };
   readonly value: NewPassword;
   readonly onChange: (value: NewPassword) => void;
   readonly showErrors: boolean;
@@ -44,11 +50,11 @@ export function NewPasswordFields({
   return (
     <Stack gap="md">
       <PasswordField
-        label={t('common.password')}
+        label={label ?? t('common.password')}
         autoComplete="new-password"
         required
         value={value.password}
-        error={problems.password && t(problems.password)}
+        error={(problems.password && t(problems.password)) ?? serverProblem?.password}
         aria-describedby={rulesId}
         onChange={(event) => onChange({ ...value, password: event.currentTarget.value })}
       />
@@ -58,7 +64,7 @@ export function NewPasswordFields({
         autoComplete="new-password"
         required
         value={value.confirm}
-        error={problems.confirm && t(problems.confirm)}
+        error={(problems.confirm && t(problems.confirm)) ?? serverProblem?.confirm}
         onChange={(event) => onChange({ ...value, confirm: event.currentTarget.value })}
       />
     </Stack>

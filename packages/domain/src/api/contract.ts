@@ -37,8 +37,10 @@ export interface Endpoint<
   readonly params?: P;
   readonly query?: Q;
   readonly body?: B;
-  /** How the body travels; the spec's authenticate call is form-encoded, everything else JSON. */
-  readonly bodyEncoding?: 'json' | 'form';
+  /** How the body travels; the spec's authenticate call is form-encoded, uploads multipart. */
+  readonly bodyEncoding?: 'json' | 'form' | 'multipart';
+  /** The answer is the bytes themselves (an image, a PDF), not the JSON envelope. */
+  readonly binaryResponse?: boolean;
   readonly response: R;
 }
 
@@ -70,6 +72,14 @@ export type EndpointParams<E extends Endpoint> = InferOr<E['params'], Record<str
 export type EndpointQuery<E extends Endpoint> = InferOr<E['query'], Record<string, never>>;
 export type EndpointBody<E extends Endpoint> = InferOr<E['body'], undefined>;
 export type EndpointData<E extends Endpoint> = z.infer<E['response']>;
+
+/** What a binary endpoint's handler hands back; the server streams it as the body. */
+export interface BinaryBody {
+  contentType: string;
+  size: number;
+  /** A Node readable stream on the server; opaque to this package. */
+  stream: unknown;
+}
 
 /** The full success body schema of an endpoint: `{ code, data, message? }`. */
 export function responseEnvelope<E extends Endpoint>(endpoint: E) {

@@ -4,7 +4,7 @@ import { EmailAddress } from '../constants/validation';
 import { PASSWORD_MAX_LENGTH, PasswordConfig } from '../password-policy';
 import { LanguageCode } from '../languages';
 import { PermissionSettings } from '../permissions';
-import { defineEndpoint } from './contract';
+import { type BinaryBody, defineEndpoint } from './contract';
 
 const Name = z.string().trim().min(1).max(100);
 const OptionalName = z.string().trim().max(100).optional();
@@ -377,6 +377,7 @@ export const UserInfo = z.object({
   locale: z.string().nullable(),
   createdOn: z.iso.datetime(),
   totpEnabled: z.boolean(),
+  hasPhoto: z.boolean(),
 });
 export type UserInfo = z.infer<typeof UserInfo>;
 
@@ -473,4 +474,39 @@ export const tenantConfiguration = defineEndpoint({
     passwordConfig: PasswordConfig,
     requireEmailOtp: z.boolean(),
   }),
+});
+
+/** Profile photos: PNG or JPEG, checked by their first bytes, at most this size. */
+export const PHOTO_MAX_BYTES = 1024 * 1024;
+export const PHOTO_TYPES = ['image/png', 'image/jpeg'] as const;
+
+const UserIdParams = z.object({ userId: z.uuid() });
+
+export const uploadUserPhoto = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v1/users/:userId/photo',
+  access: 'user',
+  summary: "Upload one's own profile photo (multipart field `file`; PNG or JPEG, 1 MB at most).",
+  params: UserIdParams,
+  bodyEncoding: 'multipart',
+  response: UserInfo,
+});
+
+export const deleteUserPhoto = defineEndpoint({
+  method: 'DELETE',
+  path: '/msbapi/v1/users/:userId/photo',
+  access: 'user',
+  summary: "Remove one's own profile photo.",
+  params: UserIdParams,
+  response: UserInfo,
+});
+
+export const getUserPhoto = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v1/users/:userId/photo',
+  access: 'user',
+  summary: 'A profile photo: one\'s own, or of someone sharing a tenant with the caller.',
+  params: UserIdParams,
+  binaryResponse: true,
+  response: z.custom<BinaryBody>(),
 });

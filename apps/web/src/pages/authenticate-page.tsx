@@ -1,0 +1,186 @@
+import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { generateOtp, ResponseCode, verifyOtp, type TwoFactorChallenge } from '@pakt/domain';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { ApiError, callApi } from '../api/client';
+import { useStartSession } from '../api/session-lifecycle';
+import { useSession } from '../api/session-store';
+import { challengeFrom, clearChallenge, loadChallenge, saveChallenge, type StoredChallenge } from '../api/two-factor';
+import { landingPathFor } from '../routing/access';
+import { AuthCard } from '../ui/auth-card';
+
+/** How long to wait before offering to send again when the server did not say (its rule: 30 s). */
+const DEFAULT_RESEND_WAIT = 30;
+
+type VerifyOutcome =
+  | { readonly kind: 'message'; readonly key: 'authenticate.errors.wrongCode' | 'common.unreachable' | 'internalErrorMsg' }
+  | { readonly kind: 'restart'; readonly reason: 'expired' | 'locked' };
+
+/** Spec section 8 for the code step: a wrong code may be tried again; a dead challenge may not. */
+export function verifyOutcome(error: unknown): VerifyOutcome {
+  if (!(error instanceof ApiError)) return { kind: 'message', key: 'internalErrorMsg' };
+  if (error.code === ResponseCode.WRONG_OTP.code) return { kind: 'message', key: 'authenticate.errors.wrongCode' };
+  if (error.code === ResponseCode.MAXIMUM_OTP_ATTEMPTS.code) return { kind: 'restart', reason: 'locked' };
+  if (error.code === ResponseCode.INVALID_OTP_ID.code) return { kind: 'restart', reason: 'expired' };
+  return { kind: 'message', key: error.httpStatus === 0 ? 'common.unreachable' : 'internalErrorMsg' };
+}
+
+/** The challenge from the login page's router state (fresh) or this tab's storage (a reload). */
+function useChallenge(): StoredChallenge | null {
+  const location = useLocation();
+  const [stored] = useState(() => {
+    const fromState = challengeFrom((location.state as { challenge?: unknown } | null)?.challenge);
+    if (fromState) {
+      const kept = loadChallenge();
+      return kept?.challenge.otpId === fromState.otpId ? kept : saveChallenge(fromState);
+    }
+    return loadChallenge();
+  });
+  return stored;
+}
+
+export function AuthenticatePage() {
+  const session = useSession();
+  const stored = useChallenge();
+  if (session) return <Navigate to={landingPathFor(session.user)} replace />;
+  if (!stored) return <Navigate to="/login?twofactor=expired" replace />;
+  return <CodeForm challenge={stored.challenge} />;
+}
+
+/** Seconds left until `until` (epoch ms), re-rendered every second while positive. */
+function useCountdown(until: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  const left = Math.max(0, Math.ceil((until - now) / 1000));
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = window.setTimeout(() => setNow(Date.now()), 1000);
+    return () => window.clearTimeout(timer);
+  }, [left, now]);
+  return left;
+}
+
+function CodeForm({ challenge }: { readonly challenge: TwoFactorChallenge }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const beginSession = useStartSession();
+  const [code, setCode] = useState('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [message, setMessage] = useState<VerifyOutcome & { kind: 'message' } | null>(null);
+  const [sendMessage, setSendMessage] = useState<'authenticate.sent' | 'authenticate.errors.resendTooSoon' | 'authenticate.errors.sendFailed' | null>(null);
+  const [resendAt, setResendAt] = useState(0);
+  const wait = useCountdown(resendAt);
+  useDocumentTitle(`${t('authenticate.title')} · Pakt`);
+
+  const restart = (reason: 'expired' | 'locked') => {
+    clearChallenge();
+    void navigate(`/login?twofactor=${reason}`, { replace: true });
+  };
+
+  const send = useMutation({
+    mutationFn: () => callApi(generateOtp, { body: { otpId: challenge.otpId } }, { failures: 'caller' }),
+    onSuccess: (result) => {
+      setSendMessage('authenticate.sent');
+      setResendAt(Date.now() + result.resendAfter * 1000);
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.code === ResponseCode.OTP_RETRY_TIMEOUT.code) {
+        setSendMessage('authenticate.errors.resendTooSoon');
+        const after = error.data?.['resendAfter'];
+        setResendAt(Date.now() + (typeof after === 'number' ? after : DEFAULT_RESEND_WAIT) * 1000);
+        return;
+      }
+      const outcome = verifyOutcome(error);
+      if (outcome.kind === 'restart') restart(outcome.reason);
+      else setSendMessage('authenticate.errors.sendFailed');
+    },
+  });
+
+  // An emailed code is sent on arrival, once (a re-render or React's double effects must not mail twice).
+  const sentOnArrival = useRef(false);
+  useEffect(() => {
+    if (challenge.method !== 'email' || sentOnArrival.current) return;
+    sentOnArrival.current = true;
+    send.mutate();
+  }, [challenge.method, send]);
+
+  const verify = useMutation({
+    mutationFn: () => callApi(verifyOtp, { body: { otpId: challenge.otpId, code: code.trim() } }, { failures: 'caller' }),
+    onSuccess: (grant) => {
+      clearChallenge();
+      beginSession(grant);
+      void navigate(landingPathFor(grant.user), { replace: true });
+    },
+    onError: (error) => {
+      const outcome = verifyOutcome(error);
+      if (outcome.kind === 'restart') return restart(outcome.reason);
+      setMessage(outcome);
+      setCode('');
+    },
+  });
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setMessage(null);
+    if (!/^\d{6}$/.test(code.trim())) {
+      setFieldError(t('authenticate.codeInvalid'));
+      return;
+    }
+    setFieldError(null);
+    verify.mutate();
+  };
+
+  const isEmail = challenge.method === 'email';
+  return (
+    <AuthCard
+      title={t('authenticate.title')}
+      description={isEmail ? t('authenticate.emailIntro', { email: challenge.maskedEmail }) : t('authenticate.totpIntro')}
+      maw={440}
+    >
+      {message && (
+        <Alert color="red" variant="light" role="alert">
+          {t(message.key)}
+        </Alert>
+      )}
+      {isEmail && sendMessage && (
+        <Alert color={sendMessage === 'authenticate.sent' ? 'teal' : 'orange'} variant="light" role="status">
+          {t(sendMessage, { email: challenge.maskedEmail })}
+        </Alert>
+      )}
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={t(isEmail ? 'authenticate.emailCode' : 'authenticate.appCode')}
+            description={t('authenticate.codeHint')}
+            required
+            autoFocus
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            maxLength={6}
+            value={code}
+            error={fieldError}
+            onChange={(event) => setCode(event.currentTarget.value.replace(/\D/g, ''))}
+            styles={{ input: { letterSpacing: '0.4em', fontSize: 20 } }}
+          />
+          <Button type="submit" size="md" fullWidth loading={verify.isPending}>
+            {t('authenticate.submit')}
+          </Button>
+          {isEmail && (
+            <Button variant="subtle" onClick={() => send.mutate()} disabled={wait > 0} loading={send.isPending}>
+              {wait > 0 ? t('authenticate.resendIn', { count: wait }) : t('authenticate.resend')}
+            </Button>
+          )}
+        </Stack>
+      </form>
+      <Group justify="center">
+        <Text size="sm" c="dimmed">
+          <Anchor component={Link} to="/login" onClick={() => clearChallenge()}>
+            {t('authenticate.cancel')}
+          </Anchor>
+        </Text>
+      </Group>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,43 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { sessionStore } from '../api/session-store';
+import en from '../i18n/en.json';
+import { adminUser, rootUser, signedInSession, stubApi, TENANT_GLOBEX } from '../test/fake-api';
+import { renderApp } from '../test/render-app';
+
+describe('MainMenu', () => {
+  it("lists an admin's items by visibleMenu, linking the built pages and disabling the rest", async () => {
+    sessionStore.set(signedInSession());
+    stubApi();
+    renderApp('/');
+    fireEvent.click(await screen.findByRole('button', { name: en.menu.open }));
+    const admin = await screen.findByRole('menuitem', { name: en.menu.admin });
+    expect(admin.getAttribute('href')).toBe('/admin');
+    const dashboard = screen.getByRole('menuitem', { name: new RegExp(`^${en.menu.dashboard}`) });
+    expect(dashboard.hasAttribute('disabled') || dashboard.getAttribute('data-disabled') === 'true').toBe(true);
+    expect(screen.getByRole('menuitem', { name: new RegExp(`^${en.menu.admin_stamps}`) })).toBeTruthy();
+    // /admin holds only the outbox so far: its sub-items do not pretend to lead anywhere.
+    const reasons = screen.getByRole('menuitem', { name: new RegExp(`^${en.menu.admin_editReasons}`) });
+    expect(reasons.getAttribute('href')).toBeNull();
+    // The public flags turn team rooms and compare off in the fake configuration.
+    expect(screen.queryByRole('menuitem', { name: new RegExp(`^${en.menu.teamroom}`) })).toBeNull();
+    expect(screen.queryByRole('menuitem', { name: new RegExp(`^${en.menu.settings}`) })).toBeNull();
+  });
+
+  it('gives a signer no admin item', async () => {
+    sessionStore.set(signedInSession(adminUser, { tenantUuid: TENANT_GLOBEX }));
+    stubApi();
+    renderApp('/');
+    fireEvent.click(await screen.findByRole('button', { name: en.menu.open }));
+    await screen.findByRole('menuitem', { name: new RegExp(`^${en.menu.epaks}`) });
+    expect(screen.queryByRole('menuitem', { name: en.menu.admin })).toBeNull();
+  });
+
+  it('is absent for root, who has no menu', async () => {
+    sessionStore.set(signedInSession(rootUser));
+    stubApi({ 'GET /msbapi/v1/root/tenants': () => undefined });
+    renderApp('/');
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByRole('button', { name: en.menu.open })).toBeNull();
+  });
+});

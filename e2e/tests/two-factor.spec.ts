@@ -1,0 +1,118 @@
+import { expect, test } from '@playwright/test';
+import { generate } from 'otplib';
+import { bundles, capture, fieldLabelled, h1, logOutAs, signInWith } from './support';
+
+const { en } = bundles;
+
+test('sign up, enrol an authenticator on the profile, and sign in with a code from it', async ({ page }, testInfo) => {
+  const project = testInfo.project.name;
+  const person = {
+    email: `meera.${project}@signup.test`,
+    firstName: 'Meera',
+    lastName: 'Nair',
+    orgName: `Nair Associates ${project}`,
+    password: 'Signup-password-2025',
+  };
+  const name = `${person.firstName} ${person.lastName}`;
+
+  await test.step('the login page offers sign-up; the form creates the organisation', async () => {
+    await page.goto('/login');
+    await page.getByRole('link', { name: en.login.signupLink }).click();
+    await expect(page).toHaveURL(/\/signup$/);
+    await expect(h1(page)).toHaveText(en.signup.title);
+    await fieldLabelled(page, en.signup.orgName).fill(person.orgName);
+    await fieldLabelled(page, en.common.email).fill(person.email);
+    await fieldLabelled(page, en.common.firstName).fill(person.firstName);
+    await fieldLabelled(page, en.common.lastName).fill(person.lastName);
+    await fieldLabelled(page, en.signup.jobTitle).fill('Partner');
+    await fieldLabelled(page, en.common.password).fill(person.password);
+    await fieldLabelled(page, en.common.confirmPassword).fill(`${person.password}x`);
+    await page.getByRole('button', { name: en.signup.submit }).click();
+    await expect(page.getByText(en.passwordMissMatch)).toBeVisible();
+    await capture(page, testInfo, 'signup');
+
+    await fieldLabelled(page, en.common.confirmPassword).fill(person.password);
+    await page.getByRole('button', { name: en.signup.submit }).click();
+    await expect(page).toHaveURL(/\/thanks$/);
+    await expect(h1(page)).toHaveText(en.thanks.title);
+    await expect(
+      page.getByText(en.thanks.ready.replace('{{name}}', person.firstName).replace('{{tenant}}', person.orgName)),
+    ).toBeVisible();
+    await capture(page, testInfo, 'thanks');
+    await page.getByRole('link', { name: en.common.goHome }).click();
+    await expect(page.getByTestId('current-role')).toHaveText(en.roles.admin);
+    await expect(page.getByTestId('current-tenant')).toHaveText(person.orgName);
+  });
+
+  await test.step('the header menu shows what an admin may reach', async () => {
+    await page.getByRole('button', { name: en.menu.open }).click();
+    await expect(page.getByRole('menuitem', { name: en.menu.admin, exact: true })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: new RegExp(`^${en.menu.dashboard}`) })).toBeDisabled();
+    await capture(page, testInfo, 'main-menu');
+    await page.getByRole('menuitem', { name: en.menu.admin, exact: true }).click();
+    await expect(h1(page)).toHaveText(en.outbox.title);
+    await expect(page.getByText(en.outbox.tenantIntro.replace('{{tenant}}', person.orgName))).toBeVisible();
+    await capture(page, testInfo, 'tenant-outbox');
+  });
+
+  await test.step('the change-password form explains a wrong current password', async () => {
+    await page.goto('/changepassword');
+    await expect(h1(page)).toHaveText(en.changePassword.title);
+    await fieldLabelled(page, en.changePassword.oldPassword).fill('Not-my-password-1');
+    await fieldLabelled(page, en.changePassword.newPassword).fill('Another-password-2025');
+    await fieldLabelled(page, en.common.confirmPassword).fill('Another-password-2025');
+    await page.getByRole('button', { name: en.changePassword.submit }).click();
+    await expect(page.getByText(en.changePassword.wrongOld)).toBeVisible();
+    await capture(page, testInfo, 'changepassword');
+  });
+
+  let secret = '';
+  await test.step('the profile enrols an authenticator app', async () => {
+    await page.getByRole('button', { name: en.shell.accountMenu.replace('{{name}}', name) }).click();
+    await page.getByRole('menuitem', { name: en.shell.profile }).click();
+    await expect(page).toHaveURL(/\/profile$/);
+    await expect(h1(page)).toHaveText(en.profile.title);
+    await expect(fieldLabelled(page, en.profile.fields.firstName)).toHaveValue(person.firstName);
+    await expect(page.getByTestId('two-factor-status')).toHaveText(en.profile.twoFactor.off);
+    await capture(page, testInfo, 'profile');
+
+    const section = page.getByRole('region', { name: en.profile.twoFactor.heading });
+    await section.getByRole('button', { name: en.profile.twoFactor.enable }).click();
+    await fieldLabelled(page, en.profile.twoFactor.password).fill('Wrong-password-1');
+    await page.getByRole('button', { name: en.profile.twoFactor.continue }).click();
+    await expect(section.getByRole('alert')).toHaveText(en.profile.twoFactor.wrongPassword);
+    await fieldLabelled(page, en.profile.twoFactor.password).fill(person.password);
+    await page.getByRole('button', { name: en.profile.twoFactor.continue }).click();
+
+    await expect(page.getByRole('img', { name: en.profile.twoFactor.qrLabel })).toBeVisible();
+    secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    await section.scrollIntoViewIfNeeded();
+    await capture(page, testInfo, 'profile-totp-enrol');
+
+    await fieldLabelled(page, en.authenticate.appCode).fill(await generate({ secret }));
+    await page.getByRole('button', { name: en.profile.twoFactor.confirm }).click();
+    await expect(section.getByRole('status')).toHaveText(en.profile.twoFactor.enabledNotice);
+    await expect(page.getByTestId('two-factor-status')).toHaveText(en.profile.twoFactor.on);
+    await capture(page, testInfo, 'profile-totp-on');
+  });
+
+  await test.step('signing in again asks for a code from the app', async () => {
+    await logOutAs(page, name);
+    await signInWith(page, person.email, person.password);
+    await expect(page).toHaveURL(/\/authenticate$/);
+    await expect(h1(page)).toHaveText(en.authenticate.title);
+    await expect(page.getByText(en.authenticate.totpIntro)).toBeVisible();
+
+    await fieldLabelled(page, en.authenticate.appCode).fill('000000');
+    await page.getByRole('button', { name: en.authenticate.submit }).click();
+    await expect(page.getByRole('alert')).toHaveText(en.authenticate.errors.wrongCode);
+    await capture(page, testInfo, 'authenticate');
+
+    await fieldLabelled(page, en.authenticate.appCode).fill(await generate({ secret }));
+    await page.getByRole('button', { name: en.authenticate.submit }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(h1(page)).toHaveText(en.home.welcome.replace('{{name}}', person.firstName));
+    await expect(page.getByTestId('current-tenant')).toHaveText(person.orgName);
+  });
+});
