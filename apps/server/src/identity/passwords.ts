@@ -91,7 +91,7 @@ export async function requestPasswordReset(options: { db: Db; email: string; pub
   if ((recent?.n ?? 0) >= MAX_RESET_REQUESTS_PER_DAY) {
     throw new DomainError(ResponseCode.MAXIMUM_PASSWORD_RESET_ATTEMPTS, 'Too many reset requests today: try again tomorrow.');
   }
-  const token = generateSecret('pkr');
+  const token = generateSecret('pkp');
   await db.transaction(async (tx) => {
     await tx.insert(passwordResets).values({
       userId: user.id,

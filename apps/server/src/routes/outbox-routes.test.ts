@@ -66,7 +66,7 @@ describe('with SMTP configured', () => {
   });
 
   it('redacts every kind of bearer secret', () => {
-    for (const prefix of ['pka', 'pkr', 'pki', 'pks']) expect(redactSecrets(`x ${prefix}_${'b'.repeat(43)} y`)).toBe('x [hidden] y');
+    for (const prefix of ['pka', 'pkr', 'pki', 'pks', 'pkp']) expect(redactSecrets(`x ${prefix}_${'b'.repeat(43)} y`)).toBe('x [hidden] y');
     expect(redactSecrets('year 2026, id 1234567')).toBe('year 2026, id 1234567');
   });
 });
