@@ -14,6 +14,7 @@ import { AuthCard } from '../ui/auth-card';
 import { PasswordField } from '../ui/password-field';
 import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../ui/password-fields';
 import { PasswordIssues, passwordRefusal, type PasswordRefusal } from '../ui/password-issues';
+import { FormError } from '../ui/form-error';
 
 /**
  * Every role may open it (spec section 2), and so must anyone whose status forces it (section 4),
@@ -80,11 +81,7 @@ function ChangePasswordForm() {
 
   return (
     <AuthCard title={title} description={t(forced ? 'changePassword.forcedIntro' : 'changePassword.intro')} maw={480}>
-      {message && (
-        <Alert color="red" variant="light" role="alert">
-          {t(message)}
-        </Alert>
-      )}
+      <FormError message={message} />
       {refusal && refusal.rules.length > 0 && (
         <Alert color="red" variant="light" role="alert">
           <PasswordIssues rules={refusal.rules} config={config} />

@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { ApiError, callApi } from '../api/client';
 import { rememberedUsername } from '../api/session-store';
 import { AuthCard } from '../ui/auth-card';
+import { FormError } from '../ui/form-error';
 
 type ForgotMessage = 'forgotPassword.tooMany' | 'common.unreachable' | 'internalErrorMsg';
 
@@ -57,11 +58,7 @@ export function ForgotPasswordPage() {
 
   return (
     <AuthCard title={t('forgotPassword.title')} description={t('forgotPassword.intro')} maw={440}>
-      {message && (
-        <Alert color="red" variant="light" role="alert">
-          {t(message)}
-        </Alert>
-      )}
+      <FormError message={message} />
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <TextInput

@@ -13,6 +13,7 @@ import { challengeFrom, saveChallenge } from '../api/two-factor';
 import { landingPathFor } from '../routing/access';
 import { AuthCard } from '../ui/auth-card';
 import { PasswordField } from '../ui/password-field';
+import { FormError } from '../ui/form-error';
 
 /** What a refused sign-in means for the person: a message to read, or a page to go to. */
 export type LoginOutcome =
@@ -129,11 +130,7 @@ export function LoginPage() {
           {t(twoFactorReturn)}
         </Alert>
       )}
-      {message && (
-        <Alert color="red" variant="light" role="alert">
-          {t(message)}
-        </Alert>
-      )}
+      <FormError message={message} />
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <TextInput

@@ -18,6 +18,7 @@ import { sessionStore } from '../api/session-store';
 import { AuthCard } from '../ui/auth-card';
 import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../ui/password-fields';
 import { nameProblems, PersonNameFields } from '../ui/person-name-fields';
+import { FormError } from '../ui/form-error';
 
 export type InvitationProblem =
   | 'register.invalid.missing'
@@ -189,11 +190,7 @@ function RegisterForm({ inviteCode, invitation }: { readonly inviteCode: string;
       description={t('register.intro', { tenant: invitation.tenantName, role: t(`roles.${invitation.role}`) })}
       maw={500}
     >
-      {message && (
-        <Alert color="red" variant="light" role="alert">
-          {t(message)}
-        </Alert>
-      )}
+      <FormError message={message} />
       {rules.isError && (
         <Alert color="yellow" variant="light" role="status">
           {t('passwordConfigError')}

@@ -11,6 +11,7 @@ import { useSession } from '../api/session-store';
 import { AuthCard } from '../ui/auth-card';
 import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../ui/password-fields';
 import { PasswordIssues, passwordRefusal, type PasswordRefusal } from '../ui/password-issues';
+import { FormError } from '../ui/form-error';
 
 type LinkProblem = 'resetPassword.invalidLink' | 'resetPassword.expiredLink';
 
@@ -107,11 +108,7 @@ function ResetForm({ token }: { readonly token: string }) {
 
   return (
     <AuthCard title={t('resetPassword.title')} description={t('resetPassword.intro')} maw={480}>
-      {message && (
-        <Alert color="red" variant="light" role="alert">
-          {t(message)}
-        </Alert>
-      )}
+      <FormError message={message} />
       {refusal && refusal.rules.length > 0 && (
         <Alert color="red" variant="light" role="alert">
           <PasswordIssues rules={refusal.rules} config={config} />

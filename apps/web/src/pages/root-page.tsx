@@ -37,6 +37,7 @@ import { BuildingIcon, CheckIcon, CopyIcon, MailIcon } from '../ui/icons';
 import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../ui/password-fields';
 import { OutboxList } from '../ui/outbox-list';
 import { nameProblems, PersonNameFields } from '../ui/person-name-fields';
+import { FormError } from '../ui/form-error';
 
 export const rootQueryKeys = {
   setupStatus: ['setup', 'status'] as const,
@@ -166,11 +167,7 @@ function SetupForm({ token }: { readonly token: string }) {
 
   return (
     <AuthCard title={t('setup.title')} description={t('setup.intro')} maw={500}>
-      {message && (
-        <Alert color="red" variant="light" role="alert">
-          {t(message)}
-        </Alert>
-      )}
+      <FormError message={message} />
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <TextInput
