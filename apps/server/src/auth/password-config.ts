@@ -37,12 +37,3 @@ export async function loadStrictestPasswordConfig(db: Db, userId: string): Promi
     lockoutMinutes: Math.max(...configs.map((c) => c.lockoutMinutes)),
   };
 }
-
-/**
- * The strictest lockout rules among a user's tenants: a user in a strict and a lax tenant must
- * not get the lax tenant's attempts against the strict tenant's documents.
- */
-export async function loadLockoutRules(db: Db, userId: string): Promise<Pick<PasswordConfig, 'maxFailedAttempts' | 'lockoutMinutes'>> {
-  const { maxFailedAttempts, lockoutMinutes } = await loadStrictestPasswordConfig(db, userId);
-  return { maxFailedAttempts, lockoutMinutes };
-}

@@ -70,7 +70,7 @@ export async function rotateSession(options: {
   clientId: string;
   lifetimes: TokenLifetimes;
   client?: ClientInfo;
-}): Promise<IssuedTokens & { userId: string }> {
+}): Promise<IssuedTokens & { userId: string; familyId: string }> {
   const { db } = options;
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -99,11 +99,11 @@ export async function rotateSession(options: {
       client: options.client,
       familyId: row.familyId,
     });
-    return { reused: false as const, issued, userId: row.userId };
+    return { reused: false as const, issued, userId: row.userId, familyId: row.familyId };
   }).then((result) => {
     // Thrown after the transaction so the family's revocation is committed, not rolled back.
     if (result.reused) throw invalidToken();
-    return { ...result.issued, userId: result.userId };
+    return { ...result.issued, userId: result.userId, familyId: result.familyId };
   });
 }
 

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { DomainError, ResponseCode, type SecondFactorMethod, type TwoFactorChallenge } from '@pakt/domain';
+import { DomainError, invalidInput, ResponseCode, type SecondFactorMethod, type TwoFactorChallenge } from '@pakt/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import { generateSecret as generateTotpSecret, generateURI, verify as verifyTotp } from 'otplib';
 import type { Db } from '../db/database';
@@ -75,7 +75,7 @@ export async function sendEmailCode(options: { db: Db; otpId: string }) {
   const { db } = options;
   const { challenge, user } = await loadLiveChallenge(db, options.otpId);
   if (challenge.method !== 'email') {
-    throw new DomainError(ResponseCode.INVALID_INPUT, 'This sign-in uses your authenticator app, not a mailed code.');
+    throw invalidInput('This sign-in uses your authenticator app, not a mailed code.');
   }
   const waited = challenge.sentAt ? (Date.now() - challenge.sentAt.getTime()) / 1000 : Infinity;
   if (waited < OTP_RESEND_SECONDS) {
@@ -137,7 +137,7 @@ export async function startEnrolment(options: { db: Db; user: UserRow; password:
 
 export async function confirmEnrolment(options: { db: Db; user: UserRow; code: string }) {
   const secret = options.user.totpPendingSecret;
-  if (!secret) throw new DomainError(ResponseCode.INVALID_INPUT, 'Start the enrolment first.');
+  if (!secret) throw invalidInput('Start the enrolment first.');
   const { valid } = await verifyTotp({ secret, token: options.code, epochTolerance: TOTP_TOLERANCE_SECONDS });
   if (!valid) throw new DomainError(ResponseCode.WRONG_OTP, 'The code is not correct: check the time on your phone.');
   const [updated] = await options.db

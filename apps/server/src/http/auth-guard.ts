@@ -6,6 +6,8 @@ import {
   type AuthorizationContext,
   DomainError,
   type EndpointAccess,
+  forbidden,
+  invalidInput,
   notFound,
   REFUSAL_RESPONSES,
   ResponseCode,
@@ -52,12 +54,12 @@ export async function resolveAuth(options: { db: Db; access: EndpointAccess; req
   if (session.user.disabledAt) throw new DomainError(ResponseCode.USER_DISABLED, 'This account is disabled.');
   if (access === 'user') return auth;
   if (access === 'root') {
-    if (!session.user.isRoot) throw new DomainError(ResponseCode.NOT_AUTHORIZED, 'Only the instance administrator may do this.');
+    if (!session.user.isRoot) throw forbidden('Only the instance administrator may do this.');
     return auth;
   }
   const tenantHeader = request.headers[API_HEADERS.tenant.toLowerCase()];
   if (typeof tenantHeader !== 'string' || tenantHeader.length === 0) {
-    throw new DomainError(ResponseCode.INVALID_INPUT, `The ${API_HEADERS.tenant} header is required.`);
+    throw invalidInput(`The ${API_HEADERS.tenant} header is required.`);
   }
   if (!z.uuid().safeParse(tenantHeader).success) throw notFound();
   const [row] = await db

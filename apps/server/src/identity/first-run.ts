@@ -1,4 +1,4 @@
-import { passwordRejected, DEFAULT_PASSWORD_CONFIG, DomainError, passwordProblems, ResponseCode } from '@pakt/domain';
+import { DEFAULT_PASSWORD_CONFIG, DomainError, forbidden, passwordProblems, passwordRejected, ResponseCode } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { passwordHistory, systemSettings, users } from '../db/schema';
@@ -50,7 +50,7 @@ export async function completeFirstRun(options: {
     const digest = (setup?.value as { tokenDigest?: string } | undefined)?.tokenDigest;
     if (!digest || !secretsEqual(digest, digestSecret(options.token))) {
       // Also the answer once setup is done: the link is single-use.
-      throw new DomainError(ResponseCode.NOT_AUTHORIZED, 'This setup link is not valid (it may have been used already).');
+      throw forbidden('This setup link is not valid (it may have been used already).');
     }
     const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, options.email));
     if (existing) throw new DomainError(ResponseCode.USER_ALREADY_EXISTS, 'A user with this email already exists.');

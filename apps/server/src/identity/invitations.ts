@@ -1,4 +1,4 @@
-import { passwordRejected, DomainError, passwordProblems, ResponseCode, type Role } from '@pakt/domain';
+import { DomainError, invalidInput, passwordProblems, passwordRejected, ResponseCode, type Role } from '@pakt/domain';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { invitations, memberships, passwordHistory, tenants, users } from '../db/schema';
@@ -113,7 +113,7 @@ export async function acceptInvitation(options: {
   const { db } = options;
   const preview = await loadUsableInvitation(db, options.code);
   if (preview.tenant.id !== options.tenantUuid || preview.user.email !== options.email) {
-    throw new DomainError(ResponseCode.INVALID_INPUT, 'The invitation is for another address or tenant.');
+    throw invalidInput('The invitation is for another address or tenant.');
   }
   let passwordHash: string | undefined;
   if (preview.user.passwordHash) {

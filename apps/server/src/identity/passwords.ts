@@ -1,4 +1,4 @@
-import { passwordRejected, DomainError, PASSWORD_CHANGE_REQUIRED_USER_STATUSES, type PasswordConfig, passwordProblems, ResponseCode } from '@pakt/domain';
+import { DomainError, PASSWORD_CHANGE_REQUIRED_USER_STATUSES, type PasswordConfig, passwordProblems, passwordRejected, ResponseCode } from '@pakt/domain';
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { passwordHistory, passwordResets, sessions, users } from '../db/schema';

@@ -1,4 +1,4 @@
-import { DomainError, PHOTO_MAX_BYTES, ResponseCode } from '@pakt/domain';
+import { DomainError, invalidInput, PHOTO_MAX_BYTES, ResponseCode } from '@pakt/domain';
 import { and, eq } from 'drizzle-orm';
 import { Transform, type Readable } from 'node:stream';
 import type { Db } from '../db/database';
@@ -6,7 +6,7 @@ import { memberships, users } from '../db/schema';
 import type { FileStorage } from '../storage/file-storage';
 
 const tooLarge = () => new DomainError(ResponseCode.SIGNATURE_UPLOAD_SIZE, `The photo is larger than ${PHOTO_MAX_BYTES / 1024 / 1024} MB.`, { httpStatus: 413 });
-const notAnImage = () => new DomainError(ResponseCode.INVALID_INPUT, 'The photo must be a PNG or JPEG image.');
+const notAnImage = () => invalidInput('The photo must be a PNG or JPEG image.');
 
 /** PNG and JPEG by their first bytes: the name and the declared type are the sender's word only. */
 function sniff(head: Buffer): 'image/png' | 'image/jpeg' | undefined {

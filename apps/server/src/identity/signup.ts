@@ -1,4 +1,4 @@
-import { passwordRejected, DomainError, passwordProblems, ResponseCode, DEFAULT_PASSWORD_CONFIG } from '@pakt/domain';
+import { DEFAULT_PASSWORD_CONFIG, DomainError, passwordProblems, passwordRejected, ResponseCode } from '@pakt/domain';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { memberships, passwordHistory, tenants, users } from '../db/schema';

@@ -158,6 +158,17 @@ describe('sessions', () => {
     expect((await refresh(second.refreshToken)).json().code).toBe(-5);
   });
 
+  it('refuses to refresh an account disabled since sign-in (-13) and ends its session', async () => {
+    const { user } = await makeMember(db());
+    const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
+    await db().update(users).set({ disabledAt: new Date() }).where(eq(users.id, user.id));
+    const res = await t.app.inject({ method: 'POST', url: '/msbapi/public/token/refresh', payload: { clientId: 'MSB3', refreshToken: grant.refreshToken } });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe(-13);
+    const live = (await db().select().from(sessions)).filter((s) => !s.revokedAt);
+    expect(live).toEqual([]);
+  });
+
   it('binds a refresh token to its client (-7)', async () => {
     const { user } = await makeMember(db());
     const grant = await signIn(t.app, user.email, GOOD_PASSWORD);

@@ -21,6 +21,8 @@ import {
   verifyOtp,
   changePassword,
   DomainError,
+  forbidden,
+  invalidInput,
   notFound,
   WEB_CLIENT_ID,
   forgotPassword,
@@ -86,9 +88,14 @@ async function grantFor(ctx: AppContext, user: typeof users.$inferSelect, client
   };
 }
 
-async function loadUser(db: Db, id: string) {
+/** A user disabled since signing in keeps no session: the new pair is revoked at once (-13). */
+async function loadRefreshableUser(db: Db, id: string, familyId: string) {
   const [user] = await db.select().from(users).where(eq(users.id, id));
-  return user!;
+  if (!user || user.disabledAt) {
+    await revokeSessionFamily({ db, familyId });
+    throw new DomainError(ResponseCode.USER_DISABLED, 'This account is disabled. Contact your administrator.');
+  }
+  return user;
 }
 
 export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -143,7 +150,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
       expiresIn: rotated.expiresIn,
       refreshToken: rotated.refreshToken,
       refreshExpiresIn: rotated.refreshExpiresIn,
-      user: await presentSessionUser(db, await loadUser(db, rotated.userId)),
+      user: await presentSessionUser(db, await loadRefreshableUser(db, rotated.userId, rotated.familyId)),
     };
   });
 
@@ -239,7 +246,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, signup, async ({ body, request }) => {
     if (!ctx.config.features.signup) {
-      throw new DomainError(ResponseCode.NOT_AUTHORIZED, 'Sign-up is switched off on this install: ask for an invitation.');
+      throw forbidden('Sign-up is switched off on this install: ask for an invitation.');
     }
     const user = await signUp({
       db,
@@ -285,7 +292,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, ctx, uploadUserPhoto, async ({ params, auth, request }) => {
     if (params.userId !== auth.user.id) throw notFound();
     const file = await request.file({ limits: { fileSize: PHOTO_MAX_BYTES + 1, files: 1 } });
-    if (!file) throw new DomainError(ResponseCode.INVALID_INPUT, 'Send the photo as the multipart field "file".');
+    if (!file) throw invalidInput('Send the photo as the multipart field "file".');
     return presentUserInfo(await storeOwnPhoto({ db, storage: ctx.storage, userId: auth.user.id, file: file.file }));
   });
 
