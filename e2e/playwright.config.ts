@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 
-const baseURL = 'http://127.0.0.1:3100';
+// E2E_PORT lets two runs (say, two people's) share a machine without fighting over a port.
+const baseURL = `http://127.0.0.1:${process.env.E2E_PORT ?? '3100'}`;
 
 export default defineConfig({
   testDir: './tests',

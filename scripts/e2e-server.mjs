@@ -14,7 +14,8 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-e2e-'));
 // The first-run journey needs the setup token the server would print: make one and hand it to
 // the tests through a file, fresh for every run.
 const setupToken = `pks_${randomBytes(32).toString('base64url')}`;
-const tokenFile = path.join(root, 'e2e/.tmp/setup-token');
+const port = process.env.E2E_PORT ?? '3100';
+const tokenFile = path.join(root, `e2e/.tmp/setup-token-${port}`);
 fs.mkdirSync(path.dirname(tokenFile), { recursive: true });
 fs.writeFileSync(tokenFile, setupToken);
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
@@ -24,10 +25,10 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/
     ...process.env,
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
-    PORT: process.env.E2E_PORT ?? '3100',
+    PORT: port,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     SETUP_TOKEN: setupToken,
-    PUBLIC_URL: `http://127.0.0.1:${process.env.E2E_PORT ?? '3100'}`,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
   },
 });
 

@@ -1,18 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { STORAGE_KEYS } from '../../apps/web/src/api/storage-keys';
-import { bundles, expectNoHorizontalOverflow, saveScreenshot, saveScreenshotAtBothSizes } from './support';
+import { bundles, expectNoHorizontalOverflow, readSetupToken, saveScreenshot, saveScreenshotAtBothSizes } from './support';
 
 const { en, hi } = bundles;
-
-// scripts/e2e-server.mjs starts the server with a fresh random SETUP_TOKEN and leaves it here.
-const setupTokenFile = fileURLToPath(new URL('../.tmp/setup-token', import.meta.url));
-
-function readSetupToken(): string {
-  expect(fs.existsSync(setupTokenFile), `${setupTokenFile} is written by scripts/e2e-server.mjs`).toBe(true);
-  return fs.readFileSync(setupTokenFile, 'utf8').trim();
-}
 
 const root = { email: 'root@pakt.test', firstName: 'Ravi', lastName: 'Iyer', password: 'Root-password-2025' };
 

@@ -57,7 +57,13 @@ export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
 /** The root account of the e2e install (identity.spec.ts creates it through the setup form). */
 export const ROOT = { email: 'root@pakt.test', firstName: 'Ravi', lastName: 'Iyer', password: 'Root-password-2025' } as const;
 
-const setupTokenFile = fileURLToPath(new URL('../.tmp/setup-token', import.meta.url));
+// scripts/e2e-server.mjs starts the server with a fresh random SETUP_TOKEN and leaves it here.
+const setupTokenFile = fileURLToPath(new URL(`../.tmp/setup-token-${process.env.E2E_PORT ?? '3100'}`, import.meta.url));
+
+export function readSetupToken(): string {
+  expect(fs.existsSync(setupTokenFile), `${setupTokenFile} is written by scripts/e2e-server.mjs`).toBe(true);
+  return fs.readFileSync(setupTokenFile, 'utf8').trim();
+}
 
 /**
  * Makes sure the root account exists whichever spec runs first: through the API with the setup
@@ -66,7 +72,7 @@ const setupTokenFile = fileURLToPath(new URL('../.tmp/setup-token', import.meta.
 export async function ensureRoot(request: APIRequestContext): Promise<void> {
   const status = (await (await request.get('/msbapi/public/setup')).json()) as { data: { required: boolean } };
   if (!status.data.required) return;
-  const token = fs.readFileSync(setupTokenFile, 'utf8').trim();
+  const token = readSetupToken();
   const created = await request.post('/msbapi/public/setup', { data: { token, ...ROOT } });
   expect(created.ok(), await created.text()).toBe(true);
 }
