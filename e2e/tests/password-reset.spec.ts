@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { bundles, capture, ensureRoot, fieldLabelled, h1, ROOT, signInWith } from './support';
+import { bundles, capture, fieldLabelled, h1, ROOT, signInWith, signUpThroughApi } from './support';
 
 const { en } = bundles;
 
@@ -18,18 +18,7 @@ test('forgotten password: the reset mail in the root outbox leads to a new passw
   };
 
   await test.step('an account exists (signed up through the API)', async () => {
-    await ensureRoot(request);
-    const created = await request.post('/msbapi/v1/user/signup', {
-      data: {
-        email: person.email,
-        firstName: person.firstName,
-        lastName: person.lastName,
-        orgName: person.orgName,
-        newPassword: person.password,
-        confirmPassword: person.password,
-      },
-    });
-    expect(created.ok(), await created.text()).toBe(true);
+    await signUpThroughApi(request, person);
   });
 
   await test.step('the person asks for a reset link from the login page', async () => {

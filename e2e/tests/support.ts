@@ -77,6 +77,49 @@ export async function ensureRoot(request: APIRequestContext): Promise<void> {
   expect(created.ok(), await created.text()).toBe(true);
 }
 
+/**
+ * The link in the newest system mail (no tenant: sign-up confirmations, resets) with this subject
+ * to this address, read from the outbox as root through the API. Journeys that follow a link do
+ * so in the browser; password-reset.spec.ts covers root reading the outbox on screen.
+ */
+export async function mailedLink(request: APIRequestContext, subject: string, recipient: string): Promise<string> {
+  await ensureRoot(request);
+  const signedIn = await request.post('/msbapi/v1/authenticate', { form: { username: ROOT.email, password: ROOT.password } });
+  expect(signedIn.ok(), await signedIn.text()).toBe(true);
+  const { accessToken } = ((await signedIn.json()) as { data: { accessToken: string } }).data;
+  const outbox = await request.get('/msbapi/v1/root/outbox', { headers: { authorization: `Bearer ${accessToken}` } });
+  const { messages } = ((await outbox.json()) as { data: { messages: { subject: string; recipient: string; body: string }[] } }).data;
+  const mail = messages.find((m) => m.subject === subject && m.recipient === recipient);
+  expect(mail, `a mail "${subject}" to ${recipient}`).toBeDefined();
+  const link = /https?:\/\/\S+/.exec(mail!.body)?.[0];
+  expect(link, 'a link in the mail').toBeDefined();
+  return link!;
+}
+
+export interface NewAccount {
+  email: string;
+  firstName: string;
+  lastName: string;
+  orgName: string;
+  password: string;
+}
+
+/** Self-service sign-up through the API (the form itself is exercised by two-factor.spec.ts). */
+export async function signUpThroughApi(request: APIRequestContext, person: NewAccount): Promise<void> {
+  await ensureRoot(request);
+  const created = await request.post('/msbapi/v1/user/signup', {
+    data: {
+      email: person.email,
+      firstName: person.firstName,
+      lastName: person.lastName,
+      orgName: person.orgName,
+      newPassword: person.password,
+      confirmPassword: person.password,
+    },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+}
+
 export const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
 
 /** Mantine marks required labels with " *"; matching the start keeps the bundles' wording exact. */

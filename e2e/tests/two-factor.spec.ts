@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { generate } from 'otplib';
-import { bundles, capture, fieldLabelled, h1, logOutAs, signInWith } from './support';
+import { bundles, capture, fieldLabelled, h1, logOutAs, mailedLink, signInWith } from './support';
 
 const { en } = bundles;
 
-test('sign up, enrol an authenticator on the profile, and sign in with a code from it', async ({ page }, testInfo) => {
+test('sign up, confirm the address, enrol an authenticator on the profile, and sign in with a code from it', async ({ page, request }, testInfo) => {
   const project = testInfo.project.name;
   const person = {
     email: `meera.${project}@signup.test`,
@@ -35,6 +35,21 @@ test('sign up, enrol an authenticator on the profile, and sign in with a code fr
     await page.getByRole('button', { name: en.signup.submit }).click();
     await expect(page).toHaveURL(/\/thanks$/);
     await expect(h1(page)).toHaveText(en.thanks.title);
+    await expect(page.getByText(en.thanks.checkMail.replace('{{email}}', person.email))).toBeVisible();
+    await capture(page, testInfo, 'thanks-check-mail');
+  });
+
+  await test.step('signing in before confirming is refused, and mails the link again', async () => {
+    await page.getByRole('link', { name: en.common.signIn }).click();
+    await signInWith(page, person.email, person.password);
+    await expect(page.getByRole('alert')).toHaveText(en.login.errors.pending);
+    await capture(page, testInfo, 'login-pending');
+  });
+
+  await test.step('the mailed link confirms the address and signs the person in', async () => {
+    const link = await mailedLink(request, 'Confirm your email address for Pakt', person.email);
+    expect(link).toMatch(/\/thanks\?verify=pkv_/);
+    await page.goto(link);
     await expect(
       page.getByText(en.thanks.ready.replace('{{name}}', person.firstName).replace('{{tenant}}', person.orgName)),
     ).toBeVisible();
@@ -106,10 +121,13 @@ test('sign up, enrol an authenticator on the profile, and sign in with a code fr
 
     await fieldLabelled(page, en.authenticate.appCode).fill('000000');
     await page.getByRole('button', { name: en.authenticate.submit }).click();
-    await expect(page.getByRole('alert')).toHaveText(en.authenticate.errors.wrongCode);
+    await expect(page.getByRole('alert')).toHaveText(
+      `${en.authenticate.errors.wrongCode} ${en.authenticate.attemptsLeft_other.replace('{{count}}', '4')}`,
+    );
     await capture(page, testInfo, 'authenticate');
 
-    await fieldLabelled(page, en.authenticate.appCode).fill(await generate({ secret }));
+    // A code is good once, and the enrolment used this 30 seconds' code: the app's next one.
+    await fieldLabelled(page, en.authenticate.appCode).fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
     await page.getByRole('button', { name: en.authenticate.submit }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(h1(page)).toHaveText(en.home.welcome.replace('{{name}}', person.firstName));

@@ -12,8 +12,8 @@ export interface AppContext {
   /** Absent when JOBS_ENABLED=false (e.g. a web-only process in a scaled-out install). */
   jobs: JobQueue | undefined;
   /**
-   * Call after a transaction that queued mail has committed: delivery starts now instead of at
-   * the next minute's sweep. A no-op without SMTP or jobs.
+   * Call after a transaction that queued mail or SMS has committed: delivery starts now instead
+   * of at the next minute's sweep. A no-op without SMTP / an SMS relay, or without jobs.
    */
   nudgeMailDelivery(): void;
 }

@@ -50,6 +50,8 @@ const EnvSchema = z
     REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).max(365 * 24 * 3600).default(7 * 24 * 3600),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
     SMTP_FROM: z.string().min(3).default('Pakt <no-reply@localhost>'),
+    SMS_WEBHOOK_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    SMS_WEBHOOK_TOKEN: z.string().min(1).max(500).optional(),
     SETUP_TOKEN: z.string().min(32, 'must be at least 32 characters').max(200).optional(),
     SUPPORTED_LANGUAGES: z
       .string()
@@ -111,6 +113,11 @@ export interface Config {
   tokens: { accessSeconds: number; refreshSeconds: number };
   /** Unset: mail stays in the outbox for admins to read. */
   smtp: { url: string; from: string } | undefined;
+  /**
+   * Unset: text messages stay in the outbox. Set: each is POSTed there as JSON `{ to, text }`
+   * (with `Authorization: Bearer <token>` when a token is given), for a relay to the SMS provider.
+   */
+  sms: { webhookUrl: string; token: string | undefined } | undefined;
   /** For automated installs: the first-run setup token, instead of a random one. */
   setupToken: string | undefined;
   supportedLanguages: LanguageCode[];
@@ -166,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokens: { accessSeconds: e.ACCESS_TOKEN_TTL_SECONDS, refreshSeconds: e.REFRESH_TOKEN_TTL_SECONDS },
     setupToken: e.SETUP_TOKEN,
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
+    sms: e.SMS_WEBHOOK_URL ? { webhookUrl: e.SMS_WEBHOOK_URL, token: e.SMS_WEBHOOK_TOKEN } : undefined,
     supportedLanguages: e.SUPPORTED_LANGUAGES,
     defaultLanguage: e.DEFAULT_LANGUAGE,
     features: {

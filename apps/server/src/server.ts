@@ -7,7 +7,7 @@ import { type Database, openDatabase } from './db/database';
 import { type JobQueue, startJobQueue } from './jobs/job-queue';
 import { SWEEP_TEMPORARY_FILES_CRON, sweepTemporaryFilesJob } from './jobs/sweep-temporary-files';
 import { seedDemo } from './identity/demo';
-import { deliverOutboxJob, smtpTransport } from './identity/mail-delivery';
+import { deliverOutboxJob, deliverSmsJob, smtpTransport } from './identity/mail-delivery';
 import { prepareFirstRun } from './identity/first-run';
 import { LocalFileStorage } from './storage/file-storage';
 import { VERSION } from './version';
@@ -67,14 +67,21 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
       });
       await opened.jobs.register(sweep);
       await opened.jobs.schedule(sweep, SWEEP_TEMPORARY_FILES_CRON, { olderThanMinutes: 60 });
-      if (config.smtp) {
-        const jobs = opened.jobs;
-        const deliver = deliverOutboxJob({ db: opened.database.db, transport: smtpTransport(config.smtp.url), from: config.smtp.from });
+      const jobs = opened.jobs;
+      const deliveries = [
+        config.smtp && deliverOutboxJob({ db: opened.database.db, transport: smtpTransport(config.smtp.url), from: config.smtp.from }),
+        config.sms && deliverSmsJob({ db: opened.database.db, ...config.sms }),
+      ].filter((job) => !!job);
+      for (const deliver of deliveries) {
         await jobs.register(deliver);
-        // The sweep catches what a nudge missed (a crash between commit and send, SMTP down).
+        // The sweep catches what a nudge missed (a crash between commit and send, the relay down).
         await jobs.schedule(deliver, '* * * * *', {});
+      }
+      if (deliveries.length > 0) {
         context.nudgeMailDelivery = () => {
-          jobs.send(deliver, {}).catch((error: unknown) => app.log.error({ err: error }, 'could not enqueue mail delivery'));
+          for (const deliver of deliveries) {
+            jobs.send(deliver, {}).catch((error: unknown) => app.log.error({ err: error }, `could not enqueue ${deliver.name}`));
+          }
         };
       }
     }

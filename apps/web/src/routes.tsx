@@ -14,6 +14,7 @@ import { ResetPasswordPage } from './pages/reset-password-page';
 import { SignupPage } from './pages/signup-page';
 import { ThanksPage } from './pages/thanks-page';
 import { AppLayout } from './shell/app-layout';
+import { LandingRedirect } from './routing/access';
 
 /** Shared by the browser router and the tests' memory router, so tests exercise the real tree. */
 export const routes: RouteObject[] = [
@@ -36,6 +37,7 @@ export const routes: RouteObject[] = [
       { path: '/profile', element: <ProfilePage /> },
       { path: '/admin', element: <AdminPage /> },
       { path: '/accessdenied', element: <AccessDeniedPage /> },
+      { path: '/landing', element: <LandingRedirect /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

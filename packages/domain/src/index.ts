@@ -7,4 +7,5 @@ export * from './message-keys';
 export * from './permissions';
 export * from './password-policy';
 export * from './response-codes';
+export * from './set-password-mode';
 export * from './tenant-settings';

@@ -19,9 +19,76 @@ export const TenantSettings = z
     showFieldMapping: z.boolean(),
     showStamps: z.boolean(),
     supportedLanguages: z.array(LanguageCode).min(1),
+    /** USER_INVITE_CONFIG: how long invitation links work. */
+    invitationValidityDays: z.number().int().min(1).max(90),
+    /** USER_INVITE_CONFIG: compose leaves out unknown addresses instead of inviting them. */
+    skipNewUsers: z.boolean(),
+    /** ONE_DRIVE_CONFIG: signed documents may be uploaded to the user's cloud drive. */
+    cloudDriveUploadEnabled: z.boolean(),
+    /** ONE_DRIVE_CONFIG: the application (client) id registered with the drive; never a secret. */
+    cloudDriveClientId: z.string().trim().min(1).max(200),
   })
   .partial();
 export type TenantSettings = z.infer<typeof TenantSettings>;
+
+export const DEFAULT_INVITATION_VALIDITY_DAYS = 7;
+
+/**
+ * GET /msbapi/v1/config answers one config type (spec section 9) at a time: the values in force
+ * for the tenant, defaults filled in.
+ */
+export const FeatureConfig = z.object({
+  configType: z.literal('FEATURE_CONFIG'),
+  teamRoomsEnabled: z.boolean(),
+  pdfCompareEnabled: z.boolean(),
+  featuresEnabled: z.boolean(),
+  restrictWorkflow: z.boolean(),
+  supportedLanguages: z.array(LanguageCode).min(1),
+});
+export const UserInviteConfig = z.object({
+  configType: z.literal('USER_INVITE_CONFIG'),
+  invitationValidityDays: z.number().int().positive(),
+  skipNewUsers: z.boolean(),
+});
+export const OneDriveConfig = z.object({
+  configType: z.literal('ONE_DRIVE_CONFIG'),
+  enabled: z.boolean(),
+  clientId: z.string().nullable(),
+});
+export const TenantConfig = z.discriminatedUnion('configType', [FeatureConfig, UserInviteConfig, OneDriveConfig]);
+export type TenantConfig = z.infer<typeof TenantConfig>;
+
+/** One config type's values for a tenant; `languages` are those the tenant really offers. */
+export function tenantConfigOfType(
+  configType: TenantConfig['configType'],
+  settings: PermissionSettings,
+  tenant: TenantSettings,
+  languages: readonly LanguageCode[],
+): TenantConfig {
+  switch (configType) {
+    case 'FEATURE_CONFIG':
+      return {
+        configType,
+        teamRoomsEnabled: settings.teamRoomsEnabled,
+        pdfCompareEnabled: settings.pdfCompareEnabled,
+        featuresEnabled: settings.featuresEnabled,
+        restrictWorkflow: settings.restrictWorkflow,
+        supportedLanguages: [...languages],
+      };
+    case 'USER_INVITE_CONFIG':
+      return {
+        configType,
+        invitationValidityDays: tenant.invitationValidityDays ?? DEFAULT_INVITATION_VALIDITY_DAYS,
+        skipNewUsers: tenant.skipNewUsers ?? false,
+      };
+    case 'ONE_DRIVE_CONFIG':
+      return {
+        configType,
+        enabled: (tenant.cloudDriveUploadEnabled ?? false) && !!tenant.cloudDriveClientId,
+        clientId: tenant.cloudDriveClientId ?? null,
+      };
+  }
+}
 
 export interface InstallFeatures {
   teamRooms: boolean;

@@ -2,7 +2,8 @@ import { DomainError, PASSWORD_CHANGE_REQUIRED_USER_STATUSES, ResponseCode } fro
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { users } from '../db/schema';
-import { loadUserTenants } from '../identity/session-user';
+import { refuseUnverified } from '../identity/signup';
+import { hasEndedTemporaryAccess, loadUserTenants } from '../identity/session-user';
 import { loadStrictestPasswordConfig } from './password-config';
 import { verifyPassword } from './secrets';
 
@@ -15,7 +16,7 @@ const wrongCredentials = () =>
  * is even looked at (so lockout really stops guessing), and account states are revealed only
  * to someone who knows the password.
  */
-export async function authenticateUser(options: { db: Db; email: string; password: string; now?: Date }) {
+export async function authenticateUser(options: { db: Db; email: string; password: string; publicUrl: string; now?: Date }) {
   const { db } = options;
   const now = options.now ?? new Date();
   const [user] = await db.select().from(users).where(eq(users.email, options.email.toLowerCase()));
@@ -46,6 +47,7 @@ export async function authenticateUser(options: { db: Db; email: string; passwor
   await db.update(users).set({ failedLoginCount: 0, lockedUntil: null }).where(eq(users.id, user.id));
 
   if (user.disabledAt) throw new DomainError(ResponseCode.USER_DISABLED, 'This account is disabled. Contact your administrator.');
+  if (!user.emailVerifiedAt) await refuseUnverified({ db, user, publicUrl: options.publicUrl });
   // expired and resetpassword users do sign in, to a session that can only change the password:
   // every other call answers -73, which the app turns into /changepassword (spec sections 4, 8).
   const mustChange = (PASSWORD_CHANGE_REQUIRED_USER_STATUSES as readonly string[]).includes(user.status);
@@ -53,6 +55,9 @@ export async function authenticateUser(options: { db: Db; email: string; passwor
     throw new DomainError(ResponseCode.USER_NOT_ENABLED, 'This account is not enabled.');
   }
   if (!user.isRoot && (await loadUserTenants(db, user.id)).length === 0) {
+    if (await hasEndedTemporaryAccess(db, user.id)) {
+      throw new DomainError(ResponseCode.USER_EXPIRED, 'Your access has expired. Contact your administrator to extend it.');
+    }
     // Every membership is disabled (or none was ever accepted): nothing to sign in to.
     throw new DomainError(ResponseCode.USER_DISABLED, 'This account is disabled. Contact your administrator.');
   }

@@ -5,7 +5,7 @@ import { hash, verify } from '@node-rs/argon2';
  * A bearer secret: 32 random bytes, base64url, with a prefix so leaked tokens are recognisable
  * (secret scanners, log review) and an access token is never mistaken for a refresh token.
  */
-export function generateSecret(prefix: 'pka' | 'pkr' | 'pki' | 'pks' | 'pkp'): string {
+export function generateSecret(prefix: 'pka' | 'pkr' | 'pki' | 'pks' | 'pkp' | 'pku' | 'pkv'): string {
   return `${prefix}_${randomBytes(32).toString('base64url')}`;
 }
 

@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { DomainError, invalidInput, ResponseCode, type SecondFactorMethod, type TwoFactorChallenge } from '@pakt/domain';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { generateSecret as generateTotpSecret, generateURI, verify as verifyTotp } from 'otplib';
 import type { Db } from '../db/database';
 import { memberships, otpChallenges, tenants, users } from '../db/schema';
-import { queueEmail } from '../identity/outbox';
+import { queueEmail, queueSms } from '../identity/outbox';
 import { digestSecret, secretsEqual, verifyPassword } from './secrets';
 
 export const CHALLENGE_MINUTES = 10;
@@ -14,6 +14,13 @@ export const OTP_RESEND_SECONDS = 30;
 const TOTP_TOLERANCE_SECONDS = 30;
 
 type UserRow = typeof users.$inferSelect;
+
+/** Last four digits only, enough to recognise one's own phone. */
+export function maskPhone(phone: string | null): string | null {
+  if (!phone) return null;
+  const digits = phone.replace(/\D/g, '');
+  return `${'*'.repeat(Math.max(0, digits.length - 4))}${digits.slice(-4)}`;
+}
 
 export function maskEmail(email: string): string {
   const [local = '', domain = ''] = email.split('@');
@@ -36,7 +43,21 @@ export async function secondFactorFor(db: Db, user: UserRow): Promise<SecondFact
 }
 
 /** Password accepted, second factor pending: answered as -200 with what /authenticate needs. */
-export async function openChallenge(options: { db: Db; user: UserRow; method: SecondFactorMethod; clientId: string }): Promise<never> {
+/**
+ * The phone a code challenge may text, masked: only when the person has one and texts can reach
+ * it (an SMS relay is configured, or nothing is delivered at all and admins relay the outbox).
+ */
+function textablePhone(user: UserRow, method: SecondFactorMethod, smsAvailable: boolean): string | null {
+  return method === 'email' && smsAvailable ? maskPhone(user.phone) : null;
+}
+
+export async function openChallenge(options: {
+  db: Db;
+  user: UserRow;
+  method: SecondFactorMethod;
+  clientId: string;
+  smsAvailable: boolean;
+}): Promise<never> {
   const [challenge] = await options.db
     .insert(otpChallenges)
     .values({
@@ -50,6 +71,7 @@ export async function openChallenge(options: { db: Db; user: UserRow; method: Se
     otpId: challenge!.id,
     method: options.method,
     maskedEmail: maskEmail(options.user.email),
+    maskedPhone: textablePhone(options.user, options.method, options.smsAvailable),
     expiresIn: CHALLENGE_MINUTES * 60,
   };
   throw new DomainError(ResponseCode.TWO_FACTOR_REQUIRED, 'Enter the code to finish signing in.', { data });
@@ -70,12 +92,34 @@ async function loadLiveChallenge(db: Db, otpId: string) {
   return row;
 }
 
-/** Mails a fresh code for an email challenge, at most once every 30 seconds (-198). */
-export async function sendEmailCode(options: { db: Db; otpId: string }) {
+/** What /authenticate needs after a reload: is the challenge still open, and how is it answered (-196, -217). */
+export async function describeChallenge(options: { db: Db; otpId: string; smsAvailable: boolean }) {
+  const { challenge, user } = await loadLiveChallenge(options.db, options.otpId);
+  return {
+    otpId: challenge.id,
+    method: challenge.method,
+    maskedEmail: maskEmail(user.email),
+    maskedPhone: textablePhone(user, challenge.method, options.smsAvailable),
+    expiresIn: Math.max(1, Math.floor((challenge.expiresAt.getTime() - Date.now()) / 1000)),
+    attemptsLeft: MAX_OTP_ATTEMPTS - challenge.attempts,
+  };
+}
+
+/**
+ * Sends a fresh code for a one-time-code challenge, by mail or, when the person has a phone on
+ * their profile, by SMS; at most once every 30 seconds (-198). Either way it goes through the
+ * outbox, where administrators can read it.
+ */
+export async function sendChallengeCode(options: { db: Db; otpId: string; channel: 'email' | 'sms'; smsAvailable: boolean }) {
   const { db } = options;
   const { challenge, user } = await loadLiveChallenge(db, options.otpId);
   if (challenge.method !== 'email') {
-    throw invalidInput('This sign-in uses your authenticator app, not a mailed code.');
+    throw invalidInput('This sign-in uses your authenticator app, not a sent code.');
+  }
+  if (options.channel === 'sms' && !textablePhone(user, challenge.method, options.smsAvailable)) {
+    throw invalidInput(
+      user.phone ? 'Text messages are not set up on this install: have the code mailed instead.' : 'There is no phone number on this account: have the code mailed instead.',
+    );
   }
   const waited = challenge.sentAt ? (Date.now() - challenge.sentAt.getTime()) / 1000 : Infinity;
   if (waited < OTP_RESEND_SECONDS) {
@@ -85,27 +129,59 @@ export async function sendEmailCode(options: { db: Db; otpId: string }) {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await db.transaction(async (tx) => {
     await tx.update(otpChallenges).set({ codeHash: digestSecret(`${challenge.id}:${code}`), sentAt: new Date() }).where(eq(otpChallenges.id, challenge.id));
-    await queueEmail({
-      db: tx as unknown as Db,
-      tenantId: null,
-      to: user.email,
-      subject: 'Your Pakt sign-in code',
-      body: `Your sign-in code is ${code}. It works for ${CHALLENGE_MINUTES} minutes. If you did not try to sign in, change your password.`,
-      kind: 'otp',
-    });
+    if (options.channel === 'sms') {
+      await queueSms({
+        db: tx as unknown as Db,
+        tenantId: null,
+        to: user.phone!,
+        body: `Pakt sign-in code: ${code}. Valid ${CHALLENGE_MINUTES} min. Not you? Change your password.`,
+        kind: 'otp',
+      });
+    } else {
+      await queueEmail({
+        db: tx as unknown as Db,
+        tenantId: null,
+        to: user.email,
+        subject: 'Your Pakt sign-in code',
+        body: `Your sign-in code is ${code}. It works for ${CHALLENGE_MINUTES} minutes. If you did not try to sign in, change your password.`,
+        kind: 'otp',
+      });
+    }
   });
-  return { sentTo: maskEmail(user.email), resendAfter: OTP_RESEND_SECONDS };
+  return {
+    channel: options.channel,
+    sentTo: options.channel === 'sms' ? maskPhone(user.phone)! : maskEmail(user.email),
+    resendAfter: OTP_RESEND_SECONDS,
+  };
+}
+
+/**
+ * An authenticator code is good once: its 30-second step must be later than the last one
+ * accepted, and recording it is conditional, so two sign-ins racing with one code cannot both win.
+ */
+async function acceptAuthenticatorCode(db: Db, user: UserRow, code: string): Promise<'accepted' | 'wrong' | 'reused'> {
+  if (!user.totpSecret) return 'wrong';
+  const result = await verifyTotp({ secret: user.totpSecret, token: code, epochTolerance: TOTP_TOLERANCE_SECONDS });
+  if (!result.valid || !('timeStep' in result)) return 'wrong';
+  const recorded = await db
+    .update(users)
+    .set({ totpLastStep: result.timeStep })
+    .where(and(eq(users.id, user.id), or(isNull(users.totpLastStep), lt(users.totpLastStep, result.timeStep))))
+    .returning({ id: users.id });
+  return recorded.length > 0 ? 'accepted' : 'reused';
 }
 
 /** Checks a code; wrong ones count, and the fifth ends the challenge. Returns the signed-in user. */
 export async function verifyChallenge(options: { db: Db; otpId: string; code: string }): Promise<{ user: UserRow; clientId: string }> {
   const { db } = options;
   const { challenge, user } = await loadLiveChallenge(db, options.otpId);
-  const valid =
+  const outcome =
     challenge.method === 'totp'
-      ? !!user.totpSecret && (await verifyTotp({ secret: user.totpSecret, token: options.code, epochTolerance: TOTP_TOLERANCE_SECONDS })).valid
-      : !!challenge.codeHash && secretsEqual(challenge.codeHash, digestSecret(`${challenge.id}:${options.code}`));
-  if (!valid) {
+      ? await acceptAuthenticatorCode(db, user, options.code)
+      : challenge.codeHash && secretsEqual(challenge.codeHash, digestSecret(`${challenge.id}:${options.code}`))
+        ? 'accepted'
+        : 'wrong';
+  if (outcome !== 'accepted') {
     const [counted] = await db
       .update(otpChallenges)
       .set({ attempts: sql`${otpChallenges.attempts} + 1` })
@@ -114,7 +190,10 @@ export async function verifyChallenge(options: { db: Db; otpId: string; code: st
     if ((counted?.attempts ?? MAX_OTP_ATTEMPTS) >= MAX_OTP_ATTEMPTS) {
       throw new DomainError(ResponseCode.MAXIMUM_OTP_ATTEMPTS, 'Too many wrong codes: sign in again.');
     }
-    throw new DomainError(ResponseCode.WRONG_OTP, 'The code is not correct.');
+    throw new DomainError(
+      ResponseCode.WRONG_OTP,
+      outcome === 'reused' ? 'This code was used already: wait for the next one from the app.' : 'The code is not correct.',
+    );
   }
   // Consumed under a condition: the same code cannot finish two sign-ins.
   const consumed = await db
@@ -138,11 +217,14 @@ export async function startEnrolment(options: { db: Db; user: UserRow; password:
 export async function confirmEnrolment(options: { db: Db; user: UserRow; code: string }) {
   const secret = options.user.totpPendingSecret;
   if (!secret) throw invalidInput('Start the enrolment first.');
-  const { valid } = await verifyTotp({ secret, token: options.code, epochTolerance: TOTP_TOLERANCE_SECONDS });
-  if (!valid) throw new DomainError(ResponseCode.WRONG_OTP, 'The code is not correct: check the time on your phone.');
+  const result = await verifyTotp({ secret, token: options.code, epochTolerance: TOTP_TOLERANCE_SECONDS });
+  if (!result.valid || !('timeStep' in result)) {
+    throw new DomainError(ResponseCode.WRONG_OTP, 'The code is not correct: check the time on your phone.');
+  }
   const [updated] = await options.db
     .update(users)
-    .set({ totpSecret: secret, totpPendingSecret: null, totpEnabledAt: new Date() })
+    // The enrolment code counts as used: it cannot also finish a sign-in.
+    .set({ totpSecret: secret, totpPendingSecret: null, totpEnabledAt: new Date(), totpLastStep: result.timeStep })
     .where(eq(users.id, options.user.id))
     .returning();
   return updated!;
@@ -154,7 +236,7 @@ export async function disableSecondFactor(options: { db: Db; user: UserRow; pass
   }
   const [updated] = await options.db
     .update(users)
-    .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null })
+    .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null })
     .where(eq(users.id, options.user.id))
     .returning();
   return updated!;

@@ -21,6 +21,7 @@ describe('migrations', () => {
     expect(rows.map((r) => (r as { table_name: string }).table_name)).toEqual([
       'invitations',
       'memberships',
+      'one_time_tokens',
       'otp_challenges',
       'outbox',
       'password_configs',

@@ -69,6 +69,16 @@ export const users = pgTable(
     /** A secret offered but not yet confirmed with a code. */
     totpPendingSecret: text('totp_pending_secret'),
     totpEnabledAt: ts('totp_enabled_at'),
+    /**
+     * The 30-second step of the last authenticator code accepted: a code (or an older one) is
+     * never accepted twice, so one seen over a shoulder cannot open a second session.
+     */
+    totpLastStep: integer('totp_last_step'),
+    /**
+     * When the person proved they read this address (a mailed invite, reset or verification
+     * link). Self-service sign-ups stay unverified, and cannot sign in (-164), until then.
+     */
+    emailVerifiedAt: ts('email_verified_at'),
     /** Content address of the profile photo in file storage, and its media type. */
     photoSha256: text('photo_sha256'),
     photoType: text('photo_type'),
@@ -86,6 +96,8 @@ export const memberships = pgTable(
     loginType: text('login_type', { enum: ['Email', 'SSO'] }).notNull().default('Email'),
     /** invited: has not accepted yet; disabled: may not act in this tenant (-13). */
     status: text('status', { enum: ['invited', 'active', 'disabled'] }).notNull(),
+    /** Temporary access (a contractor, an auditor): past it the user is expired here (-15). */
+    expiresAt: ts('expires_at'),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), index('memberships_user').on(t.userId)],
@@ -188,6 +200,27 @@ export const passwordResets = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('password_resets_token').on(t.tokenHash), index('password_resets_user').on(t.userId, t.createdAt)],
+);
+
+/**
+ * Single-use secrets that are not sessions: `uis` hands a signed-in session to another client
+ * (uisauthcode → token/exchange, one minute); `verify_email` confirms a sign-up's address.
+ * Stored as digests like every other secret.
+ */
+export const oneTimeTokens = pgTable(
+  'one_time_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    purpose: text('purpose', { enum: ['uis', 'verify_email'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** For `uis`: the client the new session is bound to. */
+    clientId: text('client_id'),
+    expiresAt: ts('expires_at').notNull(),
+    consumedAt: ts('consumed_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('one_time_tokens_hash').on(t.tokenHash), index('one_time_tokens_user').on(t.userId, t.purpose, t.createdAt)],
 );
 
 /**

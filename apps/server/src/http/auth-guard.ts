@@ -71,6 +71,9 @@ export async function resolveAuth(options: { db: Db; access: EndpointAccess; req
   if (row.membership.status === 'disabled') {
     throw new DomainError(ResponseCode.USER_DISABLED, 'Your account is disabled in this tenant.');
   }
+  if (row.membership.expiresAt && row.membership.expiresAt.getTime() <= Date.now()) {
+    throw new DomainError(ResponseCode.USER_EXPIRED, 'Your access to this tenant has expired. Contact its administrator.');
+  }
   if (row.tenant.trialEndsAt && row.tenant.trialEndsAt.getTime() <= Date.now()) {
     throw new DomainError(ResponseCode.TRIAL_PERIOD_EXPIRED, 'The trial period of this tenant has ended.');
   }

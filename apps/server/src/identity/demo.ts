@@ -33,7 +33,7 @@ export async function seedDemo(db: Db): Promise<DemoAccount[] | undefined> {
     const password = generatePassword();
     const email = `${role.replace('_', '-')}@demo.pakt.test`;
     accounts.push({ role: role as Role, email, password });
-    return { email, firstName, lastName: 'Demo', status: 'enabled', passwordHash: await hashPassword(password), passwordChangedAt: new Date() };
+    return { email, firstName, lastName: 'Demo', status: 'enabled', emailVerifiedAt: new Date(), passwordHash: await hashPassword(password), passwordChangedAt: new Date() };
   };
   const needsRoot = !(await rootExists(db));
   const rows = await Promise.all(DEMO_ROLES.map((role) => hashed(role, role.replace('_', ' ').replace(/^./, (c) => c.toUpperCase()))));

@@ -61,6 +61,7 @@ export async function completeFirstRun(options: {
         firstName: options.firstName,
         lastName: options.lastName,
         status: 'enabled',
+        emailVerifiedAt: new Date(),
         isRoot: true,
         passwordHash,
         passwordChangedAt: new Date(),

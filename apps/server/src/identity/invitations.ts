@@ -1,5 +1,5 @@
 import { DomainError, invalidInput, passwordProblems, passwordRejected, ResponseCode, type Role } from '@pakt/domain';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { invitations, memberships, passwordHistory, tenants, users } from '../db/schema';
 import { loadPasswordConfig } from '../auth/password-config';
@@ -132,6 +132,8 @@ export async function acceptInvitation(options: {
   return db.transaction(async (tx) => {
     const { invitation, user } = await loadUsableInvitation(tx as unknown as Db, options.code, true);
     await tx.update(invitations).set({ status: 'accepted', acceptedAt: new Date() }).where(eq(invitations.id, invitation.id));
+    // The invite code came by mail: whoever holds it reads that address.
+    await tx.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, user.id), isNull(users.emailVerifiedAt)));
     await tx
       .update(memberships)
       .set({ status: 'active' })

@@ -8,6 +8,11 @@ import { defineJob } from '../jobs/job-queue';
 export const DELIVERY_BATCH = 50;
 /** A message that keeps failing is retried this many times, then left for an admin to see. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
+/** An SMS relay that does not answer in this time counts as failed (and is retried). */
+export const SMS_WEBHOOK_TIMEOUT_MS = 10_000;
+
+type OutboxRow = typeof outbox.$inferSelect;
+type Channel = OutboxRow['channel'];
 
 export interface MailTransport {
   sendMail(message: { from: string; to: string; subject: string; text: string }): Promise<unknown>;
@@ -17,11 +22,28 @@ export function smtpTransport(url: string): MailTransport {
   return nodemailer.createTransport(url);
 }
 
+/** Sends one text message by POSTing `{ to, text }` to the configured relay; anything but 2xx fails. */
+export function smsWebhookSender(options: { webhookUrl: string; token: string | undefined }) {
+  return async (row: OutboxRow): Promise<void> => {
+    const response = await fetch(options.webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
+      body: JSON.stringify({ to: row.recipient, text: row.body }),
+      signal: AbortSignal.timeout(SMS_WEBHOOK_TIMEOUT_MS),
+    });
+    if (!response.ok) throw new Error(`SMS relay answered ${response.status} ${response.statusText}`.trim());
+  };
+}
+
 /**
- * Sends queued email over SMTP. Each message is claimed by setting its attempt count under a
+ * Sends what is queued on one channel. Each message is claimed by counting the attempt under a
  * row lock (SKIP LOCKED), so several processes can deliver side by side without sending twice.
  */
-export async function deliverOutbox(options: { db: Db; transport: MailTransport; from: string }): Promise<{ sent: number; failed: number }> {
+export async function deliverQueued(options: {
+  db: Db;
+  channel: Channel;
+  send: (row: OutboxRow) => Promise<unknown>;
+}): Promise<{ sent: number; failed: number }> {
   const { db } = options;
   let sent = 0;
   let failed = 0;
@@ -29,7 +51,7 @@ export async function deliverOutbox(options: { db: Db; transport: MailTransport;
     const rows = await tx
       .select()
       .from(outbox)
-      .where(and(eq(outbox.channel, 'email'), isNull(outbox.sentAt), lt(outbox.attempts, MAX_DELIVERY_ATTEMPTS)))
+      .where(and(eq(outbox.channel, options.channel), isNull(outbox.sentAt), lt(outbox.attempts, MAX_DELIVERY_ATTEMPTS)))
       .orderBy(asc(outbox.createdAt))
       .limit(DELIVERY_BATCH)
       .for('update', { skipLocked: true });
@@ -40,7 +62,7 @@ export async function deliverOutbox(options: { db: Db; transport: MailTransport;
   });
   for (const row of claimed) {
     try {
-      await options.transport.sendMail({ from: options.from, to: row.recipient, subject: row.subject, text: row.body });
+      await options.send(row);
       await db.update(outbox).set({ sentAt: new Date(), lastError: null }).where(eq(outbox.id, row.id));
       sent++;
     } catch (error) {
@@ -51,6 +73,15 @@ export async function deliverOutbox(options: { db: Db; transport: MailTransport;
   return { sent, failed };
 }
 
+/** Sends queued email over SMTP. */
+export function deliverOutbox(options: { db: Db; transport: MailTransport; from: string }): Promise<{ sent: number; failed: number }> {
+  return deliverQueued({
+    db: options.db,
+    channel: 'email',
+    send: (row) => options.transport.sendMail({ from: options.from, to: row.recipient, subject: row.subject, text: row.body }),
+  });
+}
+
 export function deliverOutboxJob(options: { db: Db; transport: MailTransport; from: string }) {
   return defineJob({
     name: 'mail.deliver-outbox',
@@ -58,6 +89,18 @@ export function deliverOutboxJob(options: { db: Db; transport: MailTransport; fr
     retryLimit: 0,
     async run() {
       await deliverOutbox(options);
+    },
+  });
+}
+
+export function deliverSmsJob(options: { db: Db; webhookUrl: string; token: string | undefined }) {
+  const send = smsWebhookSender(options);
+  return defineJob({
+    name: 'sms.deliver-outbox',
+    payload: z.object({}).default({}),
+    retryLimit: 0,
+    async run() {
+      await deliverQueued({ db: options.db, channel: 'sms', send });
     },
   });
 }

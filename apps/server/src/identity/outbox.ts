@@ -22,3 +22,15 @@ export async function queueEmail(options: {
     kind: options.kind,
   });
 }
+
+/** Queues a text message. No SMS gateway is wired yet: administrators read them in the outbox. */
+export async function queueSms(options: { db: Db; tenantId: string | null; to: string; body: string; kind: string }): Promise<void> {
+  await options.db.insert(outbox).values({
+    tenantId: options.tenantId,
+    channel: 'sms',
+    recipient: options.to,
+    subject: 'SMS',
+    body: options.body,
+    kind: options.kind,
+  });
+}

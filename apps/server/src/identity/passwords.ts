@@ -141,6 +141,8 @@ export async function resetPasswordWithToken(options: { db: Db; token: string; n
       .returning({ id: passwordResets.id });
     if (used.length === 0) throw new DomainError(ResponseCode.INVALID_EASY_SIGN_LINK, 'This reset link was already used.', { httpStatus: 404 });
     await storeNewPassword(tx as unknown as Db, row.user.id, options.newPassword);
+    // The link came by mail, so the address is proven (a pending sign-up can finish this way too).
+    await tx.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, row.user.id), isNull(users.emailVerifiedAt)));
     await tx.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, row.user.id), isNull(sessions.revokedAt)));
   });
 }

@@ -41,21 +41,34 @@ import {
   setupStatus,
   type TokenGrant,
   usersValid,
+  validateOtp,
+  stopSessionTimer,
+  uisAuthCode,
+  UIS_CODE_SECONDS,
+  exchangeToken,
+  userType,
+  verifyEmail,
+  tenantConfigByType,
+  tenantConfigOfType,
+  type TenantSettings,
 } from '@pakt/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context';
 import { authenticateUser } from '../auth/authenticate-user';
 import { presentUserInfo, updateOwnProfile } from '../identity/profile';
-import { signUp } from '../identity/signup';
+import { signUp, verifyEmail as verifyEmailAddress } from '../identity/signup';
+import { consumeOneTimeToken, issueOneTimeToken } from '../auth/one-time-tokens';
 import { maySeePhoto, removeOwnPhoto, storeOwnPhoto } from '../identity/photo';
 import { loadTenantSettings } from '../identity/tenant-configuration';
 import {
   confirmEnrolment,
   disableSecondFactor,
+  describeChallenge,
   maskEmail,
+  maskPhone,
   openChallenge,
   secondFactorFor,
-  sendEmailCode,
+  sendChallengeCode,
   startEnrolment,
   verifyChallenge,
 } from '../auth/two-factor';
@@ -67,9 +80,9 @@ import { acceptInvitation, describeInvitation } from '../identity/invitations';
 import { changeOwnPassword, requestPasswordReset, resetPasswordWithToken } from '../identity/passwords';
 import { loadPasswordConfig } from '../auth/password-config';
 import { loadUserTenants, presentSessionUser } from '../identity/session-user';
-import { tenants, users } from '../db/schema';
+import { memberships, tenants, users } from '../db/schema';
 import { createTenantWithAdmin, listTenantSummaries } from '../identity/tenants';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 
 function clientInfo(request: FastifyRequest) {
   return { ipAddress: request.ip, userAgent: request.headers['user-agent'] };
@@ -100,19 +113,24 @@ async function loadRefreshableUser(db: Db, id: string, familyId: string) {
 
 export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
+  // Texts reach people through a relay; with no delivery at all, admins pass on the outbox.
+  const smsAvailable = !!ctx.config.sms || !ctx.config.smtp;
 
   route(app, ctx, authenticate, async ({ body, request }) => {
-    const user = await authenticateUser({ db, email: body.username, password: body.password });
+    const user = await authenticateUser({ db, email: body.username, password: body.password, publicUrl: ctx.config.publicUrl });
+    if (!user.emailVerifiedAt) ctx.nudgeMailDelivery();
     const method = await secondFactorFor(db, user);
-    if (method) await openChallenge({ db, user, method, clientId: body.client_id });
+    if (method) await openChallenge({ db, user, method, clientId: body.client_id, smsAvailable });
     return grantFor(ctx, user, body.client_id, request);
   });
 
   route(app, ctx, generateOtp, async ({ body }) => {
-    const sent = await sendEmailCode({ db, otpId: body.otpId });
+    const sent = await sendChallengeCode({ db, otpId: body.otpId, channel: body.channel, smsAvailable });
     ctx.nudgeMailDelivery();
     return sent;
   });
+
+  route(app, ctx, validateOtp, async ({ body }) => describeChallenge({ db, otpId: body.otpId, smsAvailable }));
 
   route(app, ctx, verifyOtp, async ({ body, request }) => {
     const { user, clientId } = await verifyChallenge({ db, otpId: body.otpId, code: body.code });
@@ -131,10 +149,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     presentSessionUser(db, await disableSecondFactor({ db, user: auth.user, password: body.password })),
   );
 
-  route(app, ctx, maskedInfo, async ({ auth }) => ({
-    email: maskEmail(auth.user.email),
-    phone: auth.user.phone ? `${'*'.repeat(Math.max(0, auth.user.phone.length - 4))}${auth.user.phone.slice(-4)}` : null,
-  }));
+  route(app, ctx, maskedInfo, async ({ auth }) => ({ email: maskEmail(auth.user.email), phone: maskPhone(auth.user.phone) }));
 
   route(app, ctx, refreshToken, async ({ body, request }) => {
     const rotated = await rotateSession({
@@ -157,6 +172,39 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, ctx, logout, async ({ auth }) => {
     await revokeSessionFamily({ db, familyId: auth.session.familyId });
     return { loggedOut: true as const };
+  });
+
+  route(app, ctx, stopSessionTimer, async ({ auth, request }) => {
+    await revokeSessionFamily({ db, familyId: auth.session.familyId });
+    request.log.info({ userId: auth.user.id }, 'session ended by the user-session timer');
+    return { loggedOut: true as const };
+  });
+
+  route(app, ctx, uisAuthCode, async ({ query, auth }) => ({
+    code: await issueOneTimeToken({ db, purpose: 'uis', userId: auth.user.id, clientId: query.clientId, seconds: UIS_CODE_SECONDS }),
+    expiresIn: UIS_CODE_SECONDS,
+  }));
+
+  route(app, ctx, exchangeToken, async ({ body, request }) => {
+    const invalid = () => new DomainError(ResponseCode.INVALID_UIS_TOKEN, 'This code is not valid (it lasts a minute and works once).');
+    const spent = await consumeOneTimeToken({ db, purpose: 'uis', token: body.code });
+    if (!spent) throw invalid();
+    if (spent.clientId !== body.clientId) {
+      throw new DomainError(ResponseCode.INVALID_CLIENT, 'The code was issued for another client.');
+    }
+    const [user] = await db.select().from(users).where(eq(users.id, spent.userId));
+    if (!user || user.disabledAt) throw new DomainError(ResponseCode.USER_DISABLED, 'This account is disabled. Contact your administrator.');
+    return grantFor(ctx, user, body.clientId, request);
+  });
+
+  route(app, ctx, userType, async ({ query }) => {
+    const [sso] = await db
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(and(eq(users.email, query.email), eq(memberships.loginType, 'SSO'), eq(memberships.status, 'active')))
+      .limit(1);
+    return { userLoginType: sso ? ('SSO' as const) : ('Email' as const) };
   });
 
   route(app, ctx, checkSession, async ({ auth }) => ({
@@ -244,11 +292,12 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     presentUserInfo(await updateOwnProfile({ db, userId: auth.user.id, changes: body })),
   );
 
-  route(app, ctx, signup, async ({ body, request }) => {
+  route(app, ctx, signup, async ({ body }) => {
     if (!ctx.config.features.signup) {
       throw forbidden('Sign-up is switched off on this install: ask for an invitation.');
     }
     const user = await signUp({
+      publicUrl: ctx.config.publicUrl,
       db,
       email: body.email,
       firstName: body.firstName,
@@ -258,8 +307,11 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
       jobTitle: body.jobTitle,
       password: body.newPassword,
     });
-    return grantFor(ctx, user, WEB_CLIENT_ID, request);
+    ctx.nudgeMailDelivery();
+    return { verificationSent: true as const, email: user.email };
   });
+
+  route(app, ctx, verifyEmail, async ({ body, request }) => grantFor(ctx, await verifyEmailAddress({ db, token: body.token }), WEB_CLIENT_ID, request));
 
   const settingsOf = async (tenantId: string, request: FastifyRequest) =>
     loadTenantSettings(db, tenantId, (error) => request.log.warn({ err: error, tenantId }, 'stored tenant settings are invalid; using defaults'));
@@ -274,15 +326,24 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     };
   });
 
+  // A tenant may offer fewer languages than the install, never more.
+  const languagesOf = (stored: TenantSettings) => {
+    const languages = (stored.supportedLanguages ?? ctx.config.supportedLanguages).filter((l) => ctx.config.supportedLanguages.includes(l));
+    return languages.length > 0 ? languages : ctx.config.supportedLanguages;
+  };
+
+  route(app, ctx, tenantConfigByType, async ({ query, auth, request }) => {
+    const stored = await settingsOf(auth.tenant.id, request);
+    return tenantConfigOfType(query.configType, effectivePermissionSettings(ctx.config.features, stored), stored, languagesOf(stored));
+  });
+
   route(app, ctx, tenantConfiguration, async ({ auth, request }) => {
     const stored = await settingsOf(auth.tenant.id, request);
     const [tenant] = await db.select().from(tenants).where(eq(tenants.id, auth.tenant.id));
-    // A tenant may offer fewer languages than the install, never more.
-    const languages = (stored.supportedLanguages ?? ctx.config.supportedLanguages).filter((l) => ctx.config.supportedLanguages.includes(l));
     return {
       tenantUuid: auth.tenant.id,
       tenantName: auth.tenant.name,
-      supportedLanguages: languages.length > 0 ? languages : ctx.config.supportedLanguages,
+      supportedLanguages: languagesOf(stored),
       permissionSettings: effectivePermissionSettings(ctx.config.features, stored),
       passwordConfig: await loadPasswordConfig(db, auth.tenant.id),
       requireEmailOtp: tenant!.requireEmailOtp,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactSecrets } from './outbox-routes';
-import { queueEmail } from '../identity/outbox';
+import { queueEmail, queueSms } from '../identity/outbox';
 import { GOOD_PASSWORD, makeMember, makeRoot } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';
@@ -65,8 +65,27 @@ describe('with SMTP configured', () => {
     }
   });
 
+  it('hides texts only once an SMS relay delivers them', async () => {
+    for (const [env, hidden] of [
+      [{ SMTP_URL: 'smtp://127.0.0.1:1' }, false],
+      [{ SMTP_URL: 'smtp://127.0.0.1:1', SMS_WEBHOOK_URL: 'http://127.0.0.1:1/sms' }, true],
+    ] as const) {
+      const app = await buildTestApp({ env });
+      try {
+        const root = await makeRoot(app.database.db);
+        await queueSms({ db: app.database.db, tenantId: null, to: '+91 98450 12345', body: 'Pakt sign-in code: 654321.', kind: 'otp' });
+        const grant = await signIn(app.app, root.email, GOOD_PASSWORD);
+        const res = await app.app.inject({ method: 'GET', url: '/msbapi/v1/root/outbox', headers: bearer(grant) });
+        const sms = (res.json().data.messages as { channel: string; body: string }[]).find((m) => m.channel === 'sms');
+        expect(sms!.body).toBe(hidden ? 'Pakt sign-in code: [hidden].' : 'Pakt sign-in code: 654321.');
+      } finally {
+        await app.close();
+      }
+    }
+  });
+
   it('redacts every kind of bearer secret', () => {
-    for (const prefix of ['pka', 'pkr', 'pki', 'pks', 'pkp']) expect(redactSecrets(`x ${prefix}_${'b'.repeat(43)} y`)).toBe('x [hidden] y');
+    for (const prefix of ['pka', 'pkr', 'pki', 'pks', 'pkp', 'pku', 'pkv']) expect(redactSecrets(`x ${prefix}_${'b'.repeat(43)} y`)).toBe('x [hidden] y');
     expect(redactSecrets('year 2026, id 1234567')).toBe('year 2026, id 1234567');
   });
 });

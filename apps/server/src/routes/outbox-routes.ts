@@ -11,15 +11,16 @@ const SECRET = /\bpk[a-z]_[A-Za-z0-9_-]{20,}/g;
 const CODE = /\b\d{6}\b/g;
 
 /**
- * With SMTP configured the mail went to its owner, so admins reading the outbox see it without
- * the links and codes in it: an admin must not be able to take over an account from here.
- * Without SMTP the outbox is the only way mail reaches anyone, so it is shown whole (README).
+ * With SMTP (or an SMS relay) configured the message went to its owner, so admins reading the
+ * outbox see it without the links and codes in it: an admin must not be able to take over an
+ * account from here. Without it the outbox is the only way a message reaches anyone, so it is
+ * shown whole (README).
  */
 export function redactSecrets(body: string): string {
   return body.replace(SECRET, '[hidden]').replace(CODE, '[hidden]');
 }
 
-async function readOutbox(db: Db, tenantId: string | null, redact: boolean): Promise<OutboxMessage[]> {
+async function readOutbox(db: Db, tenantId: string | null, redact: Record<OutboxMessage['channel'], boolean>): Promise<OutboxMessage[]> {
   const rows = await db
     .select()
     .from(outbox)
@@ -31,7 +32,7 @@ async function readOutbox(db: Db, tenantId: string | null, redact: boolean): Pro
     channel: r.channel,
     recipient: r.recipient,
     subject: r.subject,
-    body: redact ? redactSecrets(r.body) : r.body,
+    body: redact[r.channel] ? redactSecrets(r.body) : r.body,
     kind: r.kind,
     createdAt: r.createdAt.toISOString(),
     sentAt: r.sentAt?.toISOString() ?? null,
@@ -40,7 +41,8 @@ async function readOutbox(db: Db, tenantId: string | null, redact: boolean): Pro
 }
 
 export function registerOutboxRoutes(app: FastifyInstance, ctx: AppContext) {
-  const redact = !!ctx.config.smtp;
+  // Each channel is hidden once something really delivers it to its owner.
+  const redact = { email: !!ctx.config.smtp, sms: !!ctx.config.sms };
   route(app, ctx, tenantOutbox, async ({ auth }) => ({ messages: await readOutbox(ctx.database.db, auth.tenant.id, redact) }));
   route(app, ctx, systemOutbox, async () => ({ messages: await readOutbox(ctx.database.db, null, redact) }));
 }

@@ -24,6 +24,12 @@ const login = (email: string, password = GOOD_PASSWORD) =>
 const verify = (otpId: string, code: string) =>
   t.app.inject({ method: 'POST', url: '/msbapi/v2/authentication/otp/verify', payload: { otpId, code } });
 
+/**
+ * A code from the next 30-second step: the enrolment code's step is spent, and a code is good
+ * once, so signing in straight after enrolling needs the app's next code (the tolerance allows it).
+ */
+const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+
 async function enrolledUser() {
   const { user } = await makeMember(db());
   const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
@@ -71,11 +77,24 @@ describe('two-factor sign-in with the authenticator app', () => {
     expect(challenge.maskedEmail).toMatch(/^us\*\*\*@ex\*\*\*\.test$/);
     expect((await db().select().from(sessions)).length).toBe(sessionsBefore);
 
-    const ok = await verify(challenge.otpId, await generate({ secret }));
+    const ok = await verify(challenge.otpId, await nextCode(secret));
     expect(ok.statusCode).toBe(200);
     expect(TokenGrant.parse(ok.json().data).user.email).toBe(user.email);
     // The challenge is spent.
-    expect((await verify(challenge.otpId, await generate({ secret }))).json().code).toBe(-196);
+    expect((await verify(challenge.otpId, await nextCode(secret))).json().code).toBe(-196);
+  });
+
+  it('accepts a code once: the enrolment code, or one that finished a sign-in, cannot open another session', async () => {
+    const { user, secret } = await enrolledUser();
+    const first = await challengeFor(user.email);
+    const enrolmentStep = await verify(first.otpId, await generate({ secret }));
+    expect(enrolmentStep.json()).toMatchObject({ code: -138, message: expect.stringMatching(/used already/) });
+
+    const code = await nextCode(secret);
+    expect((await verify(first.otpId, code)).statusCode).toBe(200);
+    const second = await challengeFor(user.email);
+    const replay = await verify(second.otpId, code);
+    expect(replay.json()).toMatchObject({ code: -138, message: expect.stringMatching(/used already/) });
   });
 
   it('ends the challenge after five wrong codes (-138 then -217)', async () => {
@@ -86,7 +105,7 @@ describe('two-factor sign-in with the authenticator app', () => {
     expect((await verify(challenge.otpId, await generate({ secret }))).json().code).toBe(-217);
     // A new sign-in starts a new challenge.
     const next = await challengeFor(user.email);
-    expect((await verify(next.otpId, await generate({ secret }))).statusCode).toBe(200);
+    expect((await verify(next.otpId, await nextCode(secret))).statusCode).toBe(200);
   });
 
   it('refuses unknown and expired challenges (-196), and mailing a code for an app challenge (-6)', async () => {
@@ -116,7 +135,7 @@ describe('two-factor sign-in by email code', () => {
     const challenge = await challengeFor(user.email);
     expect(challenge.method).toBe('email');
     const sent = await t.app.inject({ method: 'POST', url: '/msbapi/v2/authentication/otp/generate', payload: { otpId: challenge.otpId } });
-    expect(sent.json().data).toEqual({ sentTo: challenge.maskedEmail, resendAfter: 30 });
+    expect(sent.json().data).toEqual({ channel: 'email', sentTo: challenge.maskedEmail, resendAfter: 30 });
     const again = await t.app.inject({ method: 'POST', url: '/msbapi/v2/authentication/otp/generate', payload: { otpId: challenge.otpId } });
     expect(again.statusCode).toBe(429);
     expect(again.json().code).toBe(-198);
@@ -137,6 +156,83 @@ describe('GET /msbapi/v2/getMaskedInfo', () => {
     const { user } = await makeMember(db(), { user: { email: 'asha.rao@example.test', phone: '+91 98450 12345' } });
     const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
     const res = await t.app.inject({ method: 'GET', url: '/msbapi/v2/getMaskedInfo', headers: bearer(grant) });
-    expect(res.json().data).toEqual({ email: 'as***@ex***.test', phone: '***********2345' });
+    expect(res.json().data).toEqual({ email: 'as***@ex***.test', phone: '********2345' });
+  });
+});
+
+describe('two-factor sign-in by SMS code', () => {
+  it('texts the code to the phone on the profile, through the outbox', async () => {
+    const { user, tenant } = await makeMember(db(), { user: { phone: '+91 98450 12345' } });
+    await db().update(tenants).set({ requireEmailOtp: true }).where(eq(tenants.id, tenant.id));
+    const challenge = await challengeFor(user.email);
+    expect(challenge).toMatchObject({ method: 'email', maskedPhone: '********2345' });
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/msbapi/v2/authentication/otp/generate',
+      payload: { otpId: challenge.otpId, channel: 'sms' },
+    });
+    expect(sent.json().data).toEqual({ channel: 'sms', sentTo: '********2345', resendAfter: 30 });
+    const [sms] = await db().select().from(outbox).where(eq(outbox.kind, 'otp'));
+    expect(sms).toMatchObject({ channel: 'sms', recipient: '+91 98450 12345', tenantId: null });
+    const code = /\b(\d{6})\b/.exec(sms!.body)![1]!;
+    expect((await verify(challenge.otpId, code)).statusCode).toBe(200);
+    expect(t.logs.join('\n')).not.toContain(code);
+  });
+
+  it('refuses SMS for an account without a phone (-6)', async () => {
+    const { user, tenant } = await makeMember(db());
+    await db().update(tenants).set({ requireEmailOtp: true }).where(eq(tenants.id, tenant.id));
+    const challenge = await challengeFor(user.email);
+    expect(challenge.maskedPhone).toBeNull();
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/msbapi/v2/authentication/otp/generate',
+      payload: { otpId: challenge.otpId, channel: 'sms' },
+    });
+    expect(sent.json().code).toBe(-6);
+    expect(await db().select().from(outbox).where(eq(outbox.kind, 'otp'))).toEqual([]);
+  });
+});
+
+describe('SMS offered only where texts can arrive', () => {
+  it.each([
+    { env: { SMTP_URL: 'smtp://127.0.0.1:1' }, offered: false },
+    { env: { SMTP_URL: 'smtp://127.0.0.1:1', SMS_WEBHOOK_URL: 'http://127.0.0.1:1/sms' }, offered: true },
+  ])('with $env', async ({ env, offered }) => {
+    await t.close();
+    t = await buildTestApp({ env });
+    const { user, tenant } = await makeMember(db(), { user: { phone: '+91 98450 12345' } });
+    await db().update(tenants).set({ requireEmailOtp: true }).where(eq(tenants.id, tenant.id));
+    const challenge = await challengeFor(user.email);
+    expect(challenge.maskedPhone).toBe(offered ? '********2345' : null);
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/msbapi/v2/authentication/otp/generate',
+      payload: { otpId: challenge.otpId, channel: 'sms' },
+    });
+    expect(sent.json().code).toBe(offered ? 1 : -6);
+  });
+});
+
+describe('POST /msbapi/v2/auth/otp/validate', () => {
+  const validate = (otpId: string) => t.app.inject({ method: 'POST', url: '/msbapi/v2/auth/otp/validate', payload: { otpId } });
+
+  it('describes an open challenge with the attempts left, and refuses it once spent or unknown (-196)', async () => {
+    const { user, secret } = await enrolledUser();
+    const challenge = await challengeFor(user.email);
+    const open = await validate(challenge.otpId);
+    expect(open.json().data).toMatchObject({ otpId: challenge.otpId, method: 'totp', maskedEmail: challenge.maskedEmail, attemptsLeft: 5 });
+    await verify(challenge.otpId, '111111');
+    expect((await validate(challenge.otpId)).json().data.attemptsLeft).toBe(4);
+    await verify(challenge.otpId, await nextCode(secret));
+    expect((await validate(challenge.otpId)).json().code).toBe(-196);
+    expect((await validate('00000000-0000-4000-8000-000000000000')).json().code).toBe(-196);
+  });
+
+  it('answers -217 once the attempts are used up', async () => {
+    const { user } = await enrolledUser();
+    const challenge = await challengeFor(user.email);
+    for (let i = 0; i < 5; i++) await verify(challenge.otpId, '111111');
+    expect((await validate(challenge.otpId)).json().code).toBe(-217);
   });
 });

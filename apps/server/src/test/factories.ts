@@ -27,6 +27,7 @@ export async function makeUser(
       firstName: 'Asha',
       lastName: 'Rao',
       status: 'enabled',
+      emailVerifiedAt: new Date(),
       passwordHash: password === null ? null : await hashPassword(password),
       ...rest,
     })
@@ -42,6 +43,7 @@ export async function makeMember(
     tenant?: { id: string };
     user?: Parameters<typeof makeUser>[1];
     status?: 'invited' | 'active' | 'disabled';
+    expiresAt?: Date;
   } = {},
 ) {
   const tenant = options.tenant ?? (await makeTenant(db));
@@ -51,6 +53,7 @@ export async function makeMember(
     userId: user.id,
     role: options.role ?? 'signer',
     status: options.status ?? 'active',
+    expiresAt: options.expiresAt ?? null,
   });
   return { tenant, user };
 }

@@ -1,7 +1,7 @@
-import { defineEndpoint, SESSION_RECOVERY_FAILED_LOG, type TokenGrant } from '@pakt/domain';
+import { defineEndpoint, getUserPhoto, SESSION_RECOVERY_FAILED_LOG, uploadUserPhoto, type TokenGrant } from '@pakt/domain';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { adminUser, jsonResponse, signedInSession, TENANT_GLOBEX, tokenGrant } from '../test/fake-api';
+import { adminUser, jsonResponse, signedInSession, TENANT_GLOBEX, tokenGrant, userInfoOf } from '../test/fake-api';
 import { ApiError, createApiClient, TENANT_HEADER } from './client';
 import { createSessionStore, type Session } from './session-store';
 
@@ -203,5 +203,51 @@ describe('session refresh (spec sections 4 and 8)', () => {
     expect(outcomes).toEqual(['refreshed', 'refreshed']);
     expect(callsTo(REFRESH_PATH)).toHaveLength(1);
     expect(session.get()?.accessToken).toBe('access-2');
+  });
+});
+
+describe('session refresh for uploads and binary answers', () => {
+  const PHOTO_PATH = `/msbapi/v1/users/${adminUser.id}/photo`;
+  const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+  /** A server whose photo route accepts only the refreshed token. */
+  function photoServer() {
+    const grant = tokenGrant(adminUser, { access: 'access-2', refresh: 'refresh-2' });
+    const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
+      const url = String(input);
+      if (url === REFRESH_PATH) return jsonResponse({ code: 1, data: grant });
+      if (new Headers(init?.headers).get('Authorization') !== 'Bearer access-2') {
+        return jsonResponse({ code: -27, data: null, message: 'token expired' }, 401);
+      }
+      if (init?.method === 'POST') return jsonResponse({ code: 1, data: userInfoOf(adminUser, { hasPhoto: true }) });
+      return new Response(PNG, { status: 200, headers: { 'Content-Type': 'image/png' } });
+    });
+    const session = createSessionStore({ initial: signedInSession() });
+    const client = createApiClient({ fetch: fetchMock, navigate: vi.fn(), session, log: vi.fn(), getLanguage: () => 'en' });
+    const callsTo = (path: string) => fetchMock.mock.calls.filter(([url]) => String(url) === path);
+    return { client, callsTo };
+  }
+
+  it('sends the same file again after refreshing an expired token', async () => {
+    const { client, callsTo } = photoServer();
+    const photo = new File([PNG], 'me.png', { type: 'image/png' });
+    await expect(client.callApi(uploadUserPhoto, { params: { userId: adminUser.id }, files: { file: photo } })).resolves.toMatchObject({
+      hasPhoto: true,
+    });
+    expect(callsTo(REFRESH_PATH)).toHaveLength(1);
+    const attempts = callsTo(PHOTO_PATH).map(([, init]) => init?.body as FormData);
+    expect(attempts).toHaveLength(2);
+    // Each attempt has a form of its own, both carrying the whole file.
+    expect(attempts[0]).not.toBe(attempts[1]);
+    expect(attempts.map((form) => (form.get('file') as File).size)).toEqual([PNG.length, PNG.length]);
+  });
+
+  it('fetches the bytes of a binary endpoint after refreshing', async () => {
+    const { client, callsTo } = photoServer();
+    const photo = await client.callApi(getUserPhoto, { params: { userId: adminUser.id } });
+    expect(photo.type).toBe('image/png');
+    expect(photo.size).toBe(PNG.length);
+    expect(callsTo(REFRESH_PATH)).toHaveLength(1);
+    expect(callsTo(PHOTO_PATH)).toHaveLength(2);
   });
 });

@@ -1,7 +1,7 @@
-import { authenticate, defineEndpoint, publicAlive, type AliveData } from '@pakt/domain';
+import { authenticate, defineEndpoint, getUserPhoto, publicAlive, uploadUserPhoto, type AliveData, type UserInfo } from '@pakt/domain';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
-import { aliveData, jsonResponse, signedInSession, TENANT_ACME } from '../test/fake-api';
+import { adminUser, aliveData, jsonResponse, signedInSession, TENANT_ACME, userInfoOf } from '../test/fake-api';
 import { ApiError, createApiClient, TENANT_HEADER } from './client';
 import { createSessionStore, type Session } from './session-store';
 
@@ -104,6 +104,92 @@ describe('callApi success', () => {
   });
 });
 
+/** A tiny PNG's first bytes: enough for the client, which never looks inside. */
+const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+
+const photoOwner = { params: { userId: adminUser.id } };
+
+const userInfo: UserInfo = userInfoOf(adminUser, { hasPhoto: true });
+
+const uploadWithNote = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v1/uploads',
+  access: 'user',
+  summary: 'test multipart endpoint with fields besides the file',
+  bodyEncoding: 'multipart',
+  body: z.object({ note: z.string(), pages: z.number().optional() }),
+  response: z.object({ stored: z.boolean() }),
+});
+
+describe('callApi uploads (multipart)', () => {
+  it('sends the files as multipart form data with the bearer token, leaving the boundary to the browser', async () => {
+    const { client, request } = setup({ session: signedIn, respond: () => jsonResponse({ code: 1, data: userInfo }) });
+    const photo = new File([PNG_BYTES], 'me.png', { type: 'image/png' });
+    const data = await client.callApi(uploadUserPhoto, { ...photoOwner, files: { file: photo } });
+    expect(data).toEqual(userInfo);
+    expect(request().url).toBe(`/msbapi/v1/users/${adminUser.id}/photo`);
+    expect(request().init.method).toBe('POST');
+    expect(request().headers.get('Authorization')).toBe('Bearer access-123');
+    // A Content-Type set here would lack the boundary and the server could not read the parts.
+    expect(request().headers.get('Content-Type')).toBeNull();
+    const form = request().init.body as FormData;
+    expect(form).toBeInstanceOf(FormData);
+    const sent = form.get('file') as File;
+    expect(sent.name).toBe('me.png');
+    expect(sent.type).toBe('image/png');
+    expect(sent.size).toBe(PNG_BYTES.length);
+  });
+
+  it('puts the body fields in the form before the files', async () => {
+    const { client, request } = setup({ session: signedIn, respond: () => jsonResponse({ code: 1, data: { stored: true } }) });
+    await client.callApi(uploadWithNote, { body: { note: 'lease', pages: 3 }, files: { attachment: new Blob(['x']) } });
+    const form = request().init.body as FormData;
+    expect([...form.keys()]).toEqual(['note', 'pages', 'attachment']);
+    expect(form.get('note')).toBe('lease');
+    expect(form.get('pages')).toBe('3');
+  });
+
+  it('refuses files for an endpoint that is not multipart, without sending anything', async () => {
+    const { client, fetchMock } = setup({ session: signedIn });
+    await expect(client.callApi(publicAlive, { files: { file: new Blob(['x']) } })).rejects.toThrow(/not a multipart endpoint/);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('reports a refused upload (413, -142) as an ApiError without redirecting', async () => {
+    const { client, navigate } = setup({
+      session: signedIn,
+      respond: () => jsonResponse({ code: -142, data: null, message: 'The photo is larger than 1 MB.' }, 413),
+    });
+    const error = await failureOf(client.callApi(uploadUserPhoto, { ...photoOwner, files: { file: new Blob([PNG_BYTES]) } }));
+    expect({ code: error.code, httpStatus: error.httpStatus }).toEqual({ code: -142, httpStatus: 413 });
+    expect(navigate).not.toHaveBeenCalled();
+  });
+});
+
+describe('callApi binary answers', () => {
+  it('resolves to the bytes as a Blob with the content type the server named', async () => {
+    const { client, request } = setup({
+      session: signedIn,
+      respond: () => new Response(PNG_BYTES, { status: 200, headers: { 'Content-Type': 'image/png' } }),
+    });
+    const photo = await client.callApi(getUserPhoto, photoOwner);
+    expect(photo.type).toBe('image/png');
+    expect(new Uint8Array(await photo.arrayBuffer())).toEqual(PNG_BYTES);
+    expect(request().headers.get('Authorization')).toBe('Bearer access-123');
+    expect(request().headers.get('Accept')).toBe('*/*');
+  });
+
+  it('reads a failure of a binary endpoint from its JSON envelope', async () => {
+    const { client, navigate } = setup({
+      session: signedIn,
+      respond: () => jsonResponse({ code: -1, data: null, message: 'Not found' }, 404),
+    });
+    const error = await failureOf(client.callApi(getUserPhoto, photoOwner, { failures: 'caller' }));
+    expect({ code: error.code, httpStatus: error.httpStatus, message: error.message }).toEqual({ code: -1, httpStatus: 404, message: 'Not found' });
+    expect(navigate).not.toHaveBeenCalled();
+  });
+});
+
 describe('callApi types', () => {
   // Checked by `tsc -p apps/web`, which includes tests: a wrong call below fails the type check.
   it('requires exactly the request parts an endpoint declares and returns its data type', () => {
@@ -116,6 +202,9 @@ describe('callApi types', () => {
       // @ts-expect-error publicAlive declares no body
       void client.callApi(publicAlive, { body: { x: 1 } });
       expectTypeOf(client.callApi(publicAlive)).resolves.toEqualTypeOf<AliveData>();
+      // A binary endpoint resolves to the bytes, not to the server's stream description.
+      expectTypeOf(client.callApi(getUserPhoto, photoOwner)).resolves.toEqualTypeOf<Blob>();
+      expectTypeOf(client.callApi(uploadUserPhoto, { ...photoOwner, files: { file: new Blob() } })).resolves.toEqualTypeOf<UserInfo>();
       expectTypeOf(client.callApi(renameEpak, { params: { epakId: 'e' }, body: { title: 't' } })).resolves.toEqualTypeOf<{
         epakId: string;
         title: string;

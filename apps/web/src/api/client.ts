@@ -8,6 +8,7 @@ import {
   SUCCESS_CODE,
   WEB_CLIENT_ID,
   type AccessDeniedStatus,
+  type BinaryBody,
   type Endpoint,
   type EndpointData,
   type EndpointInput,
@@ -60,7 +61,20 @@ export interface CallOptions {
   readonly failures?: 'redirect' | 'caller';
 }
 
-export type CallInput<E extends Endpoint> = EndpointInput<E>;
+export type CallInput<E extends Endpoint> = EndpointInput<E> & {
+  /**
+   * The files of a multipart endpoint (an upload), by form field name. They travel after the
+   * body's fields; any other endpoint refuses them, since they would silently go nowhere.
+   */
+  readonly files?: Readonly<Record<string, Blob>>;
+};
+
+/**
+ * What a call resolves to: the validated `data` of the envelope, or for an endpoint that answers
+ * with bytes (its contract data is the server's BinaryBody) the bytes as a Blob carrying their
+ * content type, ready for URL.createObjectURL.
+ */
+export type CallData<E extends Endpoint> = [EndpointData<E>] extends [BinaryBody] ? Blob : EndpointData<E>;
 
 type CallArgs<E extends Endpoint> = object extends CallInput<E>
   ? [input?: CallInput<E>, options?: CallOptions]
@@ -81,7 +95,7 @@ export interface ApiClientOptions {
 export type RefreshOutcome = 'refreshed' | 'failed' | 'unreachable';
 
 export interface ApiClient {
-  callApi<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<EndpointData<E>>;
+  callApi<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<CallData<E>>;
   /** Renews the tokens now (the session keep-alive); shares a refresh already under way. */
   refreshSession(): Promise<RefreshOutcome>;
   setNavigationHandler(handler: NavigationHandler): void;
@@ -94,6 +108,18 @@ function formBody(body: unknown): URLSearchParams {
       if (value !== undefined && value !== null) form.append(key, String(value));
     }
   }
+  return form;
+}
+
+/** A fresh form for every send: a retry after a refresh must carry the same fields and files again. */
+function multipartBody(body: unknown, files: Readonly<Record<string, Blob>> | undefined): FormData {
+  const form = new FormData();
+  if (typeof body === 'object' && body !== null) {
+    for (const [key, value] of Object.entries(body)) {
+      if (value !== undefined && value !== null) form.append(key, String(value));
+    }
+  }
+  for (const [field, file] of Object.entries(files ?? {})) form.append(field, file);
   return form;
 }
 
@@ -191,19 +217,28 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     input: CallInput<E> | undefined,
     signal: AbortSignal | undefined,
     credentials: boolean,
-  ): Promise<EndpointData<E>> {
+  ): Promise<CallData<E>> {
     const params = input?.params as Record<string, string | number> | undefined;
     const url = buildPath(endpoint.path, params) + toQueryString(input?.query as Record<string, unknown> | undefined);
+    const multipart = endpoint.bodyEncoding === 'multipart';
+    if (input?.files && !multipart) {
+      throw new Error(`${endpoint.method} ${endpoint.path} is not a multipart endpoint; it cannot send files`);
+    }
 
-    const headers = new Headers({ Accept: 'application/json', [API_HEADERS.acceptLanguage]: getLanguage() });
+    // A binary endpoint still answers failures with the JSON envelope, so both are acceptable.
+    const accept = endpoint.binaryResponse ? '*/*' : 'application/json';
+    const headers = new Headers({ Accept: accept, [API_HEADERS.acceptLanguage]: getLanguage() });
     // Read at send time, so a retry after a refresh carries the new token.
     const current = credentials ? session.get() : null;
     if (current) {
       headers.set(API_HEADERS.authorization, `Bearer ${current.accessToken}`);
       if (current.tenantUuid) headers.set(TENANT_HEADER, current.tenantUuid);
     }
-    let body: string | URLSearchParams | undefined;
-    if (input?.body !== undefined) {
+    let body: string | URLSearchParams | FormData | undefined;
+    if (multipart) {
+      // No Content-Type of our own: the browser writes it with the boundary it chose.
+      body = multipartBody(input?.body, input?.files);
+    } else if (input?.body !== undefined) {
       // The contract says how a body travels (sign-in is form-encoded by spec section 7).
       if (endpoint.bodyEncoding === 'form') {
         body = formBody(input.body);
@@ -228,12 +263,17 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       });
     }
 
+    if (endpoint.binaryResponse && response.ok) {
+      // The bytes themselves; the Blob keeps the content type the server named.
+      return (await response.blob()) as CallData<E>;
+    }
+
     const json = await readJson(response);
     const code = envelopeCode(json);
 
     if (code === SUCCESS_CODE && response.ok) {
       const data = endpoint.response.safeParse((json as { data?: unknown }).data);
-      if (data.success) return data.data as EndpointData<E>;
+      if (data.success) return data.data as CallData<E>;
       // The server answered outside its own contract: a bug of ours, not something to redirect on.
       throw new ApiError({
         code: ResponseCode.UNABLE_TO_PARSE_DATA.code,
@@ -297,7 +337,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     return refreshing;
   }
 
-  async function callApi<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<EndpointData<E>> {
+  async function callApi<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<CallData<E>> {
     const [input, callOptions] = args;
     const signal = callOptions?.signal;
     const redirects = callOptions?.failures !== 'caller';

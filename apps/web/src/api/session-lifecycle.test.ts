@@ -138,7 +138,7 @@ describe('endSession (logout)', () => {
 describe('the session running out in the app', () => {
   it('ends the session and alerts the user on the login page with uisSessionExpired', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const { requestsTo } = stubApi({ 'POST /msbapi/v1/logout': () => jsonResponse({ code: 1, data: { loggedOut: true } }) });
+    const { requestsTo } = stubApi({ 'POST /msbapi/v1/logout/stoptimer': () => jsonResponse({ code: 1, data: { loggedOut: true } }) });
     sessionStore.set(signedInSession(undefined, { expiresAt: Date.now() + tokenGrant().expiresIn * 1000 }));
     renderApp('/');
     expect(await screen.findByRole('heading', { level: 1, name: en.home.welcome.replace('{{name}}', 'Asha') })).toBeTruthy();
@@ -147,7 +147,9 @@ describe('the session running out in the app', () => {
 
     expect((await screen.findByRole('alert')).textContent).toBe(en.uisSessionExpired);
     expect(screen.getByRole('heading', { level: 1, name: en.login.title })).toBeTruthy();
-    expect(requestsTo('POST', '/msbapi/v1/logout')).toHaveLength(1);
+    // Told apart from a chosen logout: the timer's own call.
+    expect(requestsTo('POST', '/msbapi/v1/logout/stoptimer')).toHaveLength(1);
+    expect(requestsTo('POST', '/msbapi/v1/logout')).toHaveLength(0);
     expect(sessionStore.get()).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { logout, TOKEN_REFRESH_CALL_TIME, uisSessionLength, type TokenGrant } from '@pakt/domain';
+import { logout, stopSessionTimer, TOKEN_REFRESH_CALL_TIME, uisSessionLength, type TokenGrant } from '@pakt/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
@@ -33,10 +33,15 @@ export function shouldRenewSoon(expiresAt: number, now: number): boolean {
  * Ends the session on the server, then clears storage by the logout rule. A failed logout call
  * (server unreachable, token already dead) must not keep anyone signed in here, so it is ignored.
  */
-export async function endSession(client: ApiClient = apiClient, store: SessionStore = sessionStore): Promise<void> {
+export async function endSession(
+  client: ApiClient = apiClient,
+  store: SessionStore = sessionStore,
+  reason: LogoutReason = 'logout',
+): Promise<void> {
   if (store.get()) {
     try {
-      await client.callApi(logout, undefined, { failures: 'caller' });
+      // The server records which it was: a person logging out, or the session timer running out.
+      await client.callApi(reason === 'sessionExpired' ? stopSessionTimer : logout, undefined, { failures: 'caller' });
     } catch {
       // The tokens die with their expiry; locally the session ends regardless.
     }
@@ -75,7 +80,7 @@ export function useLogout(client: ApiClient = apiClient, store: SessionStore = s
   const navigate = useNavigate();
   return useCallback(
     async (reason: LogoutReason = 'logout') => {
-      await endSession(client, store);
+      await endSession(client, store, reason);
       // The public configuration stays: it is the same for everyone.
       forgetPrivateAnswers(queryClient);
       await navigate(loginPathAfter(reason), { replace: true });

@@ -8,10 +8,13 @@ import { errorResponse, jsonResponse, stubApi, tokenGrant } from '../test/fake-a
 import { renderApp, typeInto } from '../test/render-app';
 
 const OTP_ID = '3f0c2a4e-1b2c-4d5e-8f90-a1b2c3d4e5f6';
-const totp: TwoFactorChallenge = { otpId: OTP_ID, method: 'totp', maskedEmail: 'as***@ex***.com', expiresIn: 300 };
+const totp: TwoFactorChallenge = { otpId: OTP_ID, method: 'totp', maskedEmail: 'as***@ex***.com', maskedPhone: null, expiresIn: 300 };
 const email: TwoFactorChallenge = { ...totp, method: 'email' };
 const VERIFY = 'POST /msbapi/v2/authentication/otp/verify';
 const GENERATE = 'POST /msbapi/v2/authentication/otp/generate';
+const VALIDATE = 'POST /msbapi/v2/auth/otp/validate';
+const open = (attemptsLeft: number, challenge: TwoFactorChallenge = totp) => () =>
+  jsonResponse({ code: 1, data: { ...challenge, attemptsLeft } });
 
 function submitCode(label: string, code: string) {
   typeInto(label, code);
@@ -71,7 +74,7 @@ describe('AuthenticatePage', () => {
   it('mails the code on arrival and offers to resend once resendAfter has passed', async () => {
     saveChallenge(email);
     const { requestsTo } = stubApi({
-      [GENERATE]: () => jsonResponse({ code: 1, data: { sentTo: 'as***@ex***.com', resendAfter: 0 } }),
+      [GENERATE]: () => jsonResponse({ code: 1, data: { channel: 'email', sentTo: 'as***@ex***.com', resendAfter: 0 } }),
     });
     renderApp('/authenticate');
     expect((await screen.findByRole('status')).textContent).toBe(en.authenticate.sent.replace('{{email}}', 'as***@ex***.com'));
@@ -88,6 +91,58 @@ describe('AuthenticatePage', () => {
     expect((await screen.findByRole('status')).textContent).toBe(en.authenticate.errors.resendTooSoon);
     const wait = screen.getByRole('button', { name: /Send a new code in \d+ seconds/ });
     expect(wait.hasAttribute('disabled')).toBe(true);
+  });
+
+  it('says how many tries are left after a wrong code', async () => {
+    saveChallenge(totp);
+    let left = 5;
+    stubApi({
+      [VALIDATE]: () => open(left)(),
+      [VERIFY]: () => {
+        left -= 1;
+        return errorResponse(-138, 400);
+      },
+    });
+    renderApp('/authenticate');
+    await screen.findByText(en.authenticate.totpIntro);
+    submitCode(en.authenticate.appCode, '000000');
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(`${en.authenticate.errors.wrongCode} ${en.authenticate.attemptsLeft_other.replace('{{count}}', '4')}`),
+    );
+  });
+
+  it('after a reload, goes back to sign in when the server says the challenge is over', async () => {
+    saveChallenge(totp);
+    stubApi({ [VALIDATE]: () => errorResponse(-196, 400) });
+    const { router } = renderApp('/authenticate');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect((await screen.findByRole('alert')).textContent).toBe(en.authenticate.errors.expired);
+  });
+
+  it('offers to text the code when the account has a phone, and asks for the code from the SMS', async () => {
+    const withPhone: TwoFactorChallenge = { ...email, maskedPhone: '********2345' };
+    saveChallenge(withPhone);
+    const { requestsTo } = stubApi({
+      [VALIDATE]: open(5, withPhone),
+      [GENERATE]: ({ body }) => {
+        const channel = (body as { channel: string }).channel;
+        return jsonResponse({ code: 1, data: { channel, sentTo: channel === 'sms' ? '********2345' : 'as***@ex***.com', resendAfter: 0 } });
+      },
+    });
+    renderApp('/authenticate');
+    await screen.findByText(en.authenticate.emailIntroChoice.replace('{{email}}', 'as***@ex***.com').replace('{{phone}}', '2345'));
+    // The mailed code goes out on arrival; then the person chooses a text message instead.
+    expect((await screen.findByRole('status')).textContent).toBe(en.authenticate.sent.replace('{{email}}', 'as***@ex***.com'));
+    const textIt = await screen.findByRole('button', { name: en.authenticate.sendSms });
+    // Held back like "send again" until the server's resendAfter has passed.
+    await waitFor(() => expect(textIt.hasAttribute('disabled')).toBe(false));
+    fireEvent.click(textIt);
+    await waitFor(() => expect(requestsTo('POST', '/msbapi/v2/authentication/otp/generate')).toHaveLength(2));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(en.authenticate.smsSent.replace('{{phone}}', '2345')));
+    expect(requestsTo('POST', '/msbapi/v2/authentication/otp/generate').map((r) => (r.body as { channel: string }).channel)).toEqual(['email', 'sms']);
+    expect(screen.getByLabelText(new RegExp(en.authenticate.smsCode))).toBeTruthy();
+    expect(screen.getByText(en.authenticate.smsIntro.replace('{{phone}}', '2345'))).toBeTruthy();
+    expect(screen.getByRole('button', { name: en.authenticate.sendEmail })).toBeTruthy();
   });
 
   it('without a challenge goes back to sign in', async () => {

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { generateOtp, ResponseCode, verifyOtp, type TwoFactorChallenge } from '@pakt/domain';
-import { useMutation } from '@tanstack/react-query';
+import { generateOtp, ResponseCode, validateOtp, verifyOtp, type OtpChannel, type TwoFactorChallenge } from '@pakt/domain';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
@@ -45,7 +45,7 @@ function useChallenge(): StoredChallenge | null {
 export function AuthenticatePage() {
   const session = useSession();
   const stored = useChallenge();
-  if (session) return <Navigate to={landingPathFor(session.user)} replace />;
+  if (session) return <Navigate to={landingPathFor(session)} replace />;
   if (!stored) return <Navigate to="/login?twofactor=expired" replace />;
   return <CodeForm challenge={stored.challenge} />;
 }
@@ -69,7 +69,10 @@ function CodeForm({ challenge }: { readonly challenge: TwoFactorChallenge }) {
   const [code, setCode] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [message, setMessage] = useState<VerifyOutcome & { kind: 'message' } | null>(null);
-  const [sendMessage, setSendMessage] = useState<'authenticate.sent' | 'authenticate.errors.resendTooSoon' | 'authenticate.errors.sendFailed' | null>(null);
+  const [sendMessage, setSendMessage] = useState<
+    'authenticate.sent' | 'authenticate.smsSent' | 'authenticate.errors.resendTooSoon' | 'authenticate.errors.sendFailed' | null
+  >(null);
+  const [channel, setChannel] = useState<OtpChannel>('email');
   const [resendAt, setResendAt] = useState(0);
   const wait = useCountdown(resendAt);
   useDocumentTitle(`${t('authenticate.title')} · Pakt`);
@@ -79,10 +82,24 @@ function CodeForm({ challenge }: { readonly challenge: TwoFactorChallenge }) {
     void navigate(`/login?twofactor=${reason}`, { replace: true });
   };
 
+  // Whether the challenge still lives (a reload may come after it ended) and how many tries are left.
+  const status = useQuery({
+    queryKey: ['otp-challenge', challenge.otpId],
+    queryFn: ({ signal }) => callApi(validateOtp, { body: { otpId: challenge.otpId } }, { signal, failures: 'caller' }),
+    retry: false,
+    staleTime: Infinity,
+  });
+  useEffect(() => {
+    if (!status.error) return;
+    const outcome = verifyOutcome(status.error);
+    if (outcome.kind === 'restart') restart(outcome.reason);
+  });
+
   const send = useMutation({
-    mutationFn: () => callApi(generateOtp, { body: { otpId: challenge.otpId } }, { failures: 'caller' }),
+    mutationFn: (via: OtpChannel) => callApi(generateOtp, { body: { otpId: challenge.otpId, channel: via } }, { failures: 'caller' }),
     onSuccess: (result) => {
-      setSendMessage('authenticate.sent');
+      setChannel(result.channel);
+      setSendMessage(result.channel === 'sms' ? 'authenticate.smsSent' : 'authenticate.sent');
       setResendAt(Date.now() + result.resendAfter * 1000);
     },
     onError: (error) => {
@@ -103,21 +120,21 @@ function CodeForm({ challenge }: { readonly challenge: TwoFactorChallenge }) {
   useEffect(() => {
     if (challenge.method !== 'email' || sentOnArrival.current) return;
     sentOnArrival.current = true;
-    send.mutate();
+    send.mutate('email');
   }, [challenge.method, send]);
 
   const verify = useMutation({
     mutationFn: () => callApi(verifyOtp, { body: { otpId: challenge.otpId, code: code.trim() } }, { failures: 'caller' }),
     onSuccess: (grant) => {
       clearChallenge();
-      beginSession(grant);
-      void navigate(landingPathFor(grant.user), { replace: true });
+      void navigate(landingPathFor(beginSession(grant)), { replace: true });
     },
     onError: (error) => {
       const outcome = verifyOutcome(error);
       if (outcome.kind === 'restart') return restart(outcome.reason);
       setMessage(outcome);
       setCode('');
+      void status.refetch();
     },
   });
 
@@ -133,26 +150,30 @@ function CodeForm({ challenge }: { readonly challenge: TwoFactorChallenge }) {
   };
 
   const isEmail = challenge.method === 'email';
+  const phone = challenge.maskedPhone?.slice(-4) ?? null;
+  const attemptsLeft = status.data?.attemptsLeft;
+  let intro = t('authenticate.totpIntro');
+  if (isEmail && channel === 'sms') intro = t('authenticate.smsIntro', { phone });
+  else if (isEmail && phone) intro = t('authenticate.emailIntroChoice', { email: challenge.maskedEmail, phone });
+  else if (isEmail) intro = t('authenticate.emailIntro', { email: challenge.maskedEmail });
+  const codeLabel = !isEmail ? 'authenticate.appCode' : channel === 'sms' ? 'authenticate.smsCode' : 'authenticate.emailCode';
   return (
-    <AuthCard
-      title={t('authenticate.title')}
-      description={isEmail ? t('authenticate.emailIntro', { email: challenge.maskedEmail }) : t('authenticate.totpIntro')}
-      maw={440}
-    >
+    <AuthCard title={t('authenticate.title')} description={intro} maw={440}>
       {message && (
         <Alert color="red" variant="light" role="alert">
           {t(message.key)}
+          {message.key === 'authenticate.errors.wrongCode' && attemptsLeft !== undefined && ` ${t('authenticate.attemptsLeft', { count: attemptsLeft })}`}
         </Alert>
       )}
       {isEmail && sendMessage && (
-        <Alert color={sendMessage === 'authenticate.sent' ? 'teal' : 'orange'} variant="light" role="status">
-          {t(sendMessage, { email: challenge.maskedEmail })}
+        <Alert color={sendMessage === 'authenticate.sent' || sendMessage === 'authenticate.smsSent' ? 'teal' : 'orange'} variant="light" role="status">
+          {t(sendMessage, { email: challenge.maskedEmail, phone })}
         </Alert>
       )}
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <TextInput
-            label={t(isEmail ? 'authenticate.emailCode' : 'authenticate.appCode')}
+            label={t(codeLabel)}
             description={t('authenticate.codeHint')}
             required
             autoFocus
@@ -168,8 +189,13 @@ function CodeForm({ challenge }: { readonly challenge: TwoFactorChallenge }) {
             {t('authenticate.submit')}
           </Button>
           {isEmail && (
-            <Button variant="subtle" onClick={() => send.mutate()} disabled={wait > 0} loading={send.isPending}>
+            <Button variant="subtle" onClick={() => send.mutate(channel)} disabled={wait > 0} loading={send.isPending}>
               {wait > 0 ? t('authenticate.resendIn', { count: wait }) : t('authenticate.resend')}
+            </Button>
+          )}
+          {isEmail && phone && (
+            <Button variant="subtle" onClick={() => send.mutate(channel === 'sms' ? 'email' : 'sms')} disabled={wait > 0 || send.isPending}>
+              {t(channel === 'sms' ? 'authenticate.sendEmail' : 'authenticate.sendSms')}
             </Button>
           )}
         </Stack>

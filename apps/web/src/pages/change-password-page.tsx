@@ -1,20 +1,17 @@
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { changePassword, forcedRouteForStatus, ResponseCode } from '@pakt/domain';
-import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { forcedRouteForStatus } from '@pakt/domain';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
-import { ApiError, callApi } from '../api/client';
-import { usePasswordConfig } from '../api/password-config';
 import { useLogout } from '../api/session-lifecycle';
-import { sessionStore, useSession } from '../api/session-store';
+import { useSession } from '../api/session-store';
 import { homePathFor } from '../routing/access';
 import { AuthCard } from '../ui/auth-card';
 import { PasswordField } from '../ui/password-field';
-import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../ui/password-fields';
-import { PasswordIssues, passwordRefusal, type PasswordRefusal } from '../ui/password-issues';
+import { NewPasswordFields } from '../ui/password-fields';
+import { PasswordIssues } from '../ui/password-issues';
 import { FormError } from '../ui/form-error';
+import { useChangePassword } from '../ui/use-change-password';
 
 /**
  * Every role may open it (spec section 2), and so must anyone whose status forces it (section 4),
@@ -26,58 +23,19 @@ export function ChangePasswordPage() {
   return <ChangePasswordForm />;
 }
 
-type FormMessage = 'passwordChangeFailed' | 'common.unreachable';
-
 function ChangePasswordForm() {
   const { t } = useTranslation();
   const session = useSession();
   const navigate = useNavigate();
   const logout = useLogout();
-  const { config, failed } = usePasswordConfig(session?.tenantUuid);
-  const [oldPassword, setOldPassword] = useState('');
-  const [password, setPassword] = useState<NewPassword>({ password: '', confirm: '' });
-  const [submitted, setSubmitted] = useState(false);
-  const [oldError, setOldError] = useState<string | null>(null);
-  const [refusal, setRefusal] = useState<PasswordRefusal | null>(null);
-  const [message, setMessage] = useState<FormMessage | null>(null);
+  const { config, failed, oldPassword, setOldPassword, password, setPassword, submitted, oldError, refusal, message, change, onSubmit } =
+    useChangePassword({
+      // The new status (enabled again) lifts the forced route at once.
+      onSuccess: (user) => void navigate(homePathFor(user), { replace: true, state: { flash: 'passwordChangeSuccess' } }),
+    });
   const forced = forcedRouteForStatus(session?.user.status) === 'changepassword';
   const title = t(forced ? 'changePassword.forcedTitle' : 'changePassword.title');
   useDocumentTitle(`${title} · Pakt`);
-
-  const change = useMutation({
-    mutationFn: () =>
-      callApi(
-        changePassword,
-        { body: { oldPassword, newPassword: password.password, confirmPassword: password.confirm } },
-        { failures: 'caller' },
-      ),
-    onSuccess: (user) => {
-      const current = sessionStore.get();
-      // The new status (enabled again) lifts the forced route at once.
-      if (current) sessionStore.set({ ...current, user });
-      void navigate(homePathFor(user), { replace: true, state: { flash: 'passwordChangeSuccess' } });
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && (error.code === ResponseCode.WRONG_OLD_PASSWORD.code || error.code === ResponseCode.WRONG_PASSWORD.code)) {
-        setOldError(t('changePassword.wrongOld'));
-        setOldPassword('');
-        return;
-      }
-      const refused = passwordRefusal(error);
-      if (refused) return setRefusal(refused);
-      setMessage(error instanceof ApiError && error.httpStatus === 0 ? 'common.unreachable' : 'passwordChangeFailed');
-    },
-  });
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    setSubmitted(true);
-    setOldError(oldPassword ? null : t('common.required'));
-    setRefusal(null);
-    setMessage(null);
-    if (!oldPassword || Object.keys(newPasswordProblems(password, config)).length > 0) return;
-    change.mutate();
-  };
 
   return (
     <AuthCard title={title} description={t(forced ? 'changePassword.forcedIntro' : 'changePassword.intro')} maw={480}>

@@ -69,6 +69,8 @@ describe('LoginPage', () => {
     { code: -14, http: 403, message: en.login.errors.locked },
     { code: -13, http: 403, message: en.USER_DISABLED_CONTACT_ADMIN },
     { code: -88, http: 403, message: en.login.errors.licenseExpired },
+    { code: -164, http: 403, message: en.login.errors.pending },
+    { code: -15, http: 403, message: en.login.errors.expired },
   ])('explains code $code on the form and stays on it', async ({ code, http, message }) => {
     stubApi({ [AUTH]: () => errorResponse(code, http) });
     const { router } = renderApp('/login');
@@ -89,7 +91,7 @@ describe('LoginPage', () => {
   });
 
   it('takes a two-factor account (-200) to /authenticate with its challenge, keeping it out of the address', async () => {
-    const challenge = { otpId: '3f0c2a4e-1b2c-4d5e-8f90-a1b2c3d4e5f6', method: 'totp', maskedEmail: 'as***@ex***.com', expiresIn: 300 };
+    const challenge = { otpId: '3f0c2a4e-1b2c-4d5e-8f90-a1b2c3d4e5f6', method: 'totp', maskedEmail: 'as***@ex***.com', maskedPhone: null, expiresIn: 300 };
     stubApi({ [AUTH]: () => jsonResponse({ code: -200, data: challenge, message: 'Enter the code' }, 401) });
     const { router } = renderApp('/login');
     fillAndSubmit('asha@example.com', 'Correct-horse-1');

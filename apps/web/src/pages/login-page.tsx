@@ -26,6 +26,8 @@ type LoginMessageKey =
   | 'login.errors.locked'
   | 'login.errors.notEnabled'
   | 'login.errors.licenseExpired'
+  | 'login.errors.pending'
+  | 'login.errors.expired'
   | 'USER_DISABLED_CONTACT_ADMIN'
   | 'common.unreachable'
   | 'internalErrorMsg'
@@ -53,6 +55,10 @@ export function loginOutcome(error: unknown): LoginOutcome {
       return { kind: 'message', key: 'USER_DISABLED_CONTACT_ADMIN' };
     case ResponseCode.TRIAL_PERIOD_EXPIRED.code:
       return { kind: 'message', key: 'login.errors.licenseExpired' };
+    case ResponseCode.REGISTRATION_PENDING.code:
+      return { kind: 'message', key: 'login.errors.pending' };
+    case ResponseCode.USER_EXPIRED.code:
+      return { kind: 'message', key: 'login.errors.expired' };
     // Sign-in itself answers -73 only for an account that is not enabled at all (one whose password
     // must change signs in, to a session that can only change it): nothing to redirect to.
     case ResponseCode.USER_NOT_ENABLED.code:
@@ -100,7 +106,7 @@ export function LoginPage() {
   });
 
   // Signed in (just now, or already before coming here): nothing to do on this page.
-  if (session) return <Navigate to={landingPathFor(session.user)} replace />;
+  if (session) return <Navigate to={landingPathFor(session)} replace />;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

@@ -18,7 +18,6 @@ import {
   confirmTotpEnrolment,
   disableTotp,
   LANGUAGES,
-  readProfile,
   ResponseCode,
   startTotpEnrolment,
   updateProfile,
@@ -28,15 +27,15 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { ApiError, callApi } from '../api/client';
+import { profileQuery, profileQueryKey } from '../api/profile';
 import { sessionStore } from '../api/session-store';
 import { RequireRoute } from '../routing/access';
 import { ShieldIcon } from '../ui/icons';
 import { PasswordField } from '../ui/password-field';
 import { QrCode } from '../ui/qr-code';
-
-export const profileQueryKey = ['profile'] as const;
+import { SetPasswordDialog } from '../ui/set-password-dialog';
+import { ProfilePhotoSection } from './profile-photo-section';
 
 export function ProfilePage() {
   return (
@@ -54,7 +53,7 @@ function updateSessionUser(changes: Partial<SessionUser>): void {
 
 function Profile() {
   const { t } = useTranslation();
-  const profile = useQuery({ queryKey: profileQueryKey, queryFn: ({ signal }) => callApi(readProfile, undefined, { signal }) });
+  const profile = useQuery(profileQuery);
   useDocumentTitle(`${t('profile.title')} · Pakt`);
 
   let body;
@@ -70,23 +69,10 @@ function Profile() {
   } else {
     body = (
       <>
+        <ProfilePhotoSection profile={profile.data} />
         <ProfileForm profile={profile.data} />
         <TwoFactorSection enabled={profile.data.totpEnabled} />
-        <Card withBorder padding="lg" component="section">
-          <Group justify="space-between" gap="sm">
-            <Stack gap={2}>
-              <Title order={2} size="h4">
-                {t('profile.passwordHeading')}
-              </Title>
-              <Text size="sm" c="dimmed">
-                {t('profile.passwordHint')}
-              </Text>
-            </Stack>
-            <Button component={Link} to="/changepassword" variant="light">
-              {t('changePassword.title')}
-            </Button>
-          </Group>
-        </Card>
+        <PasswordSection />
       </>
     );
   }
@@ -105,6 +91,33 @@ function Profile() {
       </Stack>
       {body}
     </Stack>
+  );
+}
+
+/**
+ * Signed in, the person has a password already: the set-password dialog updates it (its register
+ * mode is for external invitees arriving with an invitation, who have no session yet).
+ */
+function PasswordSection() {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="password-heading">
+      <Group justify="space-between" gap="sm">
+        <Stack gap={2}>
+          <Title order={2} size="h4" id="password-heading">
+            {t('profile.passwordHeading')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('profile.passwordHint')}
+          </Text>
+        </Stack>
+        <Button variant="light" onClick={() => setOpen(true)}>
+          {t('changePassword.title')}
+        </Button>
+      </Group>
+      <SetPasswordDialog mode="update" opened={open} onClose={() => setOpen(false)} />
+    </Card>
   );
 }
 

@@ -20,15 +20,17 @@ function fillForm(password = 'Signup-password-2025') {
 }
 
 describe('SignupPage', () => {
-  it('creates the organisation, signs the new admin in and thanks them', async () => {
-    const { requestsTo } = stubApi({ [SIGNUP]: () => jsonResponse({ code: 1, data: tokenGrant(newAdmin) }) }, signupOn);
+  it('creates the organisation and asks the person to confirm their address from the mail', async () => {
+    const { requestsTo } = stubApi({ [SIGNUP]: () => jsonResponse({ code: 1, data: { verificationSent: true, email: 'asha@example.com' } }) }, signupOn);
     const { router } = renderApp('/signup');
     await screen.findByRole('heading', { level: 1, name: en.signup.title });
     fillForm();
     expect(await screen.findByRole('heading', { level: 1, name: en.thanks.title })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/thanks');
-    expect(screen.getByText(en.thanks.ready.replace('{{name}}', 'Asha').replace('{{tenant}}', 'Acme Legal'))).toBeTruthy();
-    expect(screen.getByRole('link', { name: en.common.goHome }).getAttribute('href')).toBe('/');
+    // The address travels in router state, never in the URL.
+    expect(router.state.location.search).toBe('');
+    expect(screen.getByRole('status').textContent).toBe(en.thanks.checkMail.replace('{{email}}', 'asha@example.com'));
+    expect(screen.getByRole('link', { name: en.common.signIn }).getAttribute('href')).toBe('/login');
     expect(requestsTo('POST', '/msbapi/v1/user/signup')[0]?.body).toEqual({
       email: 'asha@example.com',
       firstName: 'Asha',
@@ -37,7 +39,16 @@ describe('SignupPage', () => {
       newPassword: 'Signup-password-2025',
       confirmPassword: 'Signup-password-2025',
     });
-    expect(sessionStore.get()?.user.email).toBe('asha@example.com');
+    // Nobody is signed in until the link is opened.
+    expect(sessionStore.get()).toBeNull();
+  });
+
+  it('explains a sign-up that is waiting for its confirmation (-164)', async () => {
+    stubApi({ [SIGNUP]: () => errorResponse(-164, 403) }, signupOn);
+    renderApp('/signup');
+    await screen.findByRole('heading', { level: 1, name: en.signup.title });
+    fillForm();
+    expect((await screen.findByRole('alert')).textContent).toBe(en.signup.pending);
   });
 
   it.each([
@@ -64,5 +75,27 @@ describe('SignupPage', () => {
     renderApp('/signup');
     expect((await screen.findByRole('alert')).textContent).toBe(en.signup.unavailable);
     expect(screen.queryByRole('button', { name: en.signup.submit })).toBeNull();
+  });
+});
+
+describe('ThanksPage with the confirmation link', () => {
+  const VERIFY = 'POST /msbapi/public/users/verifyEmail';
+
+  it('confirms the address once, signs the person in and welcomes them', async () => {
+    const { requestsTo } = stubApi({ [VERIFY]: () => jsonResponse({ code: 1, data: tokenGrant(newAdmin) }) });
+    renderApp('/thanks?verify=pkv_abc');
+    expect(await screen.findByText(en.thanks.ready.replace('{{name}}', 'Asha').replace('{{tenant}}', 'Acme Legal'))).toBeTruthy();
+    expect(screen.getByRole('link', { name: en.common.goHome }).getAttribute('href')).toBe('/');
+    expect(requestsTo('POST', '/msbapi/public/users/verifyEmail')).toHaveLength(1);
+    expect(requestsTo('POST', '/msbapi/public/users/verifyEmail')[0]?.body).toEqual({ token: 'pkv_abc' });
+    expect(sessionStore.get()?.user.email).toBe('asha@example.com');
+  });
+
+  it('says what to do with a spent or old link (-120)', async () => {
+    stubApi({ [VERIFY]: () => errorResponse(-120, 410) });
+    renderApp('/thanks?verify=pkv_old');
+    expect((await screen.findByRole('alert')).textContent).toBe(en.thanks.verifyFailed);
+    expect(screen.getByRole('link', { name: en.common.signIn }).getAttribute('href')).toBe('/login');
+    expect(sessionStore.get()).toBeNull();
   });
 });

@@ -7,7 +7,6 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { ApiError, callApi } from '../api/client';
 import { usePublicConfiguration } from '../api/public-queries';
-import { useStartSession } from '../api/session-lifecycle';
 import { useSession } from '../api/session-store';
 import { landingPathFor } from '../routing/access';
 import { AuthCard } from '../ui/auth-card';
@@ -18,7 +17,7 @@ import { nameProblems, PersonNameFields } from '../ui/person-name-fields';
 type SignupFailure =
   | { readonly field: 'email'; readonly key: 'signup.emailTaken' }
   | { readonly field: 'orgName'; readonly key: 'signup.orgTaken' }
-  | { readonly field: null; readonly key: 'signup.unavailable' | 'REGISTERATION_FAIL' | 'common.unreachable' };
+  | { readonly field: null; readonly key: 'signup.unavailable' | 'signup.pending' | 'REGISTERATION_FAIL' | 'common.unreachable' };
 
 /** -81 and -87 point at their field; -11 means sign-up was switched off meanwhile. */
 export function signupFailure(error: unknown): SignupFailure {
@@ -26,6 +25,7 @@ export function signupFailure(error: unknown): SignupFailure {
     if (error.code === ResponseCode.USER_ALREADY_EXISTS.code) return { field: 'email', key: 'signup.emailTaken' };
     if (error.code === ResponseCode.TENANT_ALREADY_EXISTS.code) return { field: 'orgName', key: 'signup.orgTaken' };
     if (error.code === ResponseCode.NOT_AUTHORIZED.code) return { field: null, key: 'signup.unavailable' };
+    if (error.code === ResponseCode.REGISTRATION_PENDING.code) return { field: null, key: 'signup.pending' };
     if (error.httpStatus === 0) return { field: null, key: 'common.unreachable' };
   }
   return { field: null, key: 'REGISTERATION_FAIL' };
@@ -55,7 +55,7 @@ export function SignupPage() {
   const [signedInOnArrival] = useState(() => session !== null);
   const configuration = usePublicConfiguration();
   useDocumentTitle(`${t('signup.title')} · Pakt`);
-  if (session && signedInOnArrival) return <Navigate to={landingPathFor(session.user)} replace />;
+  if (session && signedInOnArrival) return <Navigate to={landingPathFor(session)} replace />;
   if (configuration.isPending) return <Loader size="sm" mx="auto" display="block" aria-label={t('signup.title')} />;
   if (!configuration.data?.features.signup) return <SignupUnavailable />;
   return <SignupForm />;
@@ -64,7 +64,6 @@ export function SignupPage() {
 function SignupForm() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const beginSession = useStartSession();
   const config = DEFAULT_PASSWORD_CONFIG;
   const [email, setEmail] = useState('');
   const [name, setName] = useState({ firstName: '', lastName: '' });
@@ -92,9 +91,8 @@ function SignupForm() {
         },
         { failures: 'caller' },
       ),
-    onSuccess: (grant) => {
-      beginSession(grant);
-      void navigate('/thanks', { replace: true });
+    onSuccess: (result) => {
+      void navigate('/thanks', { replace: true, state: { verificationSentTo: result.email } });
     },
     onError: (error) => {
       const refused = passwordRefusal(error);

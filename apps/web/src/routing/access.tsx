@@ -1,10 +1,13 @@
 import {
   canAccessRoute,
+  routeFromPathname,
   forcedRouteForStatus,
   routePath,
   resolvePermissionSettings,
+  visibleMenu,
   type FeatureFlags,
   type GuardedRoute,
+  type MenuItemId,
   type PermissionSettings,
   type Role,
   type SessionUser,
@@ -43,12 +46,55 @@ export function homePathFor(user: SessionUser): string {
 }
 
 /**
- * Where sign-in (or opening /login while signed in) leads: a status that forces a password change
- * wins (spec section 4), otherwise home.
+ * Menu items whose page exists in this build; the others are listed, disabled, as "coming soon".
+ * /admin so far holds the tenant outbox only, so its sub-items (edit reasons etc.) stay disabled.
  */
-export function landingPathFor(user: SessionUser): string {
-  const forced = forcedRouteForStatus(user.status);
-  return forced ? routePath(forced) : homePathFor(user);
+export const BUILT_MENU_ITEMS: ReadonlySet<MenuItemId> = new Set<MenuItemId>(['admin']);
+
+/**
+ * Where sign-in, /landing and switching tenants lead: a status that forces a password change wins
+ * (spec section 4); root goes to the console; a super admin, whose menu is the settings screen
+ * alone (spec section 2), goes straight there; everyone else home.
+ */
+export function landingPathFor(
+  session: Pick<Session, 'user' | 'tenantUuid'>,
+  settings: PermissionSettings = resolvePermissionSettings(),
+  built: ReadonlySet<MenuItemId> = BUILT_MENU_ITEMS,
+): string {
+  const forced = forcedRouteForStatus(session.user.status);
+  if (forced) return routePath(forced);
+  if (effectiveRole(session) === 'super_admin') {
+    const first = visibleMenu('super_admin', settings).find((item) => item.route && built.has(item.id));
+    if (first?.route) return routePath(first.route);
+  }
+  return homePathFor(session.user);
+}
+
+/**
+ * Where switching to another tenant leads: the page open stays when the role there may open it
+ * too; otherwise, or for a super admin (whose app is their settings screen, spec section 2), that
+ * tenant's landing page. Null means stay.
+ */
+export function pathAfterTenantSwitch(
+  session: Pick<Session, 'user' | 'tenantUuid'>,
+  pathname: string,
+  settings: PermissionSettings = resolvePermissionSettings(),
+  built: ReadonlySet<MenuItemId> = BUILT_MENU_ITEMS,
+): string | null {
+  const role = effectiveRole(session);
+  const route = routeFromPathname(pathname);
+  const mayStay = pathname === '/' || (route !== undefined && role !== null && canAccessRoute(role, route, settings));
+  if (mayStay && role !== 'super_admin') return null;
+  const landing = landingPathFor(session, settings, built);
+  return landing === pathname ? null : landing;
+}
+
+/** /landing: the start page of whoever is signed in, or sign-in. */
+export function LandingRedirect() {
+  const session = useSession();
+  const configuration = usePublicConfiguration();
+  if (!session) return <Navigate to="/login" replace />;
+  return <Navigate to={landingPathFor(session, permissionSettingsFrom(configuration.data?.features))} replace />;
 }
 
 /**

@@ -54,8 +54,19 @@ describe('tenant selector', () => {
 
     fireEvent.change(select, { target: { value: TENANT_GLOBEX } });
 
-    expect(sessionStore.get()?.tenantUuid).toBe(TENANT_GLOBEX);
+    await waitFor(() => expect(sessionStore.get()?.tenantUuid).toBe(TENANT_GLOBEX));
     await waitFor(() => expect(screen.getByTestId('current-tenant').textContent).toBe('Globex'));
+  });
+
+  it("leaves a page the new tenant's role may not open for that tenant's start page", async () => {
+    stubApi({ 'GET /msbapi/v1/outbox': () => jsonResponse({ code: 1, data: { messages: [] } }) });
+    sessionStore.set(signedInSession());
+    const { router } = renderApp('/admin');
+    expect(await screen.findByRole('heading', { level: 1, name: en.outbox.title })).toBeTruthy();
+    fireEvent.change(await screen.findByRole('combobox', { name: en.shell.tenant }), { target: { value: TENANT_GLOBEX } });
+    // Admin in Acme Legal, signer in Globex: no access-denied page, just Globex's home.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(await screen.findByRole('heading', { level: 1, name: en.home.welcome.replace('{{name}}', 'Asha') })).toBeTruthy();
   });
 
   it('is absent for root, who belongs to no tenant', async () => {

@@ -5,14 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { usePublicConfiguration } from '../api/public-queries';
 import { useSession } from '../api/session-store';
-import { effectiveRole, permissionSettingsFrom } from '../routing/access';
+import { BUILT_MENU_ITEMS, effectiveRole, permissionSettingsFrom } from '../routing/access';
 import { MenuIcon } from '../ui/icons';
-
-/**
- * Menu items whose page exists in this build; the others are listed, disabled, as "coming soon".
- * /admin so far holds the tenant outbox only, so its sub-items (edit reasons etc.) stay disabled.
- */
-export const BUILT_MENU_ITEMS: ReadonlySet<MenuItemId> = new Set<MenuItemId>(['admin']);
 
 type Underscored<T extends string> = T extends `${infer A}.${infer B}` ? `${A}_${B}` : T;
 

@@ -1,8 +1,10 @@
 import { NativeSelect } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PUBLIC_QUERY_SCOPE } from '../api/public-queries';
+import { useLocation, useNavigate } from 'react-router';
+import { PUBLIC_QUERY_SCOPE, usePublicConfiguration } from '../api/public-queries';
 import { selectTenant, useSession } from '../api/session-store';
+import { pathAfterTenantSwitch, permissionSettingsFrom } from '../routing/access';
 import { BuildingIcon } from '../ui/icons';
 
 /**
@@ -14,6 +16,9 @@ export function TenantSelector() {
   const { t } = useTranslation();
   const session = useSession();
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const configuration = usePublicConfiguration();
   const tenants = session?.user.tenants ?? [];
   if (!session || tenants.length === 0) return null;
 
@@ -27,9 +32,21 @@ export function TenantSelector() {
       value={session.tenantUuid ?? ''}
       data={tenants.map((tenant) => ({ value: tenant.tenantUuid, label: tenant.tenantName }))}
       onChange={(event) => {
-        selectTenant(event.currentTarget.value);
-        // Whatever was loaded belongs to the previous tenant.
-        void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== PUBLIC_QUERY_SCOPE });
+        const tenantUuid = event.currentTarget.value;
+        const switchNow = () => {
+          selectTenant(tenantUuid);
+          // Whatever was loaded belongs to the previous tenant.
+          void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== PUBLIC_QUERY_SCOPE });
+        };
+        const leaveFor = pathAfterTenantSwitch(
+          { ...session, tenantUuid },
+          location.pathname,
+          permissionSettingsFrom(configuration.data?.features),
+        );
+        // Leaving first: the open page must never render for a role that may not see it (it
+        // would bounce to access denied); the switch happens once the new page is there.
+        if (leaveFor) void Promise.resolve(navigate(leaveFor)).then(switchNow);
+        else switchNow();
       }}
     />
   );

@@ -1,6 +1,9 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import type { SessionUser } from '@pakt/domain';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { profileQuery, useProfilePhotoUrl } from '../api/profile';
 import { useLogout } from '../api/session-lifecycle';
 import { useCurrentTenant, useCurrentUser } from '../api/session-store';
 import { HelpIcon, KeyIcon, LogoutIcon, MailIcon, UserIcon } from '../ui/icons';
@@ -27,7 +30,7 @@ export function UserWidget() {
       <Menu.Target>
         <UnstyledButton aria-label={t('shell.accountMenu', { name })} title={t('shell.signedInAs', { name })}>
           <Group gap="xs" wrap="nowrap">
-            <Avatar radius="xl" size="md" color="initials" name={name} />
+            <HeaderAvatar user={user} name={name} />
             <Text size="sm" fw={500} visibleFrom="sm" truncate maw={180}>
               {name}
             </Text>
@@ -65,4 +68,16 @@ export function UserWidget() {
       </Menu.Dropdown>
     </Menu>
   );
+}
+
+/**
+ * The profile photo when there is one, else the initials. Whether there is one comes from the
+ * profile, which the profile page shares, so an upload or removal there shows here at once.
+ */
+function HeaderAvatar({ user, name }: { readonly user: SessionUser; readonly name: string }) {
+  const profile = useQuery(profileQuery);
+  // The cache could still hold someone else's profile for a moment after another tab switched accounts.
+  const hasPhoto = profile.data?.id === user.id && profile.data.hasPhoto;
+  const photoUrl = useProfilePhotoUrl(user.id, hasPhoto);
+  return <Avatar radius="xl" size="md" color="initials" name={name} src={photoUrl} alt="" data-testid="header-avatar" />;
 }

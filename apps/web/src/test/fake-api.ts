@@ -1,4 +1,11 @@
-import { DEFAULT_PASSWORD_CONFIG, type AliveData, type PublicConfiguration, type SessionUser, type TokenGrant } from '@pakt/domain';
+import {
+  DEFAULT_PASSWORD_CONFIG,
+  type AliveData,
+  type PublicConfiguration,
+  type SessionUser,
+  type TokenGrant,
+  type UserInfo,
+} from '@pakt/domain';
 import { vi } from 'vitest';
 import type { Session } from '../api/session-store';
 
@@ -80,6 +87,29 @@ export function tokenGrant(user: SessionUser = adminUser, tokens: { access?: str
   };
 }
 
+/** The profile (UserInfo) of a session user, as GET /users/profile answers it. */
+export function userInfoOf(user: SessionUser = adminUser, overrides: Partial<UserInfo> = {}): UserInfo {
+  return {
+    id: user.id,
+    email: user.email,
+    status: user.status,
+    type: user.type,
+    title: null,
+    firstName: user.firstName,
+    middleName: user.middleName,
+    lastName: user.lastName,
+    phone: null,
+    company: null,
+    department: null,
+    timeZone: null,
+    locale: user.locale,
+    createdOn: '2025-01-01T00:00:00.000Z',
+    totpEnabled: user.totpEnabled,
+    hasPhoto: false,
+    ...overrides,
+  };
+}
+
 export function signedInSession(user: SessionUser = adminUser, overrides: Partial<Session> = {}): Session {
   return {
     accessToken: 'access-1',
@@ -99,19 +129,25 @@ export type FakeRoute = (request: { url: string; method: string; headers: Header
 export const errorResponse = (code: number, status: number, message = 'failed') =>
   jsonResponse({ code, data: null, message }, status);
 
+/** A request body as a test wants to read it: JSON and forms as objects, multipart parts by name. */
+function decodeBody(raw: unknown): unknown {
+  if (raw instanceof URLSearchParams) return Object.fromEntries(raw);
+  if (raw instanceof FormData) return Object.fromEntries(raw);
+  if (typeof raw === 'string') return JSON.parse(raw);
+  return undefined;
+}
+
 /**
  * A global fetch answering the public endpoints as a healthy server would, plus whatever the
  * test's routes answer (first match wins; `undefined` passes the request on). The body is decoded
- * from JSON or form encoding so tests can assert what a page sent.
+ * from JSON, form or multipart encoding so tests can assert what a page sent.
  */
 export function stubApi(routes: Record<string, FakeRoute> = {}, configuration: PublicConfiguration = configurationData) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     const method = init?.method ?? 'GET';
     const headers = new Headers(init?.headers);
-    let body: unknown = undefined;
-    if (init?.body instanceof URLSearchParams) body = Object.fromEntries(init.body);
-    else if (typeof init?.body === 'string') body = JSON.parse(init.body);
+    const body = decodeBody(init?.body);
     for (const [key, route] of Object.entries(routes)) {
       const [routeMethod, path] = key.split(' ');
       if (routeMethod !== method || url.split('?')[0] !== path) continue;
@@ -128,11 +164,6 @@ export function stubApi(routes: Record<string, FakeRoute> = {}, configuration: P
   const requestsTo = (method: string, path: string) =>
     fetchMock.mock.calls
       .filter(([url, init]) => (init?.method ?? 'GET') === method && String(url).split('?')[0] === path)
-      .map(([url, init]) => {
-        const raw = init?.body;
-        const body: unknown =
-          raw instanceof URLSearchParams ? Object.fromEntries(raw) : typeof raw === 'string' ? JSON.parse(raw) : undefined;
-        return { url: String(url), headers: new Headers(init?.headers), body };
-      });
+      .map(([url, init]) => ({ url: String(url), headers: new Headers(init?.headers), body: decodeBody(init?.body) }));
   return { fetchMock, requestsTo };
 }

@@ -34,7 +34,10 @@ export function NewPasswordFields({
   config = DEFAULT_PASSWORD_CONFIG,
   label,
   serverProblem,
+  autoFocus = false,
 }: {
+  /** Focus the password when the form opens in a dialog (Mantine's focus trap looks for data-autofocus). */
+  readonly autoFocus?: boolean;
   /** The password field's label; "Password" unless the form has an old one as well. */
   readonly label?: string;
   /** What the server said about the password or its confirmation, shown under the field. */
@@ -56,6 +59,7 @@ export function NewPasswordFields({
         value={value.password}
         error={(problems.password && t(problems.password)) ?? serverProblem?.password}
         aria-describedby={rulesId}
+        data-autofocus={autoFocus || undefined}
         onChange={(event) => onChange({ ...value, password: event.currentTarget.value })}
       />
       <PasswordRules id={rulesId} password={value.password} config={config} />

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Role, UserStatus, UserType } from '../constants';
+import { ConfigType, Role, UserStatus, UserType } from '../constants';
+import { TenantConfig } from '../tenant-settings';
 import { EmailAddress } from '../constants/validation';
 import { PASSWORD_MAX_LENGTH, PasswordConfig } from '../password-policy';
 import { LanguageCode } from '../languages';
@@ -17,6 +18,8 @@ export const UserTenant = z.object({
   tenantName: z.string(),
   userRole: Role,
   userLoginType: z.enum(['Email', 'SSO']),
+  /** Temporary access ends then (-15 afterwards); null for lasting membership. */
+  expiresAt: z.iso.datetime().nullable().optional(),
 });
 export type UserTenant = z.infer<typeof UserTenant>;
 
@@ -85,6 +88,50 @@ export const logout = defineEndpoint({
   access: 'user',
   summary: 'End this session: its access and refresh tokens stop working.',
   response: z.object({ loggedOut: z.literal(true) }),
+});
+
+export const stopSessionTimer = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v1/logout/stoptimer',
+  access: 'user',
+  summary:
+    "The user-session timer ran out (uisSessionExpired): the session ends like a logout, recorded as timed out rather than chosen.",
+  response: z.object({ loggedOut: z.literal(true) }),
+});
+
+const ClientId = z.string().min(1).max(100);
+
+/** A single-use code handing this session to another client (spec: UIS token; -45 when invalid). */
+export const UIS_CODE_SECONDS = 60;
+
+export const uisAuthCode = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v1/uisauthcode',
+  access: 'user',
+  summary: `A one-time code (${UIS_CODE_SECONDS} s) another client trades at public/token/exchange for its own session of the same user.`,
+  query: z.object({ clientId: ClientId.default(WEB_CLIENT_ID) }),
+  response: z.object({ code: z.string(), expiresIn: z.number().int().positive() }),
+});
+
+export const exchangeToken = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/public/token/exchange',
+  access: 'public',
+  summary: 'Trade a one-time UIS code for tokens of a new session (-45 when the code is unknown, used or expired).',
+  body: z.object({ code: z.string().min(1).max(200), clientId: ClientId }),
+  response: TokenGrant,
+});
+
+export const LOGIN_TYPES = ['Email', 'SSO'] as const;
+
+export const userType = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/public/usertype',
+  access: 'public',
+  summary:
+    'How an address signs in (password or single sign-on), so the login form can ask for the right thing. Unknown addresses answer like password accounts.',
+  query: z.object({ email: Email }),
+  response: z.object({ userLoginType: z.enum(LOGIN_TYPES) }),
 });
 
 export const checkSession = defineEndpoint({
@@ -301,9 +348,15 @@ export const TwoFactorChallenge = z.object({
   method: SecondFactorMethod,
   /** Where an emailed code goes, masked (e.g. as***@ex***.test). */
   maskedEmail: z.string(),
+  /** For code challenges: the phone a code can be texted to instead (last four digits), if any. */
+  maskedPhone: z.string().nullable(),
   expiresIn: z.number().int().positive(),
 });
 export type TwoFactorChallenge = z.infer<typeof TwoFactorChallenge>;
+
+export const OTP_CHANNELS = ['email', 'sms'] as const;
+export const OtpChannel = z.enum(OTP_CHANNELS);
+export type OtpChannel = z.infer<typeof OtpChannel>;
 
 const OtpCode = z.string().trim().regex(/^\d{6}$/, 'must be 6 digits');
 
@@ -311,9 +364,18 @@ export const generateOtp = defineEndpoint({
   method: 'POST',
   path: '/msbapi/v2/authentication/otp/generate',
   access: 'public',
-  summary: 'Send (or send again) the one-time code of a sign-in challenge by email.',
+  summary: 'Send (or send again) the one-time code of a sign-in challenge, by email or SMS.',
+  body: z.object({ otpId: z.uuid(), channel: OtpChannel.default('email') }),
+  response: z.object({ channel: OtpChannel, sentTo: z.string(), resendAfter: z.number().int().nonnegative() }),
+});
+
+export const validateOtp = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/auth/otp/validate',
+  access: 'public',
+  summary: 'Whether a sign-in challenge is still open (after a reload, say), and how it is answered (-196, -217 when not).',
   body: z.object({ otpId: z.uuid() }),
-  response: z.object({ sentTo: z.string(), resendAfter: z.number().int().nonnegative() }),
+  response: TwoFactorChallenge.extend({ attemptsLeft: z.number().int().positive() }),
 });
 
 export const verifyOtp = defineEndpoint({
@@ -424,7 +486,7 @@ export const signup = defineEndpoint({
   method: 'POST',
   path: '/msbapi/v1/user/signup',
   access: 'public',
-  summary: 'Self-service sign-up (when enabled): a new organisation with its first admin.',
+  summary: 'Self-service sign-up (when enabled): a new organisation with its first admin, once the mailed link confirms the address.',
   body: z
     .object({
       email: Email,
@@ -437,6 +499,16 @@ export const signup = defineEndpoint({
       confirmPassword: Password,
     })
     .refine((b) => b.newPassword === b.confirmPassword, { path: ['confirmPassword'], message: 'passwordMissMatch' }),
+  /** Nobody is signed in yet: the address must be confirmed from the mailed link first (-164 until then). */
+  response: z.object({ verificationSent: z.literal(true), email: z.string() }),
+});
+
+export const verifyEmail = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/public/users/verifyEmail',
+  access: 'public',
+  summary: 'Confirm a sign-up from the mailed link; answers tokens, so the person is signed in (-120 when the link is spent or old).',
+  body: z.object({ token: z.string().min(1).max(200) }),
   response: TokenGrant,
 });
 
@@ -474,6 +546,15 @@ export const tenantConfiguration = defineEndpoint({
     passwordConfig: PasswordConfig,
     requireEmailOtp: z.boolean(),
   }),
+});
+
+export const tenantConfigByType = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v1/config',
+  access: 'tenant',
+  summary: 'One config type of this tenant (FEATURE_CONFIG, USER_INVITE_CONFIG, ONE_DRIVE_CONFIG) with defaults filled in.',
+  query: z.object({ configType: ConfigType }),
+  response: TenantConfig,
 });
 
 /** Profile photos: PNG or JPEG, checked by their first bytes, at most this size. */
