@@ -5,6 +5,7 @@ import { installErrorHandling } from './http/error-handler';
 import { serveWebApp } from './http/web-app';
 import { registerIdentityRoutes } from './routes/identity-routes';
 import { registerOutboxRoutes } from './routes/outbox-routes';
+import { registerDocumentRoutes } from './routes/document-routes';
 import { registerPublicRoutes } from './routes/public-routes';
 import formBody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -56,6 +57,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerPublicRoutes(app, context);
   registerIdentityRoutes(app, context);
   registerOutboxRoutes(app, context);
+  registerDocumentRoutes(app, context);
   await serveWebApp(app, context.config.webDistDir);
   await options.beforeReady?.(app, context);
   await app.ready();

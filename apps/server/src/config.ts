@@ -50,6 +50,9 @@ const EnvSchema = z
     REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).max(365 * 24 * 3600).default(7 * 24 * 3600),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
     SMTP_FROM: z.string().min(3).default('Pakt <no-reply@localhost>'),
+    DOCUMENT_MAX_MB: z.coerce.number().int().min(1).max(2048).default(100),
+    DOCUMENT_MAX_PAGES: z.coerce.number().int().min(1).max(100_000).default(2000),
+    LIBREOFFICE_PATH: z.string().min(1).optional(),
     SMS_WEBHOOK_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     SMS_WEBHOOK_TOKEN: z.string().min(1).max(500).optional(),
     SETUP_TOKEN: z.string().min(32, 'must be at least 32 characters').max(200).optional(),
@@ -118,6 +121,12 @@ export interface Config {
    * (with `Authorization: Bearer <token>` when a token is given), for a relay to the SMS provider.
    */
   sms: { webhookUrl: string; token: string | undefined } | undefined;
+  documents: {
+    maxBytes: number;
+    maxPages: number;
+    /** LibreOffice to convert office files with; found on PATH (soffice) when not set. */
+    libreOfficePath: string | undefined;
+  };
   /** For automated installs: the first-run setup token, instead of a random one. */
   setupToken: string | undefined;
   supportedLanguages: LanguageCode[];
@@ -174,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     setupToken: e.SETUP_TOKEN,
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
     sms: e.SMS_WEBHOOK_URL ? { webhookUrl: e.SMS_WEBHOOK_URL, token: e.SMS_WEBHOOK_TOKEN } : undefined,
+    documents: { maxBytes: e.DOCUMENT_MAX_MB * 1024 * 1024, maxPages: e.DOCUMENT_MAX_PAGES, libreOfficePath: e.LIBREOFFICE_PATH },
     supportedLanguages: e.SUPPORTED_LANGUAGES,
     defaultLanguage: e.DEFAULT_LANGUAGE,
     features: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DocumentFormat } from './constants/ui';
 import { LanguageCode } from './languages';
 import { type PermissionSettings, resolvePermissionSettings } from './permissions';
 
@@ -27,6 +28,8 @@ export const TenantSettings = z
     cloudDriveUploadEnabled: z.boolean(),
     /** ONE_DRIVE_CONFIG: the application (client) id registered with the drive; never a secret. */
     cloudDriveClientId: z.string().trim().min(1).max(200),
+    /** Upload formats of spec §5 this tenant does not take (-177). */
+    disabledDocumentFormats: z.array(DocumentFormat),
   })
   .partial();
 export type TenantSettings = z.infer<typeof TenantSettings>;

@@ -19,6 +19,7 @@ describe('migrations', () => {
       [],
     );
     expect(rows.map((r) => (r as { table_name: string }).table_name)).toEqual([
+      'documents',
       'invitations',
       'memberships',
       'one_time_tokens',

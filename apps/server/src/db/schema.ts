@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -250,3 +251,31 @@ export const tenantSettings = pgTable('tenant_settings', {
   settings: jsonb('settings').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * An uploaded document: always a PDF in storage (images and office files are converted on the
+ * way in), with what inspecting it found. Belongs to whoever uploaded it, inside one tenant.
+ */
+export const documents = pgTable(
+  'documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    ownerId: uuid('owner_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Extension of what was uploaded (spec §5 formats). */
+    sourceFormat: text('source_format').notNull(),
+    /** Content address of the stored PDF. */
+    sha256: text('sha256').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    pageCount: integer('page_count').notNull(),
+    /** PageGeometry[] (domain): visible box and /Rotate of every page. */
+    pages: jsonb('pages').notNull(),
+    encrypted: boolean('encrypted').notNull().default(false),
+    /** PreconfiguredTag[] (domain): the PDF's own form fields. */
+    formFields: jsonb('form_fields').notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('documents_owner').on(t.tenantId, t.ownerId, t.createdAt), index('documents_sha256').on(t.sha256)],
+);

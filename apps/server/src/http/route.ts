@@ -77,6 +77,7 @@ export function route<E extends Endpoint>(
       });
       if (endpoint.binaryResponse) {
         const body = data as BinaryBody;
+        if (body.fileName) reply.header('content-disposition', attachmentDisposition(body.fileName));
         return reply
           .type(body.contentType)
           .header('content-length', body.size)
@@ -86,4 +87,13 @@ export function route<E extends Endpoint>(
       return { code: SUCCESS_CODE, data };
     },
   });
+}
+
+/**
+ * A download name for any language: a plain-ASCII fallback plus the UTF-8 name (RFC 6266 / 5987),
+ * with nothing that could end the header or the quoted string.
+ */
+export function attachmentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

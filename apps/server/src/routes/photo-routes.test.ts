@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
+import { multipart } from '../test/multipart';
 import { buildTestApp, type TestApp } from '../test/test-app';
 
 let t: TestApp;
@@ -14,16 +15,6 @@ afterAll(() => t.close());
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-and-the-rest')]);
 
-function multipart(file: Buffer, filename = 'me.png', type = 'image/png') {
-  const boundary = '----pakt-test-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
-    file,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 describe('profile photo', () => {
   it('stores a PNG, serves it to its owner and co-members, and 404s to everyone else', async () => {
     const owner = await makeMember(t.database.db);
@@ -32,7 +23,7 @@ describe('profile photo', () => {
     const [mine, theirs, outsider] = await Promise.all([owner, colleague, stranger].map((m) => signIn(t.app, m.user.email, GOOD_PASSWORD)));
     const url = `/msbapi/v1/users/${owner.user.id}/photo`;
 
-    const up = multipart(PNG);
+    const up = multipart(PNG, 'me.png', 'image/png');
     const res = await t.app.inject({ method: 'POST', url, headers: { ...bearer(mine!), ...up.headers }, payload: up.payload });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.hasPhoto).toBe(true);
@@ -46,7 +37,7 @@ describe('profile photo', () => {
     expect((await t.app.inject({ method: 'GET', url, headers: bearer(outsider!) })).statusCode).toBe(404);
 
     // Nobody uploads or deletes someone else's photo.
-    const other = multipart(PNG);
+    const other = multipart(PNG, 'me.png', 'image/png');
     expect((await t.app.inject({ method: 'POST', url, headers: { ...bearer(theirs!), ...other.headers }, payload: other.payload })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'DELETE', url, headers: bearer(theirs!) })).statusCode).toBe(404);
 
@@ -59,7 +50,7 @@ describe('profile photo', () => {
     const owner = await makeMember(t.database.db);
     const grant = await signIn(t.app, owner.user.email, GOOD_PASSWORD);
     const url = `/msbapi/v1/users/${owner.user.id}/photo`;
-    const first = multipart(PNG);
+    const first = multipart(PNG, 'me.png', 'image/png');
     await t.app.inject({ method: 'POST', url, headers: { ...bearer(grant), ...first.headers }, payload: first.payload });
     const [before] = await t.database.db.select().from(users).where(eq(users.id, owner.user.id));
 
@@ -68,7 +59,7 @@ describe('profile photo', () => {
     expect(notImage.statusCode).toBe(400);
     expect(notImage.json().code).toBe(-6);
 
-    const big = multipart(Buffer.concat([PNG, Buffer.alloc(PHOTO_MAX_BYTES)]));
+    const big = multipart(Buffer.concat([PNG, Buffer.alloc(PHOTO_MAX_BYTES)]), 'me.png', 'image/png');
     const tooBig = await t.app.inject({ method: 'POST', url, headers: { ...bearer(grant), ...big.headers }, payload: big.payload });
     expect(tooBig.statusCode).toBe(413);
     expect(tooBig.json().code).toBe(-142);

@@ -77,6 +77,8 @@ export type EndpointData<E extends Endpoint> = z.infer<E['response']>;
 export interface BinaryBody {
   contentType: string;
   size: number;
+  /** Offered as a download under this name (Content-Disposition: attachment). */
+  fileName?: string;
   /** A Node readable stream on the server; opaque to this package. */
   stream: unknown;
 }

@@ -1,4 +1,5 @@
 export * from './contract';
+export * from './documents';
 export * from './headers';
 export * from './identity';
 export * from './public';

@@ -34,6 +34,7 @@ export const ACTIONS = [
   'workflowState.edit',
   'epak.compose',
   'epak.bulkCompose',
+  'document.manage',
   'stampPaper.manage',
   'report.read',
   'report.retention',
@@ -211,6 +212,8 @@ export const ACTION_RULES = {
   // /compose and /bulkcompose: submitter, custodian, admin (§2).
   'epak.compose': { roles: COMPOSER_ROLES, scope: 'tenant' },
   'epak.bulkCompose': { roles: COMPOSER_ROLES, scope: 'tenant' },
+  // Documents are uploaded to be composed: whoever may compose keeps their own (§2 compose tabs).
+  'document.manage': { roles: COMPOSER_ROLES, scope: 'tenant' },
   // /stamppapers is admin-only (§2) and its menu item "stamps" has its own setting.
   'stampPaper.manage': { roles: ['admin'], scope: 'tenant', gate: feature((s) => s.showStamps) },
   // /reports: signer and up (§2), not registrar. Hiding reports in the mobile app (§2) is a

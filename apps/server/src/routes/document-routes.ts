@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  convertDocument,
+  deleteDocuments,
+  DOCUMENT_PAGE_SIZE,
+  downloadDocument,
+  invalidInput,
+  listDocuments,
+  mergeDocuments,
+  preconfiguredTags,
+  type PreconfiguredTag,
+  renameDocument,
+  uploadDocument,
+} from '@pakt/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context';
+import {
+  convertToPdf,
+  deleteOwnDocuments,
+  type DocumentLimits,
+  listOwnDocuments,
+  loadOwnDocument,
+  mergeOwnDocuments,
+  presentDocument,
+  renameOwnDocument,
+  uploadDocument as receiveDocument,
+} from '../documents/documents';
+import { findLibreOffice } from '../documents/office';
+import { route } from '../http/route';
+import { loadTenantSettings } from '../identity/tenant-configuration';
+
+export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
+  const db = ctx.database.db;
+  const limits: DocumentLimits = {
+    maxBytes: ctx.config.documents.maxBytes,
+    maxPages: ctx.config.documents.maxPages,
+    libreOffice: findLibreOffice(ctx.config.documents.libreOfficePath),
+  };
+  // Scratch space next to the stored files: the same disk, so a large upload fits where it will live.
+  const workRoot = path.join(ctx.config.dataDir, 'work');
+  const scopeOf = (auth: { tenant: { id: string }; user: { id: string } }) => ({ tenantId: auth.tenant.id, ownerId: auth.user.id });
+
+  const fileOf = async (request: FastifyRequest) => {
+    // The size limit is ours to enforce with our own message; busboy only stops runaway streams.
+    const file = await request.file({ limits: { fileSize: limits.maxBytes + 1, files: 1 } });
+    if (!file) throw invalidInput('Send the document as the multipart field "file".');
+    return file;
+  };
+  const disabledFormatsOf = async (tenantId: string) => (await loadTenantSettings(db, tenantId)).disabledDocumentFormats ?? [];
+
+  route(app, ctx, uploadDocument, async ({ auth, request }) => {
+    const file = await fileOf(request);
+    const row = await receiveDocument({
+      db,
+      storage: ctx.storage,
+      workRoot,
+      tenantId: auth.tenant.id,
+      ownerId: auth.user.id,
+      fileName: file.filename,
+      stream: file.file,
+      disabledFormats: await disabledFormatsOf(auth.tenant.id),
+      limits,
+    });
+    request.log.info({ documentId: row.id, pages: row.pageCount, size: row.size }, 'document uploaded');
+    return presentDocument(row);
+  });
+
+  route(app, ctx, listDocuments, async ({ auth, query }) => {
+    const { rows, total } = await listOwnDocuments(db, scopeOf(auth), query.page, DOCUMENT_PAGE_SIZE);
+    return { documents: rows.map(presentDocument), total, pageSize: DOCUMENT_PAGE_SIZE };
+  });
+
+  route(app, ctx, deleteDocuments, async ({ auth, body }) => ({ deleted: await deleteOwnDocuments(db, scopeOf(auth), body.documentIds) }));
+
+  route(app, ctx, renameDocument, async ({ auth, params, body }) =>
+    presentDocument(await renameOwnDocument(db, scopeOf(auth), params.documentId, body.name)),
+  );
+
+  route(app, ctx, mergeDocuments, async ({ auth, body }) =>
+    presentDocument(
+      await mergeOwnDocuments({ db, storage: ctx.storage, workRoot, scope: scopeOf(auth), documentIds: body.documentIds, name: body.name, limits }),
+    ),
+  );
+
+  route(app, ctx, convertDocument, async ({ auth, request }) => {
+    const file = await fileOf(request);
+    return convertToPdf({
+      workRoot,
+      fileName: file.filename,
+      stream: file.file,
+      disabledFormats: await disabledFormatsOf(auth.tenant.id),
+      limits,
+      // Read whole before the scratch directory goes: a converted file is bounded by the limits.
+      send: async (pdf) => {
+        const bytes = await fs.promises.readFile(pdf.path);
+        return { contentType: 'application/pdf', size: pdf.size, fileName: pdf.name, stream: bytes };
+      },
+    });
+  });
+
+  route(app, ctx, downloadDocument, async ({ auth, params }) => {
+    const row = await loadOwnDocument(db, scopeOf(auth), params.documentId);
+    const fileName = /\.pdf$/i.test(row.name) ? row.name : `${path.parse(row.name).name}.pdf`;
+    return { contentType: 'application/pdf', size: row.size, fileName, stream: await ctx.storage.get(row.sha256) };
+  });
+
+  route(app, ctx, preconfiguredTags, async ({ auth, params }) => {
+    const row = await loadOwnDocument(db, scopeOf(auth), params.documentId);
+    return { tags: row.formFields as PreconfiguredTag[] };
+  });
+}
