@@ -9,4 +9,5 @@ export * from './permissions';
 export * from './password-policy';
 export * from './response-codes';
 export * from './set-password-mode';
+export * from './tags';
 export * from './tenant-settings';
