@@ -6,6 +6,7 @@ import { serveWebApp } from './http/web-app';
 import { registerIdentityRoutes } from './routes/identity-routes';
 import { registerOutboxRoutes } from './routes/outbox-routes';
 import { registerDocumentRoutes } from './routes/document-routes';
+import { registerWorkflowRoutes } from './routes/workflow-routes';
 import { registerPublicRoutes } from './routes/public-routes';
 import formBody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -58,6 +59,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerIdentityRoutes(app, context);
   registerOutboxRoutes(app, context);
   registerDocumentRoutes(app, context);
+  registerWorkflowRoutes(app, context);
   await serveWebApp(app, context.config.webDistDir);
   await options.beforeReady?.(app, context);
   await app.ready();

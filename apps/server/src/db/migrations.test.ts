@@ -33,6 +33,8 @@ describe('migrations', () => {
       'tenant_settings',
       'tenants',
       'users',
+      'workflow_states',
+      'workflows',
     ]);
     const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] };
     const applied = await database.executeSql(`select count(*)::int as n from drizzle.__drizzle_migrations`, []);

@@ -279,3 +279,37 @@ export const documents = pgTable(
   },
   (t) => [index('documents_owner').on(t.tenantId, t.ownerId, t.createdAt), index('documents_sha256').on(t.sha256)],
 );
+
+/** A tenant's catalogue of named workflow states (WorkflowStateDefinition in domain). */
+export const workflowStates = pgTable(
+  'workflow_states',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    /** 1-based place in the catalogue. */
+    position: integer('position').notNull(),
+    description: text('description'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('workflow_states_name').on(t.tenantId, sql`lower(${t.name})`), index('workflow_states_tenant').on(t.tenantId, t.position)],
+);
+
+/** Workflow templates: ordered steps with recipients, stored as one validated JSON list. */
+export const workflows = pgTable(
+  'workflows',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    ownerId: uuid('owner_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    signingPolicy: text('signing_policy').notNull(),
+    /** WorkflowStepInput[] (domain), in order. */
+    steps: jsonb('steps').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('workflows_name').on(t.tenantId, sql`lower(${t.name})`)],
+);

@@ -1,5 +1,6 @@
 import {
   DomainError,
+  effectivePermissionSettings,
   type BinaryBody,
   type Endpoint,
   ResponseCode,
@@ -14,6 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../app-context';
 import { mustChangePassword } from '../identity/passwords';
+import { loadTenantSettings } from '../identity/tenant-configuration';
 import { actorOf, type AuthFor, authorizeOrThrow, resolveAuth, type TenantAuth, type UserAuth } from './auth-guard';
 
 // Filled before validation, so an unauthenticated caller learns nothing about the schemas.
@@ -58,7 +60,15 @@ export function route<E extends Endpoint>(
       const auth = await resolveAuth({ db: ctx.database.db, access: endpoint.access, request });
       if (!auth) return;
       authOf.set(request, auth);
-      if (endpoint.action) authorizeOrThrow(actorOf(auth), endpoint.action);
+      if (endpoint.action) {
+        // Setting gates (restrict-workflow, the admin sub-items' switches...) are checked with the
+        // tenant's settings in force, so a screen switched off is switched off for its API too.
+        const settings =
+          'tenant' in auth
+            ? effectivePermissionSettings(ctx.config.features, await loadTenantSettings(ctx.database.db, auth.tenant.id))
+            : undefined;
+        authorizeOrThrow(actorOf(auth), endpoint.action, settings ? { settings } : undefined);
+      }
       else if (endpoint.access !== 'user' && mustChangePassword(auth.user.status)) {
         // The permissions module restricts declared actions; this covers the rest, so a session
         // due a password change reaches nothing but its own account calls.

@@ -2,6 +2,7 @@ import type { Endpoint } from './contract';
 import * as documents from './documents';
 import * as identity from './identity';
 import * as publicEndpoints from './public';
+import * as workflows from './workflows';
 
 function isEndpoint(value: unknown): value is Endpoint {
   return typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'access' in value && 'response' in value;
@@ -11,4 +12,4 @@ function isEndpoint(value: unknown): value is Endpoint {
  * Every endpoint of the contract. Tests walk it to prove each guarded endpoint refuses outsiders
  * and wrong roles, and that the server serves nothing outside it.
  */
-export const ALL_ENDPOINTS: readonly Endpoint[] = ([...Object.values(publicEndpoints), ...Object.values(identity), ...Object.values(documents)] as unknown[]).filter(isEndpoint);
+export const ALL_ENDPOINTS: readonly Endpoint[] = ([...Object.values(publicEndpoints), ...Object.values(identity), ...Object.values(documents), ...Object.values(workflows)] as unknown[]).filter(isEndpoint);

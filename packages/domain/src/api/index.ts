@@ -3,4 +3,5 @@ export * from './documents';
 export * from './headers';
 export * from './identity';
 export * from './public';
+export * from './workflows';
 export * from './endpoints';

@@ -1,0 +1,229 @@
+import {
+  DomainError,
+  forbidden,
+  invalidInput,
+  notFound,
+  ResponseCode,
+  type Role,
+  type WorkflowStateDefinition,
+  type WorkflowStateType,
+  type WorkflowTemplate,
+  type WorkflowTemplateInput,
+} from '@pakt/domain';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import { users, workflowStates, workflows } from '../db/schema';
+
+type StateRow = typeof workflowStates.$inferSelect;
+type WorkflowRow = typeof workflows.$inferSelect;
+type StepInput = WorkflowTemplateInput['steps'][number];
+
+/** The catalogue a tenant starts with: each type once, named plainly. */
+const DEFAULT_STATES: { name: string; type: WorkflowStateType }[] = [
+  { name: 'Review', type: 'REVIEW' },
+  { name: 'Sign', type: 'SIGN' },
+  { name: 'Email', type: 'EMAIL' },
+  { name: 'In-person sign', type: 'INPERSONSIGN' },
+];
+
+/** PostgreSQL's unique violation: a name taken by a concurrent request. */
+const isUniqueViolation = (error: unknown) => (error as { code?: string; cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505';
+
+function presentState(row: StateRow): WorkflowStateDefinition {
+  return { workflowStateId: row.id, name: row.name, type: row.type as WorkflowStateType, order: row.position, description: row.description };
+}
+
+/** The tenant's states in order, seeding the default four the first time anyone asks. */
+export async function listStates(db: Db, tenantId: string): Promise<StateRow[]> {
+  const rows = await db.select().from(workflowStates).where(eq(workflowStates.tenantId, tenantId)).orderBy(asc(workflowStates.position));
+  if (rows.length > 0) return rows;
+  // Two first requests at once: the unique name index lets only one seeding win.
+  await db
+    .insert(workflowStates)
+    .values(DEFAULT_STATES.map((state, index) => ({ tenantId, ...state, position: index + 1 })))
+    .onConflictDoNothing();
+  return db.select().from(workflowStates).where(eq(workflowStates.tenantId, tenantId)).orderBy(asc(workflowStates.position));
+}
+
+export async function listStateDefinitions(db: Db, tenantId: string): Promise<WorkflowStateDefinition[]> {
+  return (await listStates(db, tenantId)).map(presentState);
+}
+
+const nameTaken = (what: string) => new DomainError(ResponseCode.WORKFLOW_TEMPLATE_ALREADY_EXISTS, `A ${what} with this name exists already.`);
+
+export async function createState(options: { db: Db; tenantId: string; name: string; type: WorkflowStateType; description?: string | null | undefined }) {
+  const { db, tenantId } = options;
+  const existing = await listStates(db, tenantId);
+  try {
+    const [row] = await db
+      .insert(workflowStates)
+      .values({ tenantId, name: options.name, type: options.type, description: options.description ?? null, position: existing.length + 1 })
+      .returning();
+    return presentState(row!);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken('workflow state');
+    throw error;
+  }
+}
+
+async function loadState(db: Db, tenantId: string, id: string): Promise<StateRow> {
+  const [row] = await db.select().from(workflowStates).where(and(eq(workflowStates.id, id), eq(workflowStates.tenantId, tenantId)));
+  if (!row) throw notFound('No such workflow state.');
+  return row;
+}
+
+export async function updateState(options: { db: Db; tenantId: string; id: string; name?: string | undefined; description?: string | null | undefined }) {
+  const { db, tenantId } = options;
+  await loadState(db, tenantId, options.id);
+  try {
+    const [row] = await db
+      .update(workflowStates)
+      .set({
+        ...(options.name !== undefined ? { name: options.name } : {}),
+        ...(options.description !== undefined ? { description: options.description } : {}),
+      })
+      .where(eq(workflowStates.id, options.id))
+      .returning();
+    return presentState(row!);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken('workflow state');
+    throw error;
+  }
+}
+
+/** Moves one state to `order` (clamped to the list); positions are rewritten 1..n in one transaction. */
+export async function reorderState(options: { db: Db; tenantId: string; id: string; order: number }) {
+  const { db, tenantId } = options;
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .select()
+      .from(workflowStates)
+      .where(eq(workflowStates.tenantId, tenantId))
+      .orderBy(asc(workflowStates.position))
+      .for('update');
+    const moving = rows.find((row) => row.id === options.id);
+    if (!moving) throw notFound('No such workflow state.');
+    const others = rows.filter((row) => row.id !== options.id);
+    const at = Math.min(options.order, rows.length) - 1;
+    const ordered = [...others.slice(0, at), moving, ...others.slice(at)];
+    for (const [index, row] of ordered.entries()) {
+      if (row.position !== index + 1) await tx.update(workflowStates).set({ position: index + 1 }).where(eq(workflowStates.id, row.id));
+    }
+    return ordered.map((row, index) => presentState({ ...row, position: index + 1 }));
+  });
+}
+
+/**
+ * Checks steps against the tenant's catalogue and within themselves: every state exists, and no
+ * one is named twice in a step (the compose form's "already present").
+ */
+async function checkSteps(db: Db, tenantId: string, steps: StepInput[]): Promise<Map<string, StateRow>> {
+  const ids = [...new Set(steps.map((step) => step.workflowStateId))];
+  const rows = await db.select().from(workflowStates).where(and(eq(workflowStates.tenantId, tenantId), inArray(workflowStates.id, ids)));
+  const states = new Map(rows.map((row) => [row.id, row]));
+  const issues: { path: string; message: string }[] = [];
+  steps.forEach((step, index) => {
+    if (!states.has(step.workflowStateId)) issues.push({ path: `steps.${index}.workflowStateId`, message: 'no such workflow state' });
+    const seen = new Set<string>();
+    step.recipients.forEach((recipient, at) => {
+      const key = recipient.type === 'user' ? `user:${recipient.email}` : `placeholder:${recipient.label.toLowerCase()}`;
+      if (seen.has(key)) issues.push({ path: `steps.${index}.recipients.${at}`, message: 'already present' });
+      seen.add(key);
+    });
+  });
+  if (issues.length > 0) throw invalidInput('Some steps are not valid.', issues);
+  return states;
+}
+
+const SIGNING_TYPES: readonly WorkflowStateType[] = ['SIGN', 'INPERSONSIGN'];
+
+async function presentWorkflow(db: Db, row: WorkflowRow): Promise<WorkflowTemplate> {
+  const steps = row.steps as StepInput[];
+  const states = new Map((await listStates(db, row.tenantId)).map((state) => [state.id, state]));
+  const [owner] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, row.ownerId));
+  const presented = steps.map((step, index) => {
+    const state = states.get(step.workflowStateId);
+    // A state deleted from the catalogue later keeps its place, unnamed, rather than vanishing.
+    return { ...step, order: index + 1, name: state?.name ?? 'Removed state', type: (state?.type ?? 'REVIEW') as WorkflowStateType };
+  });
+  return {
+    workflowId: row.id,
+    name: row.name,
+    description: row.description,
+    signingPolicy: row.signingPolicy as WorkflowTemplate['signingPolicy'],
+    steps: presented,
+    signerCount: presented.filter((step) => SIGNING_TYPES.includes(step.type)).reduce((sum, step) => sum + step.recipients.length, 0),
+    ownerId: row.ownerId,
+    ownerName: owner ? `${owner.firstName} ${owner.lastName}` : '',
+    createdOn: row.createdAt.toISOString(),
+    modifiedOn: row.updatedAt.toISOString(),
+  };
+}
+
+export async function listWorkflowTemplates(db: Db, tenantId: string): Promise<WorkflowTemplate[]> {
+  const rows = await db.select().from(workflows).where(eq(workflows.tenantId, tenantId)).orderBy(asc(sql`lower(${workflows.name})`));
+  return Promise.all(rows.map((row) => presentWorkflow(db, row)));
+}
+
+async function loadWorkflow(db: Db, tenantId: string, id: string): Promise<WorkflowRow> {
+  const [row] = await db.select().from(workflows).where(and(eq(workflows.id, id), eq(workflows.tenantId, tenantId)));
+  if (!row) throw notFound('No such workflow template.');
+  return row;
+}
+
+export async function getWorkflowTemplate(db: Db, tenantId: string, id: string) {
+  return presentWorkflow(db, await loadWorkflow(db, tenantId, id));
+}
+
+export async function createWorkflowTemplate(options: { db: Db; tenantId: string; ownerId: string; input: WorkflowTemplateInput }) {
+  const { db, tenantId, input } = options;
+  await checkSteps(db, tenantId, input.steps);
+  try {
+    const [row] = await db
+      .insert(workflows)
+      .values({
+        tenantId,
+        ownerId: options.ownerId,
+        name: input.name,
+        description: input.description ?? null,
+        signingPolicy: input.signingPolicy,
+        steps: input.steps,
+      })
+      .returning();
+    return presentWorkflow(db, row!);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken('workflow template');
+    throw error;
+  }
+}
+
+/** Templates are the tenant's to use; changing one is for its owner or an admin. */
+function assertMayChange(row: WorkflowRow, actor: { userId: string; role: Role }) {
+  if (row.ownerId !== actor.userId && actor.role !== 'admin') {
+    throw forbidden('Only the person who made this workflow template, or an admin, may change it.');
+  }
+}
+
+export async function updateWorkflowTemplate(options: { db: Db; tenantId: string; id: string; actor: { userId: string; role: Role }; input: WorkflowTemplateInput }) {
+  const { db, tenantId, input } = options;
+  const row = await loadWorkflow(db, tenantId, options.id);
+  assertMayChange(row, options.actor);
+  await checkSteps(db, tenantId, input.steps);
+  try {
+    const [updated] = await db
+      .update(workflows)
+      .set({ name: input.name, description: input.description ?? null, signingPolicy: input.signingPolicy, steps: input.steps, updatedAt: new Date() })
+      .where(eq(workflows.id, row.id))
+      .returning();
+    return presentWorkflow(db, updated!);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken('workflow template');
+    throw error;
+  }
+}
+
+export async function deleteWorkflowTemplate(options: { db: Db; tenantId: string; id: string; actor: { userId: string; role: Role } }) {
+  const row = await loadWorkflow(options.db, options.tenantId, options.id);
+  assertMayChange(row, options.actor);
+  await options.db.delete(workflows).where(eq(workflows.id, row.id));
+}
