@@ -110,7 +110,11 @@ async function main() {
     if (r.errors > 0 || r.non2xx > 0) throw new Error(`${r.scenario} on ${r.backend}: ${r.errors} errors, ${r.non2xx} non-2xx`);
   }
   const report = render(results);
-  fs.writeFileSync(path.join(REPO_ROOT, 'docs/benchmarks.md'), report);
+  // Other benchmarks (bench/src/upload.ts) keep their own sections below this one.
+  const doc = path.join(REPO_ROOT, 'docs/benchmarks.md');
+  const current = fs.existsSync(doc) ? fs.readFileSync(doc, 'utf8') : '';
+  const others = current.indexOf('\n## Large upload');
+  fs.writeFileSync(doc, others >= 0 ? `${report}${current.slice(others + 1)}` : report);
   console.log(report);
 }
 

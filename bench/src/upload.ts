@@ -1,0 +1,170 @@
+/**
+ * Memory of the server while it takes a large upload. The server runs as its own process (so the
+ * numbers are its own, not this script's), seeded with the demo tenant; a PDF of UPLOAD_MB
+ * (default 100) is written to disk and sent as a stream. Resident memory is read from /proc
+ * before the upload and its peak (VmHWM) after: the growth shows whether the upload is streamed
+ * or held. The PDF is inspected in the sandbox child, whose memory is its own and bounded.
+ *
+ *   npm run bench:upload -w @pakt/bench        (Linux: /proc is where memory is read)
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from '../../apps/server/src/paths';
+
+const UPLOAD_MB = Number(process.env.UPLOAD_MB ?? 100);
+const PORT = Number(process.env.BENCH_PORT ?? 3411);
+
+/** A valid one-page PDF carrying an unreferenced-by-content image stream of `megabytes` MB. */
+function writeLargePdf(file: string, megabytes: number): void {
+  const fd = fs.openSync(file, 'w');
+  let offset = 0;
+  const offsets: number[] = [];
+  const write = (data: string | Buffer) => {
+    const buffer = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
+    fs.writeSync(fd, buffer);
+    offset += buffer.length;
+  };
+  const object = (id: number, body: string) => {
+    offsets[id] = offset;
+    write(`${id} 0 obj\n${body}\nendobj\n`);
+  };
+  write('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
+  object(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  object(2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
+  object(3, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Big 5 0 R >> >> /Contents 4 0 R >>');
+  const content = 'BT /F1 12 Tf 72 770 Td (Large upload benchmark) Tj ET';
+  object(4, `<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+  // A grey image of the requested size, written in 1 MB slices so this script stays small too.
+  const side = Math.floor(Math.sqrt(megabytes * 1024 * 1024));
+  const length = side * side;
+  offsets[5] = offset;
+  write(`5 0 obj\n<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${length} >>\nstream\n`);
+  const slice = Buffer.alloc(1024 * 1024, 0x80);
+  for (let left = length; left > 0; left -= slice.length) write(left >= slice.length ? slice : slice.subarray(0, left));
+  write('\nendstream\nendobj\n');
+  const xref = offset;
+  write(`xref\n0 6\n0000000000 65535 f \n${offsets.slice(1).map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`);
+  write(`trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  fs.closeSync(fd);
+}
+
+function memoryOf(pid: number): { rssMb: number; peakMb: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)![1]);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+/** Resets the peak so VmHWM measures from now (Linux: writing 5 to clear_refs). */
+function resetPeak(pid: number): void {
+  fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+async function json(method: string, url: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method,
+    headers: { ...headers, ...(typeof body === 'string' ? { 'content-type': 'application/x-www-form-urlencoded' } : { 'content-type': 'application/json' }) },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return (await response.json()) as { code: number; data: Record<string, unknown>; message?: string };
+}
+
+/** A multipart upload streamed from disk with http.request: nothing of the file is held here either. */
+function streamUpload(url: string, headers: Record<string, string>, file: string): Promise<{ status: number; body: string }> {
+  const boundary = '----pakt-bench';
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="large.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const size = fs.statSync(file).size;
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + tail.length },
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    request.on('error', reject);
+    request.write(head);
+    const stream = fs.createReadStream(file);
+    stream.on('error', reject);
+    stream.on('end', () => request.end(tail));
+    stream.pipe(request, { end: false });
+  });
+}
+
+async function main() {
+  if (!fs.existsSync('/proc/self/status')) throw new Error('This benchmark reads memory from /proc (Linux).');
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-bench-upload-'));
+  const pdf = path.join(work, 'large.pdf');
+  writeLargePdf(pdf, UPLOAD_MB);
+  const server = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts'), '--demo'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATA_DIR: path.join(work, 'data'), HOST: '127.0.0.1', PORT: String(PORT), LOG_LEVEL: 'warn', DOCUMENT_MAX_MB: String(UPLOAD_MB + 10) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    let out = '';
+    const custodian = await new Promise<{ email: string; password: string }>((resolve, reject) => {
+      server.on('exit', () => reject(new Error(`server exited:\n${out}`)));
+      server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk;
+        const match = /^\s+custodian\s+(\S+)\s+(\S+)$/m.exec(out);
+        if (match) resolve({ email: match[1]!, password: match[2]! });
+      });
+    });
+    const base = `http://127.0.0.1:${PORT}`;
+    const grant = await json('POST', `${base}/msbapi/v1/authenticate`, new URLSearchParams({ username: custodian.email, password: custodian.password }).toString());
+    if (grant.code !== 1) throw new Error(`sign-in failed: ${grant.message}`);
+    const user = grant.data['user'] as { tenants: { tenantUuid: string }[] };
+    const headers = { authorization: `Bearer ${String(grant.data['accessToken'])}`, 'x-tenant-id': user.tenants[0]!.tenantUuid };
+    // Warm-up: one small upload loads the routes, the multipart parser and the sandbox path.
+    const small = path.join(REPO_ROOT, '../shared/corpus/pdfs/plain-1p-pdftex.pdf');
+    if (fs.existsSync(small)) await streamUpload(`${base}/msbapi/v1/documents`, headers, small);
+
+    const before = memoryOf(server.pid!);
+    resetPeak(server.pid!);
+    const started = Date.now();
+    const result = await streamUpload(`${base}/msbapi/v1/documents`, headers, pdf);
+    const seconds = (Date.now() - started) / 1000;
+    const after = memoryOf(server.pid!);
+    if (result.status !== 200) throw new Error(`upload failed: ${result.status} ${result.body}`);
+    const growth = after.peakMb - before.rssMb;
+    const report = [
+      `## Large upload (${UPLOAD_MB} MB PDF)`,
+      '',
+      `Run: ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} cores, embedded PGlite, \`npm run bench:upload -w @pakt/bench\`.`,
+      '',
+      '| measure | value |',
+      '|---|---|',
+      `| file | ${(fs.statSync(pdf).size / 1024 / 1024).toFixed(1)} MB |`,
+      `| upload, inspection and storing | ${seconds.toFixed(1)} s (${(fs.statSync(pdf).size / 1024 / 1024 / seconds).toFixed(0)} MB/s) |`,
+      `| server resident memory before | ${before.rssMb.toFixed(0)} MB |`,
+      `| server peak resident memory during | ${after.peakMb.toFixed(0)} MB |`,
+      `| growth (target: under 150 MB) | ${growth.toFixed(0)} MB |`,
+      '',
+      'The upload streams to a scratch file and from there into storage; the PDF is parsed only in the',
+      'sandbox child, whose heap, resident memory and time are bounded separately (not counted above).',
+      '',
+    ].join('\n');
+    console.log(report);
+    const doc = path.join(REPO_ROOT, 'docs/benchmarks.md');
+    const current = fs.readFileSync(doc, 'utf8');
+    const marker = '## Large upload';
+    const kept = current.includes(marker) ? current.slice(0, current.indexOf(marker)) : `${current.trimEnd()}\n\n`;
+    fs.writeFileSync(doc, `${kept}${report}`);
+    if (growth >= 150) process.exitCode = 1;
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.on('exit', resolve));
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
