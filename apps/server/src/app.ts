@@ -7,6 +7,7 @@ import { registerIdentityRoutes } from './routes/identity-routes';
 import { registerOutboxRoutes } from './routes/outbox-routes';
 import { registerDocumentRoutes } from './routes/document-routes';
 import { registerWorkflowRoutes } from './routes/workflow-routes';
+import { registerEpakRoutes } from './routes/epak-routes';
 import { registerPublicRoutes } from './routes/public-routes';
 import formBody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -60,6 +61,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerOutboxRoutes(app, context);
   registerDocumentRoutes(app, context);
   registerWorkflowRoutes(app, context);
+  registerEpakRoutes(app, context);
   await serveWebApp(app, context.config.webDistDir);
   await options.beforeReady?.(app, context);
   await app.ready();

@@ -20,6 +20,10 @@ describe('migrations', () => {
     );
     expect(rows.map((r) => (r as { table_name: string }).table_name)).toEqual([
       'documents',
+      'epak_documents',
+      'epak_recipients',
+      'epak_steps',
+      'epaks',
       'invitations',
       'memberships',
       'one_time_tokens',

@@ -313,3 +313,74 @@ export const workflows = pgTable(
   },
   (t) => [uniqueIndex('workflows_name').on(t.tenantId, sql`lower(${t.name})`)],
 );
+
+/**
+ * An ePak: documents sent through ordered steps. Composed as a draft here; the workflow engine
+ * runs it once started. Steps are copied from the catalogue so later catalogue edits cannot
+ * change an ePak under way.
+ */
+export const epaks = pgTable(
+  'epaks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    ownerId: uuid('owner_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    message: text('message'),
+    status: text('status').notNull().default('Draft'),
+    signingPolicy: text('signing_policy').notNull(),
+    workflowId: uuid('workflow_id'),
+    expiresAt: ts('expires_at'),
+    notificationStartAt: ts('notification_start_at'),
+    viewEnforced: boolean('view_enforced').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('epaks_owner').on(t.tenantId, t.ownerId, t.createdAt)],
+);
+
+/** An ePak's own copy of a document: its bytes and geometry as they were when composed. */
+export const epakDocuments = pgTable(
+  'epak_documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    epakId: uuid('epak_id').notNull().references(() => epaks.id, { onDelete: 'cascade' }),
+    sourceDocumentId: uuid('source_document_id').references(() => documents.id, { onDelete: 'set null' }),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    sha256: text('sha256').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    pageCount: integer('page_count').notNull(),
+    pages: jsonb('pages').notNull(),
+    /** Tag[] (domain) placed on this document. */
+    tags: jsonb('tags').notNull().default([]),
+  },
+  (t) => [index('epak_documents_epak').on(t.epakId, t.position)],
+);
+
+export const epakSteps = pgTable(
+  'epak_steps',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    epakId: uuid('epak_id').notNull().references(() => epaks.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    workflowStateId: uuid('workflow_state_id').notNull(),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+  },
+  (t) => [index('epak_steps_epak').on(t.epakId, t.position)],
+);
+
+/** Who a step goes to; the engine keeps each recipient's status here (signer status of spec §4). */
+export const epakRecipients = pgTable(
+  'epak_recipients',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    epakId: uuid('epak_id').notNull().references(() => epaks.id, { onDelete: 'cascade' }),
+    stepId: uuid('step_id').notNull().references(() => epakSteps.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    status: text('status').notNull().default('Pending'),
+  },
+  (t) => [index('epak_recipients_epak').on(t.epakId), index('epak_recipients_user').on(t.userId)],
+);

@@ -1,5 +1,6 @@
 export * from './contract';
 export * from './documents';
+export * from './epaks';
 export * from './headers';
 export * from './identity';
 export * from './public';

@@ -1,0 +1,231 @@
+import {
+  DomainError,
+  type EpakDetail,
+  type EpakInput,
+  type EpakStatus,
+  invalidInput,
+  notFound,
+  type PageGeometry,
+  ResponseCode,
+  type SigningPolicy,
+  type Tag,
+  tagLayoutError,
+  validateTagLayout,
+  type WorkflowStateType,
+} from '@pakt/domain';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import { documents, epakDocuments, epakRecipients, epakSteps, epaks, memberships, users } from '../db/schema';
+import { listStates } from '../workflows/workflows';
+
+type Scope = { tenantId: string; ownerId: string };
+type UserRow = typeof users.$inferSelect;
+
+const SIGNING_TYPES: readonly WorkflowStateType[] = ['SIGN', 'INPERSONSIGN'];
+
+/**
+ * The person behind an address, as compose resolves it (spec §5 signer input): a disabled
+ * account or membership is refused (-13, USER_DISABLED_CONTACT_ADMIN), a cancelled invitation
+ * too (-173, RESPONSE_MSG_USER_INVITATION_CANCELLED); an unknown address becomes an invited
+ * external user, unless the tenant skips new users (-3).
+ */
+async function resolveRecipient(tx: Db, tenantId: string, email: string, skipNewUsers: boolean): Promise<UserRow> {
+  const [existing] = await tx.select().from(users).where(eq(users.email, email));
+  if (existing) {
+    const [membership] = await tx
+      .select({ status: memberships.status })
+      .from(memberships)
+      .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, existing.id)));
+    if (existing.disabledAt || membership?.status === 'disabled') {
+      throw new DomainError(ResponseCode.USER_DISABLED, `${email} is disabled: contact your administrator.`, { data: { email } });
+    }
+    if (existing.status === 'cancelInvitation') {
+      throw new DomainError(ResponseCode.INVITATION_CANCELLED, `The invitation of ${email} was cancelled.`, { data: { email } });
+    }
+    return existing;
+  }
+  if (skipNewUsers) {
+    throw new DomainError(ResponseCode.USER_DOES_NOT_EXIST, `${email} is not a user here, and new users are not invited.`, { data: { email } });
+  }
+  const [created] = await tx
+    .insert(users)
+    .values({
+      email,
+      // A name to show until they register; the address's local part is what we know.
+      firstName: email.split('@')[0]!,
+      lastName: '',
+      type: 'external',
+      status: 'admininvited',
+      passwordHash: null,
+    })
+    .returning();
+  return created!;
+}
+
+export async function composeEpak(options: { db: Db; scope: Scope; input: EpakInput; skipNewUsers: boolean }): Promise<string> {
+  const { db, scope, input } = options;
+  const states = new Map((await listStates(db, scope.tenantId)).map((state) => [state.id, state]));
+  const issues: { path: string; message: string }[] = [];
+  input.steps.forEach((step, index) => {
+    if (!states.has(step.workflowStateId)) issues.push({ path: `steps.${index}.workflowStateId`, message: 'no such workflow state' });
+    const seen = new Set<string>();
+    step.recipients.forEach((recipient, at) => {
+      if (seen.has(recipient.email)) issues.push({ path: `steps.${index}.recipients.${at}`, message: 'already present' });
+      seen.add(recipient.email);
+    });
+  });
+  if (new Set(input.documentIds).size !== input.documentIds.length) issues.push({ path: 'documentIds', message: 'already present' });
+  if (issues.length > 0) throw invalidInput('Some of the ePak is not valid.', issues);
+
+  const sources = await db
+    .select()
+    .from(documents)
+    .where(and(inArray(documents.id, input.documentIds), eq(documents.tenantId, scope.tenantId), eq(documents.ownerId, scope.ownerId)));
+  if (sources.length !== input.documentIds.length) throw notFound('No such document.');
+  const byId = new Map(sources.map((source) => [source.id, source]));
+
+  return db.transaction(async (tx) => {
+    const [epak] = await tx
+      .insert(epaks)
+      .values({
+        tenantId: scope.tenantId,
+        ownerId: scope.ownerId,
+        subject: input.subject,
+        message: input.message ?? null,
+        signingPolicy: input.signingPolicy,
+        workflowId: input.workflowId ?? null,
+        expiresAt: input.expiresOn ? new Date(input.expiresOn) : null,
+        notificationStartAt: input.notificationStartDate ? new Date(input.notificationStartDate) : null,
+        viewEnforced: input.viewEnforced,
+      })
+      .returning({ id: epaks.id });
+    for (const [position, id] of input.documentIds.entries()) {
+      const source = byId.get(id)!;
+      await tx.insert(epakDocuments).values({
+        epakId: epak!.id,
+        sourceDocumentId: source.id,
+        position: position + 1,
+        name: source.name,
+        sha256: source.sha256,
+        size: source.size,
+        pageCount: source.pageCount,
+        pages: source.pages,
+      });
+    }
+    for (const [position, step] of input.steps.entries()) {
+      const state = states.get(step.workflowStateId)!;
+      const [row] = await tx
+        .insert(epakSteps)
+        .values({ epakId: epak!.id, position: position + 1, workflowStateId: state.id, name: state.name, type: state.type })
+        .returning({ id: epakSteps.id });
+      for (const [at, recipient] of step.recipients.entries()) {
+        const user = await resolveRecipient(tx as unknown as Db, scope.tenantId, recipient.email, options.skipNewUsers);
+        await tx.insert(epakRecipients).values({ epakId: epak!.id, stepId: row!.id, userId: user.id, position: at + 1 });
+      }
+    }
+    return epak!.id;
+  });
+}
+
+async function loadOwnEpak(db: Db, scope: Scope, epakId: string) {
+  const [row] = await db
+    .select()
+    .from(epaks)
+    .where(and(eq(epaks.id, epakId), eq(epaks.tenantId, scope.tenantId), eq(epaks.ownerId, scope.ownerId)));
+  if (!row) throw notFound('No such ePak.');
+  return row;
+}
+
+export async function loadEpakDetail(db: Db, scope: Scope, epakId: string): Promise<EpakDetail> {
+  const epak = await loadOwnEpak(db, scope, epakId);
+  const docs = await db.select().from(epakDocuments).where(eq(epakDocuments.epakId, epak.id)).orderBy(asc(epakDocuments.position));
+  const steps = await db.select().from(epakSteps).where(eq(epakSteps.epakId, epak.id)).orderBy(asc(epakSteps.position));
+  const recipients = await db
+    .select({ recipient: epakRecipients, user: users })
+    .from(epakRecipients)
+    .innerJoin(users, eq(users.id, epakRecipients.userId))
+    .where(eq(epakRecipients.epakId, epak.id))
+    .orderBy(asc(epakRecipients.position));
+  const presentedSteps = steps.map((step) => ({
+    order: step.position,
+    workflowStateId: step.workflowStateId,
+    name: step.name,
+    type: step.type as WorkflowStateType,
+    recipients: recipients
+      .filter(({ recipient }) => recipient.stepId === step.id)
+      .map(({ recipient, user }) => ({
+        recipientId: recipient.id,
+        userId: user.id,
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        type: user.type,
+      })),
+  }));
+  return {
+    ePakId: epak.id,
+    subject: epak.subject,
+    message: epak.message,
+    status: epak.status as EpakStatus,
+    signingPolicy: epak.signingPolicy as SigningPolicy,
+    workflowId: epak.workflowId,
+    documents: docs.map((doc) => ({
+      documentId: doc.id,
+      sourceDocumentId: doc.sourceDocumentId,
+      name: doc.name,
+      pageCount: doc.pageCount,
+      pages: doc.pages as PageGeometry[],
+    })),
+    steps: presentedSteps,
+    signerCount: presentedSteps.filter((step) => SIGNING_TYPES.includes(step.type)).reduce((sum, step) => sum + step.recipients.length, 0),
+    expiresOn: epak.expiresAt?.toISOString() ?? null,
+    notificationStartDate: epak.notificationStartAt?.toISOString() ?? null,
+    viewEnforced: epak.viewEnforced,
+    ownerId: epak.ownerId,
+    createdOn: epak.createdAt.toISOString(),
+    modifiedOn: epak.updatedAt.toISOString(),
+  };
+}
+
+async function loadEpakDocument(db: Db, scope: Scope, epakId: string, documentId: string) {
+  const epak = await loadOwnEpak(db, scope, epakId);
+  const [doc] = await db.select().from(epakDocuments).where(and(eq(epakDocuments.id, documentId), eq(epakDocuments.epakId, epak.id)));
+  if (!doc) throw notFound('No such document in this ePak.');
+  return { epak, doc };
+}
+
+export async function readTags(db: Db, scope: Scope, epakId: string, documentId: string): Promise<Tag[]> {
+  return (await loadEpakDocument(db, scope, epakId, documentId)).doc.tags as Tag[];
+}
+
+/**
+ * Saves a document's tags after checking them again on the server: the editor's checks are a
+ * convenience; these are the rules (spec §5), with the same message keys.
+ */
+export async function saveTags(options: { db: Db; scope: Scope; epakId: string; documentId: string; tags: Tag[] }): Promise<Tag[]> {
+  const { db, scope } = options;
+  const { epak, doc } = await loadEpakDocument(db, scope, options.epakId, options.documentId);
+  if (epak.status !== 'Draft') {
+    throw invalidInput('Tags are placed while the ePak is a draft; a started ePak is changed by editing it.');
+  }
+  const recipientEmails = new Set(
+    (
+      await db
+        .select({ email: users.email })
+        .from(epakRecipients)
+        .innerJoin(users, eq(users.id, epakRecipients.userId))
+        .where(eq(epakRecipients.epakId, epak.id))
+    ).map((row) => row.email),
+  );
+  const strangers = options.tags
+    .filter((tag) => tag.userEmail && !recipientEmails.has(tag.userEmail.toLowerCase()))
+    .map((tag) => ({ path: `tags.${tag.uuid}.userEmail`, message: 'not a recipient of this ePak' }));
+  if (strangers.length > 0) throw invalidInput('Some tags are for people who are not in this ePak.', strangers);
+  const problem = tagLayoutError(
+    validateTagLayout({ tags: options.tags, pages: doc.pages as PageGeometry[], policy: epak.signingPolicy as SigningPolicy }),
+  );
+  if (problem) throw problem;
+  await db.update(epakDocuments).set({ tags: options.tags }).where(eq(epakDocuments.id, doc.id));
+  await db.update(epaks).set({ updatedAt: new Date() }).where(eq(epaks.id, epak.id));
+  return options.tags;
+}

@@ -1,0 +1,184 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DocumentSummary, EpakDetail, newTag, type Tag, type TokenGrant, type WorkflowStateDefinition } from '@pakt/domain';
+import { count, eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { epaks, memberships, tenantSettings, users } from '../db/schema';
+import { GOOD_PASSWORD, makeMember, makeUser } from '../test/factories';
+import { multipart } from '../test/multipart';
+import { bearer, signIn } from '../test/sign-in';
+import { buildTestApp, type TestApp } from '../test/test-app';
+
+const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/pdfs/', import.meta.url));
+
+let t: TestApp;
+afterEach(() => t.close());
+
+async function custodian(tenant?: { id: string }) {
+  const made = await makeMember(t.database.db, { role: 'custodian', ...(tenant ? { tenant } : {}) });
+  const grant: TokenGrant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
+  return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
+}
+
+async function upload(headers: Record<string, string>, name: string) {
+  const body = multipart(fs.readFileSync(path.join(CORPUS, name)), name);
+  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...headers, ...body.headers }, payload: body.payload });
+  return DocumentSummary.parse(res.json().data);
+}
+
+async function states(headers: Record<string, string>) {
+  const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/workflow/states', headers });
+  const list = res.json().data.states as WorkflowStateDefinition[];
+  return (type: string) => list.find((s) => s.type === type)!.workflowStateId;
+}
+
+/** Two documents (rotated pages, mixed sizes), a review then two signers, one of them new. */
+async function draft() {
+  const owner = await custodian();
+  const reviewer = await makeMember(t.database.db, { role: 'custodian', tenant: owner.tenant });
+  const signer = await makeUser(t.database.db, { email: 'asha.signer@example.test' });
+  const rotated = await upload(owner.headers, 'rotate-0-90-180-270-arabic.pdf');
+  const mixed = await upload(owner.headers, 'mixed-sizes-openoffice.pdf');
+  const state = await states(owner.headers);
+  const body = {
+    subject: 'Sale deed, plot 14',
+    message: 'Please review and sign.',
+    documentIds: [rotated.documentId, mixed.documentId],
+    steps: [
+      { workflowStateId: state('REVIEW'), recipients: [{ email: reviewer.user.email }] },
+      { workflowStateId: state('SIGN'), recipients: [{ email: signer.email }, { email: 'New.Person@Elsewhere.test' }] },
+    ],
+  };
+  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v2/epak', headers: owner.headers, payload: body });
+  expect(res.statusCode, res.body).toBe(200);
+  return { owner, body, state, epak: EpakDetail.parse(res.json().data) };
+}
+
+const blocksUrl = (epak: EpakDetail, documentIndex: number) =>
+  `/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[documentIndex]!.documentId}/signatureblocks`;
+
+const tag = (uuid: string, type: Tag['type'], pageNumber: number, x: number, y: number, userEmail?: string) =>
+  newTag({ uuid, type, pageNumber, positionX: x, positionY: y, ...(userEmail ? { userEmail } : {}) });
+
+describe('composing an ePak', () => {
+  it('keeps a draft with its own copy of the documents and resolves every recipient', async () => {
+    t = await buildTestApp();
+    const { epak } = await draft();
+    expect(epak).toMatchObject({ subject: 'Sale deed, plot 14', status: 'Draft', signingPolicy: 'ESIGNATURE', signerCount: 2 });
+    expect(epak.documents.map((d) => [d.name, d.pageCount, d.pages.map((p) => p.rotate)])).toEqual([
+      ['rotate-0-90-180-270-arabic.pdf', 4, [90, 180, 270, 0]],
+      ['mixed-sizes-openoffice.pdf', 3, [0, 0, 0]],
+    ]);
+    expect(epak.steps.map((s) => [s.order, s.type, s.recipients.map((r) => [r.email, r.type])])).toEqual([
+      [1, 'REVIEW', [[expect.stringContaining('@example.test'), 'internal']]],
+      [
+        2,
+        'SIGN',
+        [
+          ['asha.signer@example.test', 'internal'],
+          ['new.person@elsewhere.test', 'external'],
+        ],
+      ],
+    ]);
+    const [invited] = await t.database.db.select().from(users).where(eq(users.email, 'new.person@elsewhere.test'));
+    expect(invited).toMatchObject({ type: 'external', status: 'admininvited', passwordHash: null });
+  });
+
+  it('refuses a disabled recipient (-13), a cancelled invitation (-173), someone named twice, and storing nothing', async () => {
+    t = await buildTestApp();
+    const owner = await custodian();
+    const doc = await upload(owner.headers, 'plain-1p-pdftex.pdf');
+    const state = await states(owner.headers);
+    const disabled = await makeMember(t.database.db, { tenant: owner.tenant });
+    await t.database.db.update(memberships).set({ status: 'disabled' }).where(eq(memberships.userId, disabled.user.id));
+    const cancelled = await makeUser(t.database.db, { status: 'cancelInvitation' });
+    const compose = (email: string, also?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/msbapi/v2/epak',
+        headers: owner.headers,
+        payload: {
+          subject: 'x',
+          documentIds: [doc.documentId],
+          steps: [{ workflowStateId: state('SIGN'), recipients: [{ email }, ...(also ? [{ email: also }] : [])] }],
+        },
+      });
+    expect((await compose(disabled.user.email)).json()).toMatchObject({ code: -13, data: { email: disabled.user.email } });
+    expect((await compose(cancelled.email)).json().code).toBe(-173);
+    const twice = await compose('a@b.test', 'A@B.test');
+    expect(twice.json()).toMatchObject({ code: -6, issues: [{ path: 'steps.0.recipients.1', message: 'already present' }] });
+    expect((await t.database.db.select({ n: count() }).from(epaks))[0]!.n).toBe(0);
+
+    await t.database.db.insert(tenantSettings).values({ tenantId: owner.tenant.id, settings: { skipNewUsers: true } });
+    expect((await compose('stranger@nowhere.test')).json().code).toBe(-3);
+    expect(await t.database.db.select().from(users).where(eq(users.email, 'stranger@nowhere.test'))).toEqual([]);
+  });
+
+  it('uses only the caller\u2019s documents, and shows the ePak to nobody else', async () => {
+    t = await buildTestApp();
+    const { owner, body, epak } = await draft();
+    const colleague = await custodian(owner.tenant);
+    const theirs = await t.app.inject({ method: 'POST', url: '/msbapi/v2/epak', headers: colleague.headers, payload: body });
+    expect(theirs.statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/msbapi/v2/epaks/${epak.ePakId}`, headers: colleague.headers })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/msbapi/v2/epaks/${epak.ePakId}`, headers: owner.headers })).json().data.ePakId).toBe(epak.ePakId);
+  });
+});
+
+describe('placing tags (signatureblocks)', () => {
+  it('keeps every tag where it was placed, on rotated pages and pages of other sizes', async () => {
+    t = await buildTestApp();
+    const { owner, epak } = await draft();
+    const [buyer, newcomer] = epak.steps[1]!.recipients;
+    const placed = [
+      tag('11111111-1111-4111-8111-111111111111', 'signature', 2, 40.5, 600.25, buyer!.email),
+      tag('22222222-2222-4222-8222-222222222222', 'timeStamp', 2, 40.5, 660, buyer!.email),
+      tag('33333333-3333-4333-8333-333333333333', 'signature', 3, 300, 100, newcomer!.email),
+      tag('44444444-4444-4444-8444-444444444444', 'reason', 3, 300, 160, newcomer!.email),
+      tag('55555555-5555-4555-8555-555555555555', 'reason', 2, 40.5, 700, buyer!.email),
+    ];
+    const saved = await t.app.inject({ method: 'POST', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const read = await t.app.inject({ method: 'GET', url: blocksUrl(epak, 0), headers: owner.headers });
+    const tags = read.json().data.tags as Tag[];
+    expect(tags.map((x) => [x.uuid, x.pageNumber, x.positionX, x.positionY, x.blockWidth, x.blockHeight])).toEqual(
+      placed.map((x) => [x.uuid, x.pageNumber, x.positionX, x.positionY, x.blockWidth, x.blockHeight]),
+    );
+    // The other document is untouched, and a second save replaces the first.
+    expect((await t.app.inject({ method: 'GET', url: blocksUrl(epak, 1), headers: owner.headers })).json().data.tags).toEqual([]);
+    const again = await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed.slice(2) } });
+    expect(again.json().data.tags).toHaveLength(3);
+  });
+
+  it('re-checks the placement rules: overlapping signatures, a tag off its page, someone not in the ePak', async () => {
+    t = await buildTestApp();
+    const { owner, epak } = await draft();
+    const email = epak.steps[1]!.recipients[0]!.email;
+    const overlapping = [
+      tag('11111111-1111-4111-8111-111111111111', 'signature', 1, 100, 100, email),
+      tag('22222222-2222-4222-8222-222222222222', 'signature', 1, 120, 110, epak.steps[1]!.recipients[1]!.email),
+    ];
+    const overlap = await t.app.inject({ method: 'POST', url: blocksUrl(epak, 1), headers: owner.headers, payload: { tags: overlapping } });
+    expect(overlap.statusCode).toBe(400);
+    expect(overlap.json().issues).toEqual(
+      expect.arrayContaining([{ path: 'tags.11111111-1111-4111-8111-111111111111', message: 'tagOverlappingError' }]),
+    );
+    // Page 2 of mixed-sizes is 649 x 323 pt: 300 pt down is past its bottom for a 50 pt tag.
+    const off = await t.app.inject({
+      method: 'POST',
+      url: blocksUrl(epak, 1),
+      headers: owner.headers,
+      payload: { tags: [tag('33333333-3333-4333-8333-333333333333', 'signature', 2, 10, 300, email)] },
+    });
+    expect(off.json().issues).toEqual(expect.arrayContaining([{ path: 'tags.33333333-3333-4333-8333-333333333333', message: 'tagOutsidePage' }]));
+    const stranger = await t.app.inject({
+      method: 'POST',
+      url: blocksUrl(epak, 1),
+      headers: owner.headers,
+      payload: { tags: [tag('44444444-4444-4444-8444-444444444444', 'signature', 1, 10, 10, 'someone@else.test')] },
+    });
+    expect(stranger.json().issues).toEqual([{ path: 'tags.44444444-4444-4444-8444-444444444444.userEmail', message: 'not a recipient of this ePak' }]);
+    expect((await t.app.inject({ method: 'GET', url: blocksUrl(epak, 1), headers: owner.headers })).json().data.tags).toEqual([]);
+  });
+});

@@ -1,0 +1,28 @@
+import { createEpak, createSignatureBlocks, getEpak, getSignatureBlocks, updateSignatureBlocks } from '@pakt/domain';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app-context';
+import { composeEpak, loadEpakDetail, readTags, saveTags } from '../epaks/compose';
+import { route } from '../http/route';
+import { loadTenantSettings } from '../identity/tenant-configuration';
+
+export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
+  const db = ctx.database.db;
+  const scopeOf = (auth: { tenant: { id: string }; user: { id: string } }) => ({ tenantId: auth.tenant.id, ownerId: auth.user.id });
+
+  route(app, ctx, createEpak, async ({ auth, body, request }) => {
+    const settings = await loadTenantSettings(db, auth.tenant.id);
+    const id = await composeEpak({ db, scope: scopeOf(auth), input: body, skipNewUsers: settings.skipNewUsers ?? false });
+    request.log.info({ ePakId: id }, 'ePak composed as a draft');
+    return loadEpakDetail(db, scopeOf(auth), id);
+  });
+
+  route(app, ctx, getEpak, async ({ auth, params }) => loadEpakDetail(db, scopeOf(auth), params.ePakId));
+
+  route(app, ctx, getSignatureBlocks, async ({ auth, params }) => ({ tags: await readTags(db, scopeOf(auth), params.ePakId, params.documentId) }));
+
+  for (const endpoint of [createSignatureBlocks, updateSignatureBlocks]) {
+    route(app, ctx, endpoint, async ({ auth, params, body }) => ({
+      tags: await saveTags({ db, scope: scopeOf(auth), epakId: params.ePakId, documentId: params.documentId, tags: body.tags }),
+    }));
+  }
+}

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { SigningPolicy } from '../constants/signing-policies';
+import { UserType } from '../constants/statuses';
+import { EmailAddress } from '../constants/validation';
+import { WorkflowStateType } from '../constants/workflow';
+import { PageGeometry } from '../documents';
+import { Tag } from '../tags/tag';
+import { defineEndpoint } from './contract';
+
+/**
+ * ePaks as composed (issue 4): a draft holds its documents, its steps with concrete recipients
+ * and, per document, its tags. Starting and running it belongs to the workflow engine.
+ */
+export const EPAK_STATUSES = ['Draft', 'InProgress', 'Completed', 'Rejected', 'Stopped', 'Expired'] as const;
+export const EpakStatus = z.enum(EPAK_STATUSES);
+export type EpakStatus = z.infer<typeof EpakStatus>;
+
+const Email = z.string().trim().toLowerCase().pipe(EmailAddress);
+
+export const EpakStepInput = z.object({
+  workflowStateId: z.uuid(),
+  recipients: z.array(z.object({ email: Email })).min(1).max(50),
+});
+
+export const EpakInput = z.object({
+  subject: z.string().trim().min(1).max(200),
+  message: z.string().trim().max(4000).optional(),
+  /** The caller's documents, in the order the ePak shows them. */
+  documentIds: z.array(z.uuid()).min(1).max(20),
+  steps: z.array(EpakStepInput).min(1).max(30),
+  signingPolicy: SigningPolicy.default('ESIGNATURE'),
+  /** The template the steps came from, if any (kept for reference and search). */
+  workflowId: z.uuid().optional(),
+  expiresOn: z.iso.datetime().optional(),
+  notificationStartDate: z.iso.datetime().optional(),
+  viewEnforced: z.boolean().default(false),
+});
+export type EpakInput = z.infer<typeof EpakInput>;
+
+export const EpakRecipient = z.object({
+  recipientId: z.uuid(),
+  userId: z.uuid(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  type: UserType,
+});
+export type EpakRecipient = z.infer<typeof EpakRecipient>;
+
+export const EpakDetail = z.object({
+  ePakId: z.uuid(),
+  subject: z.string(),
+  message: z.string().nullable(),
+  status: EpakStatus,
+  signingPolicy: SigningPolicy,
+  workflowId: z.uuid().nullable(),
+  documents: z.array(
+    z.object({
+      /** The ePak's own copy: its id is what signatureblocks are addressed by. */
+      documentId: z.uuid(),
+      sourceDocumentId: z.uuid().nullable(),
+      name: z.string(),
+      pageCount: z.number().int().positive(),
+      pages: z.array(PageGeometry),
+    }),
+  ),
+  steps: z.array(
+    z.object({
+      order: z.number().int().positive(),
+      workflowStateId: z.uuid(),
+      name: z.string(),
+      type: WorkflowStateType,
+      recipients: z.array(EpakRecipient),
+    }),
+  ),
+  signerCount: z.number().int().nonnegative(),
+  expiresOn: z.iso.datetime().nullable(),
+  notificationStartDate: z.iso.datetime().nullable(),
+  viewEnforced: z.boolean(),
+  ownerId: z.uuid(),
+  createdOn: z.iso.datetime(),
+  modifiedOn: z.iso.datetime(),
+});
+export type EpakDetail = z.infer<typeof EpakDetail>;
+
+export const createEpak = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/epak',
+  access: 'tenant',
+  action: 'epak.compose',
+  summary:
+    'Compose an ePak as a draft: documents, steps with recipients (an unknown address becomes an invited external user unless the tenant skips new users).',
+  body: EpakInput,
+  response: EpakDetail,
+});
+
+const EpakParams = z.object({ ePakId: z.uuid() });
+
+export const getEpak = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v2/epaks/:ePakId',
+  access: 'tenant',
+  action: 'epak.compose',
+  summary: 'One of the caller\'s ePaks.',
+  params: EpakParams,
+  response: EpakDetail,
+});
+
+const BlockParams = EpakParams.extend({ documentId: z.uuid() });
+const TagsBody = z.object({ tags: z.array(Tag).max(2000) });
+
+export const getSignatureBlocks = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v2/epaks/:ePakId/documents/:documentId/signatureblocks',
+  access: 'tenant',
+  action: 'epak.compose',
+  summary: 'The tags placed on one document of an ePak.',
+  params: BlockParams,
+  response: TagsBody,
+});
+
+export const createSignatureBlocks = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/epaks/:ePakId/documents/:documentId/signatureblocks',
+  access: 'tenant',
+  action: 'epak.compose',
+  summary:
+    'Place the tags of one document of a draft, replacing what was there; the placement rules are checked again here (issue per tag with its message key).',
+  params: BlockParams,
+  body: TagsBody,
+  response: TagsBody,
+});
+
+export const updateSignatureBlocks = defineEndpoint({
+  method: 'PUT',
+  path: '/msbapi/v2/epaks/:ePakId/documents/:documentId/signatureblocks',
+  access: 'tenant',
+  action: 'epak.compose',
+  summary: 'Save the tags of one document of a draft again (same rules as placing them).',
+  params: BlockParams,
+  body: TagsBody,
+  response: TagsBody,
+});
