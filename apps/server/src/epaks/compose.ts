@@ -13,7 +13,7 @@ import {
   validateTagLayout,
   type WorkflowStateType,
 } from '@pakt/domain';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { documents, epakDocuments, epakRecipients, epakSteps, epaks, memberships, users } from '../db/schema';
 import { listStates } from '../workflows/workflows';
@@ -228,4 +228,33 @@ export async function saveTags(options: { db: Db; scope: Scope; epakId: string; 
   await db.update(epakDocuments).set({ tags: options.tags }).where(eq(epakDocuments.id, doc.id));
   await db.update(epaks).set({ updatedAt: new Date() }).where(eq(epaks.id, epak.id));
   return options.tags;
+}
+
+/**
+ * Active members of the tenant whose first name, last name or address starts with `q` (case and
+ * accents as typed are compared case-insensitively). LIKE wildcards in `q` are escaped: a person
+ * typing "%" means the character.
+ */
+export async function searchDirectory(db: Db, tenantId: string, q: string, limit: number) {
+  const prefix = `${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await db
+    .select({ userId: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, type: users.type })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(
+      and(
+        eq(memberships.tenantId, tenantId),
+        eq(memberships.status, 'active'),
+        isNull(users.disabledAt),
+        or(
+          sql`lower(${users.email}) like ${prefix}`,
+          sql`lower(${users.firstName}) like ${prefix}`,
+          sql`lower(${users.lastName}) like ${prefix}`,
+          sql`lower(${users.firstName} || ' ' || ${users.lastName}) like ${prefix}`,
+        ),
+      ),
+    )
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email))
+    .limit(limit);
+  return rows;
 }

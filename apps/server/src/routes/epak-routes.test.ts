@@ -182,3 +182,22 @@ describe('placing tags (signatureblocks)', () => {
     expect((await t.app.inject({ method: 'GET', url: blocksUrl(epak, 1), headers: owner.headers })).json().data.tags).toEqual([]);
   });
 });
+
+describe('the directory for recipient fields', () => {
+  it('finds active members by the start of a name or address, from 2 characters, and nobody else', async () => {
+    t = await buildTestApp();
+    const owner = await custodian();
+    await makeMember(t.database.db, { tenant: owner.tenant, user: { email: 'meera.nair@acme.test', firstName: 'Meera', lastName: 'Nair' } });
+    await makeMember(t.database.db, { tenant: owner.tenant, user: { email: 'mehul@acme.test', firstName: 'Mehul', lastName: 'Shah' } });
+    const gone = await makeMember(t.database.db, { tenant: owner.tenant, user: { email: 'meena@acme.test', firstName: 'Meena', lastName: 'Iyer' } });
+    await t.database.db.update(memberships).set({ status: 'disabled' }).where(eq(memberships.userId, gone.user.id));
+    await makeMember(t.database.db, { user: { email: 'meera@other.test', firstName: 'Meera', lastName: 'Other' } });
+    const search = async (q: string) =>
+      (await t.app.inject({ method: 'GET', url: `/msbapi/v1/users?q=${encodeURIComponent(q)}`, headers: owner.headers })).json();
+    expect((await search('me')).data.users.map((u: { email: string }) => u.email)).toEqual(['meera.nair@acme.test', 'mehul@acme.test']);
+    expect((await search('NAIR')).data.users.map((u: { email: string }) => u.email)).toEqual(['meera.nair@acme.test']);
+    expect((await search('meera n')).data.users).toHaveLength(1);
+    expect((await search('%')).code).toBe(-6);
+    expect((await search('m%')).data.users).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
-import { createEpak, createSignatureBlocks, getEpak, getSignatureBlocks, updateSignatureBlocks } from '@pakt/domain';
+import { createEpak, createSignatureBlocks, getEpak, getSignatureBlocks, searchDirectory, updateSignatureBlocks } from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
-import { composeEpak, loadEpakDetail, readTags, saveTags } from '../epaks/compose';
+import { composeEpak, loadEpakDetail, readTags, saveTags, searchDirectory as findPeople } from '../epaks/compose';
 import { route } from '../http/route';
 import { loadTenantSettings } from '../identity/tenant-configuration';
 
@@ -15,6 +15,8 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
     request.log.info({ ePakId: id }, 'ePak composed as a draft');
     return loadEpakDetail(db, scopeOf(auth), id);
   });
+
+  route(app, ctx, searchDirectory, async ({ auth, query }) => ({ users: await findPeople(db, auth.tenant.id, query.q, query.limit) }));
 
   route(app, ctx, getEpak, async ({ auth, params }) => loadEpakDetail(db, scopeOf(auth), params.ePakId));
 

@@ -141,3 +141,28 @@ export const updateSignatureBlocks = defineEndpoint({
   body: TagsBody,
   response: TagsBody,
 });
+
+/** One person the compose form may offer for an address it is typing (spec §5 signer input). */
+export const DirectoryUser = z.object({
+  userId: z.uuid(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  type: UserType,
+});
+export type DirectoryUser = z.infer<typeof DirectoryUser>;
+
+/** Autocomplete starts at 2 characters (spec §5); the form waits 200 ms between keystrokes. */
+export const DIRECTORY_SEARCH_MIN_LENGTH = 2;
+export const DIRECTORY_SEARCH_DEBOUNCE_MS = 200;
+
+export const searchDirectory = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v1/users',
+  access: 'tenant',
+  action: 'epak.compose',
+  summary:
+    'People of this tenant whose name or address starts with what is typed (at least 2 characters), for the recipient fields; disabled members are left out.',
+  query: z.object({ q: z.string().trim().min(DIRECTORY_SEARCH_MIN_LENGTH).max(100), limit: z.coerce.number().int().min(1).max(20).default(10) }),
+  response: z.object({ users: z.array(DirectoryUser) }),
+});
