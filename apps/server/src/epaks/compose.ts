@@ -7,6 +7,7 @@ import {
   notFound,
   type PageGeometry,
   ResponseCode,
+  signerCountOf,
   type SigningPolicy,
   type Tag,
   tagLayoutError,
@@ -20,8 +21,6 @@ import { listStates } from '../workflows/workflows';
 
 type Scope = { tenantId: string; ownerId: string };
 type UserRow = typeof users.$inferSelect;
-
-const SIGNING_TYPES: readonly WorkflowStateType[] = ['SIGN', 'INPERSONSIGN'];
 
 /**
  * The person behind an address, as compose resolves it (spec §5 signer input): a disabled
@@ -177,7 +176,7 @@ export async function loadEpakDetail(db: Db, scope: Scope, epakId: string): Prom
       pages: doc.pages as PageGeometry[],
     })),
     steps: presentedSteps,
-    signerCount: presentedSteps.filter((step) => SIGNING_TYPES.includes(step.type)).reduce((sum, step) => sum + step.recipients.length, 0),
+    signerCount: signerCountOf(presentedSteps),
     expiresOn: epak.expiresAt?.toISOString() ?? null,
     notificationStartDate: epak.notificationStartAt?.toISOString() ?? null,
     viewEnforced: epak.viewEnforced,

@@ -5,6 +5,7 @@ import {
   notFound,
   ResponseCode,
   type Role,
+  signerCountOf,
   type WorkflowStateDefinition,
   type WorkflowStateType,
   type WorkflowTemplate,
@@ -135,8 +136,6 @@ async function checkSteps(db: Db, tenantId: string, steps: StepInput[]): Promise
   return states;
 }
 
-const SIGNING_TYPES: readonly WorkflowStateType[] = ['SIGN', 'INPERSONSIGN'];
-
 async function presentWorkflow(db: Db, row: WorkflowRow): Promise<WorkflowTemplate> {
   const steps = row.steps as StepInput[];
   const states = new Map((await listStates(db, row.tenantId)).map((state) => [state.id, state]));
@@ -152,7 +151,7 @@ async function presentWorkflow(db: Db, row: WorkflowRow): Promise<WorkflowTempla
     description: row.description,
     signingPolicy: row.signingPolicy as WorkflowTemplate['signingPolicy'],
     steps: presented,
-    signerCount: presented.filter((step) => SIGNING_TYPES.includes(step.type)).reduce((sum, step) => sum + step.recipients.length, 0),
+    signerCount: signerCountOf(presented),
     ownerId: row.ownerId,
     ownerName: owner ? `${owner.firstName} ${owner.lastName}` : '',
     createdOn: row.createdAt.toISOString(),

@@ -19,3 +19,13 @@ export type BulkSignResult = z.infer<typeof BulkSignResult>;
 export const BULK_OPERATIONS = ['sign'] as const;
 export const BulkOperation = z.enum(BULK_OPERATIONS);
 export type BulkOperation = z.infer<typeof BulkOperation>;
+
+// Steps whose recipients sign (the others review or receive mail).
+export const SIGNING_STATE_TYPES = ['SIGN', 'INPERSONSIGN'] as const satisfies readonly WorkflowStateType[];
+
+/** Signers of a workflow: recipients of its signing steps (what -107 compares with a document's). */
+export function signerCountOf(steps: readonly { type: WorkflowStateType; recipients: readonly unknown[] }[]): number {
+  return steps
+    .filter((step) => (SIGNING_STATE_TYPES as readonly WorkflowStateType[]).includes(step.type))
+    .reduce((sum, step) => sum + step.recipients.length, 0);
+}
