@@ -53,7 +53,10 @@ test('a dead access token is refreshed once for two requests in flight, and both
     const refreshes = calls.filter((r) => path(r) === '/msbapi/public/token/refresh');
     expect(refreshes, 'exactly one refresh').toHaveLength(1);
 
-    for (const endpoint of ['/msbapi/v1/users/profile', '/msbapi/v1/outbox']) {
+    // On load the header asks for the profile and the route guard for the tenant's settings, at
+    // once; the page's own outbox call comes after the guard, with the renewed token.
+    const inFlight = ['/msbapi/v1/users/profile', '/msbapi/v1/accessibilities'];
+    for (const endpoint of inFlight) {
       const tries = calls.filter((r) => path(r) === endpoint);
       expect(tries.length, `${endpoint} asked, refused, asked again`).toBe(2);
       expect(await auth(tries[0]!)).toBe(`Bearer ${deadAccessToken}`);
@@ -63,8 +66,12 @@ test('a dead access token is refreshed once for two requests in flight, and both
     }
     // Both first tries went out before the refresh did: they were in flight together.
     const refreshAt = calls.indexOf(refreshes[0]!);
-    const firstTries = calls.filter((r) => ['/msbapi/v1/users/profile', '/msbapi/v1/outbox'].includes(path(r))).slice(0, 2);
+    const firstTries = calls.filter((r) => inFlight.includes(path(r))).slice(0, 2);
     for (const r of firstTries) expect(calls.indexOf(r)).toBeLessThan(refreshAt);
+    const outbox = calls.filter((r) => path(r) === '/msbapi/v1/outbox');
+    expect(outbox).toHaveLength(1);
+    expect(await auth(outbox[0]!)).not.toBe(`Bearer ${deadAccessToken}`);
+    expect((await outbox[0]!.response())?.status()).toBe(200);
 
     expect(page.url()).not.toContain('/accessdenied');
     const stored = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.accessToken);

@@ -13,6 +13,7 @@ import { ProfilePage } from './pages/profile-page';
 import { ResetPasswordPage } from './pages/reset-password-page';
 import { SignupPage } from './pages/signup-page';
 import { ThanksPage } from './pages/thanks-page';
+import { WorkflowsPage } from './pages/workflows-page';
 import { AppLayout } from './shell/app-layout';
 import { LandingRedirect } from './routing/access';
 
@@ -36,6 +37,7 @@ export const routes: RouteObject[] = [
       { path: '/changepassword', element: <ChangePasswordPage /> },
       { path: '/profile', element: <ProfilePage /> },
       { path: '/admin', element: <AdminPage /> },
+      { path: '/workflows', element: <WorkflowsPage /> },
       { path: '/accessdenied', element: <AccessDeniedPage /> },
       { path: '/landing', element: <LandingRedirect /> },
       { path: '*', element: <NotFoundPage /> },

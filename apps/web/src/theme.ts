@@ -1,4 +1,4 @@
-import { createTheme, Modal, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, Drawer, Modal, type CSSVariablesResolver } from '@mantine/core';
 
 /**
  * System fonts only: nothing is fetched from a font CDN, which keeps the app working offline and
@@ -16,6 +16,7 @@ export const theme = createTheme({
   components: {
     // Mantine sets a dialog's title in body weight; as the dialog's heading it should read as one.
     Modal: Modal.extend({ styles: { title: { fontWeight: 600, fontSize: 'var(--mantine-font-size-lg)' } } }),
+    Drawer: Drawer.extend({ styles: { title: { fontWeight: 600, fontSize: 'var(--mantine-font-size-lg)' } } }),
   },
 });
 

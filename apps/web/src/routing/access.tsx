@@ -1,4 +1,5 @@
 import {
+  accessibilities,
   canAccessRoute,
   routeFromPathname,
   forcedRouteForStatus,
@@ -12,9 +13,11 @@ import {
   type Role,
   type SessionUser,
 } from '@pakt/domain';
+import { Center, Loader } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
-import { accessDeniedPath } from '../api/client';
+import { accessDeniedPath, callApi } from '../api/client';
 import { usePublicConfiguration } from '../api/public-queries';
 import { useSession, type Session } from '../api/session-store';
 
@@ -49,7 +52,7 @@ export function homePathFor(user: SessionUser): string {
  * Menu items whose page exists in this build; the others are listed, disabled, as "coming soon".
  * /admin so far holds the tenant outbox only, so its sub-items (edit reasons etc.) stay disabled.
  */
-export const BUILT_MENU_ITEMS: ReadonlySet<MenuItemId> = new Set<MenuItemId>(['admin']);
+export const BUILT_MENU_ITEMS: ReadonlySet<MenuItemId> = new Set<MenuItemId>(['admin', 'workflows']);
 
 /**
  * Where sign-in, /landing and switching tenants lead: a status that forces a password change wins
@@ -92,9 +95,32 @@ export function pathAfterTenantSwitch(
 /** /landing: the start page of whoever is signed in, or sign-in. */
 export function LandingRedirect() {
   const session = useSession();
-  const configuration = usePublicConfiguration();
+  const { settings } = usePermissionSettings();
   if (!session) return <Navigate to="/login" replace />;
-  return <Navigate to={landingPathFor(session, permissionSettingsFrom(configuration.data?.features))} replace />;
+  return <Navigate to={landingPathFor(session, settings)} replace />;
+}
+
+/**
+ * The permission settings in force for the selected tenant: the tenant's own switches (from
+ * /v1/accessibilities: restrict-workflow, the admin sub-items...) once known, else the public
+ * feature flags. `known` is false while a tenant's answer is still on its way, so a guard can wait
+ * instead of deciding on the wrong settings.
+ */
+export function usePermissionSettings(): { settings: PermissionSettings; known: boolean } {
+  const session = useSession();
+  const configuration = usePublicConfiguration();
+  const tenantUuid = session && !session.user.isRoot ? session.tenantUuid : null;
+  const tenant = useQuery({
+    queryKey: ['accessibilities', tenantUuid],
+    queryFn: ({ signal }) => callApi(accessibilities, undefined, { signal, failures: 'caller' }),
+    enabled: !!tenantUuid,
+    staleTime: 60_000,
+    retry: false,
+  });
+  if (tenantUuid && tenant.data) return { settings: tenant.data.settings, known: true };
+  // Without a tenant, or when its settings cannot be had, the public flags are what there is;
+  // the server still refuses whatever the tenant's own settings close.
+  return { settings: permissionSettingsFrom(configuration.data?.features), known: !tenantUuid || tenant.isError };
 }
 
 /**
@@ -104,12 +130,19 @@ export function LandingRedirect() {
  */
 export function RequireRoute({ route, children }: { readonly route: GuardedRoute; readonly children: ReactNode }) {
   const session = useSession();
-  const configuration = usePublicConfiguration();
+  const { settings, known } = usePermissionSettings();
   if (!session) return <Navigate to="/login" replace />;
   const forced = forcedRouteForStatus(session.user.status);
   if (forced && forced !== route) return <Navigate to={routePath(forced)} replace />;
+  if (!known) {
+    return (
+      <Center py="xl">
+        <Loader size="sm" />
+      </Center>
+    );
+  }
   const role = effectiveRole(session);
-  if (!role || !canAccessRoute(role, route, permissionSettingsFrom(configuration.data?.features))) {
+  if (!role || !canAccessRoute(role, route, settings)) {
     return <Navigate to={accessDeniedPath('forbidden')} replace />;
   }
   return children;

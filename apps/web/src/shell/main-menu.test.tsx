@@ -2,7 +2,8 @@ import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
-import { adminUser, rootUser, signedInSession, stubApi, TENANT_GLOBEX } from '../test/fake-api';
+import { resolvePermissionSettings } from '@pakt/domain';
+import { adminUser, jsonResponse, rootUser, signedInSession, stubApi, TENANT_ACME, TENANT_GLOBEX } from '../test/fake-api';
 import { renderApp } from '../test/render-app';
 
 describe('MainMenu', () => {
@@ -22,6 +23,21 @@ describe('MainMenu', () => {
     // The public flags turn team rooms and compare off in the fake configuration.
     expect(screen.queryByRole('menuitem', { name: new RegExp(`^${en.menu.teamroom}`) })).toBeNull();
     expect(screen.queryByRole('menuitem', { name: new RegExp(`^${en.menu.settings}`) })).toBeNull();
+  });
+
+  it("follows the tenant's own settings: restrict-workflow hides workflows from a submitter, menu and route", async () => {
+    const submitter = { ...adminUser, tenants: [{ ...adminUser.tenants[0]!, userRole: 'submitter' as const }] };
+    sessionStore.set(signedInSession(submitter, { tenantUuid: TENANT_ACME }));
+    stubApi({
+      'GET /msbapi/v1/accessibilities': () =>
+        jsonResponse({ code: 1, data: { role: 'submitter', settings: resolvePermissionSettings({ restrictWorkflow: true }), routes: [], menu: [] } }),
+    });
+    const { router } = renderApp('/workflows');
+    await screen.findByRole('heading', { level: 1, name: en.accessDenied.forbidden.title });
+    expect(router.state.location.pathname).toBe('/accessdenied');
+    fireEvent.click(await screen.findByRole('button', { name: en.menu.open }));
+    await screen.findByRole('menuitem', { name: new RegExp(`^${en.menu.epaks}`) });
+    expect(screen.queryByRole('menuitem', { name: new RegExp(`^${en.menu.workflows}`) })).toBeNull();
   });
 
   it('gives a signer no admin item', async () => {

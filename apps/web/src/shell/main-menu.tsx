@@ -3,9 +3,8 @@ import { routePath, visibleMenu, type MenuItem, type MenuItemId } from '@pakt/do
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { usePublicConfiguration } from '../api/public-queries';
 import { useSession } from '../api/session-store';
-import { BUILT_MENU_ITEMS, effectiveRole, permissionSettingsFrom } from '../routing/access';
+import { BUILT_MENU_ITEMS, effectiveRole, usePermissionSettings } from '../routing/access';
 import { MenuIcon } from '../ui/icons';
 
 type Underscored<T extends string> = T extends `${infer A}.${infer B}` ? `${A}_${B}` : T;
@@ -21,10 +20,10 @@ export const menuLabelKey = (item: MenuItem) => `menu.${item.id.replace('.', '_'
 export function MainMenu() {
   const { t } = useTranslation();
   const session = useSession();
-  const configuration = usePublicConfiguration();
+  const { settings } = usePermissionSettings();
   const role = session ? effectiveRole(session) : null;
   if (!role) return null;
-  const items = visibleMenu(role, permissionSettingsFrom(configuration.data?.features));
+  const items = visibleMenu(role, settings);
   if (items.length === 0) return null;
 
   const entry = (item: MenuItem, nested = false) => {

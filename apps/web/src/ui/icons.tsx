@@ -185,3 +185,46 @@ export const MenuIcon = (props: IconProps) => (
     <path d="M4 6h16M4 12h16M4 18h16" />
   </OutlineIcon>
 );
+
+export const PlusIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M12 5v14M5 12h14" />
+  </OutlineIcon>
+);
+
+export const ArrowUpIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M12 19V5M6 11l6-6 6 6" />
+  </OutlineIcon>
+);
+
+export const ArrowDownIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M12 5v14M6 13l6 6 6-6" />
+  </OutlineIcon>
+);
+
+export const TrashIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
+  </OutlineIcon>
+);
+
+export const PencilIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M4 20h4L18.5 9.5a2.83 2.83 0 0 0-4-4L4 16v4zM13.5 6.5l4 4" />
+  </OutlineIcon>
+);
+
+export const XIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M6 6l12 12M18 6 6 18" />
+  </OutlineIcon>
+);
+
+export const TagIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M3 12V4a1 1 0 0 1 1-1h8l9 9-9 9z" />
+    <circle cx="7.5" cy="7.5" r="1.5" />
+  </OutlineIcon>
+);
