@@ -7,6 +7,7 @@ import { RegisterPage } from './pages/register-page';
 import { RootPage } from './pages/root-page';
 import { AdminPage } from './pages/admin-page';
 import { AuthenticatePage } from './pages/authenticate-page';
+import { ComposePage } from './pages/compose-page';
 import { ChangePasswordPage } from './pages/change-password-page';
 import { ForgotPasswordPage } from './pages/forgot-password-page';
 import { ProfilePage } from './pages/profile-page';
@@ -38,6 +39,7 @@ export const routes: RouteObject[] = [
       { path: '/profile', element: <ProfilePage /> },
       { path: '/admin', element: <AdminPage /> },
       { path: '/workflows', element: <WorkflowsPage /> },
+      { path: '/compose', element: <ComposePage /> },
       { path: '/accessdenied', element: <AccessDeniedPage /> },
       { path: '/landing', element: <LandingRedirect /> },
       { path: '*', element: <NotFoundPage /> },

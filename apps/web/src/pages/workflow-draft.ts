@@ -130,7 +130,8 @@ export function addPending(step: StepDraft): { step: StepDraft } | { error: Mess
   return { step: { ...step, recipients: [...step.recipients, { key: newKey('recipient'), recipient: read.recipient }], pendingText: '' } };
 }
 
-export function moveStep(steps: readonly StepDraft[], index: number, by: -1 | 1): StepDraft[] {
+/** Swaps an entry with its neighbour (steps here; compose moves documents with it too). */
+export function moveStep<T>(steps: readonly T[], index: number, by: -1 | 1): T[] {
   const target = index + by;
   const moved = [...steps];
   if (target < 0 || target >= steps.length) return moved;

@@ -50,9 +50,10 @@ export function homePathFor(user: SessionUser): string {
 
 /**
  * Menu items whose page exists in this build; the others are listed, disabled, as "coming soon".
+ * Of the compose drop-down only compose itself is built (bulk compose is not).
  * /admin so far holds the tenant outbox only, so its sub-items (edit reasons etc.) stay disabled.
  */
-export const BUILT_MENU_ITEMS: ReadonlySet<MenuItemId> = new Set<MenuItemId>(['admin', 'workflows']);
+export const BUILT_MENU_ITEMS: ReadonlySet<MenuItemId> = new Set<MenuItemId>(['admin', 'workflows', 'compose.compose']);
 
 /**
  * Where sign-in, /landing and switching tenants lead: a status that forces a password change wins

@@ -1,0 +1,93 @@
+import { expect, test, type Page } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+import { bundles, capture, fieldLabelled, h1, mailedLink, signUpThroughApi } from './support';
+
+const { en } = bundles;
+const compose = en.compose;
+
+// The shared corpus of real-world PDFs, beside the repository (as apps/server/src/documents/corpus.test.ts finds it).
+const CORPUS = fileURLToPath(new URL('../../../shared/corpus/pdfs/', import.meta.url));
+
+const withNumber = (text: string, number: number) => text.replace('{{number}}', String(number));
+const step = (page: Page, number: number) =>
+  page.getByRole('form', { name: compose.title }).getByRole('group', { name: withNumber(en.workflows.form.step, number), exact: true });
+
+async function addAddresses(page: Page, number: number, text: string): Promise<void> {
+  const field = step(page, number).getByLabel(withNumber(compose.workflow.addRecipient, number), { exact: true });
+  await field.fill(text);
+  await step(page, number).getByRole('button', { name: withNumber(en.workflows.form.addRecipientTo, number) }).click();
+}
+
+test('an admin uploads two PDFs, builds a two-step workflow and saves the ePak as a draft', async ({ page, request }, testInfo) => {
+  const project = testInfo.project.name;
+  const person = {
+    email: `nisha.${project}@compose.test`,
+    firstName: 'Nisha',
+    lastName: 'Pillai',
+    orgName: `Pillai Realty ${project}`,
+    password: 'Compose-password-2025',
+  };
+  const reviewer = `reviewer.${project}@compose.test`;
+  const buyer = `buyer.${project}@compose.test`;
+  const seller = `seller.${project}@compose.test`;
+  const subject = `Sale of plot 12 (${project})`;
+
+  await test.step('a new admin opens Compose from the header menu', async () => {
+    await signUpThroughApi(request, person);
+    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', person.email));
+    await page.goto(link.pathname + link.search);
+    await expect(page.getByText(en.thanks.ready.replace('{{name}}', person.firstName).replace('{{tenant}}', person.orgName))).toBeVisible();
+    await page.getByRole('button', { name: en.menu.open }).click();
+    await page.getByRole('menuitem', { name: en.menu.compose_compose, exact: true }).click();
+    await expect(page).toHaveURL(/\/compose$/);
+    await expect(h1(page)).toHaveText(compose.title);
+    await capture(page, testInfo, 'compose-empty');
+  });
+
+  await test.step('two PDFs are uploaded at once and both are chosen, with their page counts', async () => {
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: compose.upload.choose }).click();
+    await (await chooser).setFiles([`${CORPUS}rotate-0-90-180-270-arabic.pdf`, `${CORPUS}mixed-sizes-openoffice.pdf`]);
+    const uploads = page.getByRole('list', { name: compose.upload.list });
+    await expect(uploads.getByRole('listitem')).toHaveCount(2);
+    await expect(uploads.getByText(/^Uploaded ·/)).toHaveCount(2, { timeout: 30_000 });
+    const chosen = page.getByRole('list', { name: compose.documents.chosen_other.replace('{{count}}', '2') });
+    await expect(chosen.getByRole('listitem')).toHaveCount(2);
+    await expect(chosen.getByRole('listitem').first()).toContainText('rotate-0-90-180-270-arabic.pdf');
+    await expect(chosen.getByRole('listitem').nth(1)).toContainText('mixed-sizes-openoffice.pdf');
+  });
+
+  await test.step('a review by one address, then two signers pasted at once', async () => {
+    await step(page, 1).getByRole('combobox', { name: new RegExp(`^${en.workflows.form.state}`) }).selectOption({ label: 'Review' });
+    await addAddresses(page, 1, reviewer);
+    await expect(step(page, 1).getByRole('listitem').filter({ hasText: reviewer })).toBeVisible();
+    await page.getByRole('button', { name: en.workflows.form.addStep }).click();
+    await step(page, 2).getByRole('combobox', { name: new RegExp(`^${en.workflows.form.state}`) }).selectOption({ label: 'Sign' });
+    await addAddresses(page, 2, `${buyer}; ${seller}`);
+    await expect(step(page, 2).getByRole('listitem')).toHaveCount(2);
+    await fieldLabelled(page, compose.details.subject).fill(subject);
+    await capture(page, testInfo, 'compose-filled');
+  });
+
+  const checkDraft = async () => {
+    const summary = page.getByRole('region', { name: compose.draft.summary });
+    await expect(summary.getByRole('heading', { name: subject })).toBeVisible();
+    await expect(summary.getByText(compose.status.Draft, { exact: true })).toBeVisible();
+    await expect(summary.getByText(/^rotate-0-90-180-270-arabic\.pdf · \d+ pages?$/)).toBeVisible();
+    await expect(summary.getByText(/^mixed-sizes-openoffice\.pdf · \d+ pages?$/)).toBeVisible();
+    await expect(summary.getByText('2 signers', { exact: true })).toBeVisible();
+    await expect(summary.getByRole('listitem', { name: withNumber(en.workflows.form.step, 1) })).toContainText(reviewer);
+    await expect(summary.getByRole('listitem', { name: withNumber(en.workflows.form.step, 2) })).toContainText(seller);
+    await expect(page.getByText(compose.draft.tagsNext)).toBeVisible();
+  };
+
+  await test.step('saved as a draft, it is shown from its own address, also after a reload', async () => {
+    await page.getByRole('button', { name: compose.saveDraft }).click();
+    await expect(page).toHaveURL(/\/compose\?ePakId=[0-9a-f-]{36}$/);
+    await expect(h1(page)).toHaveText(compose.draft.title);
+    await checkDraft();
+    await capture(page, testInfo, 'compose-draft');
+    await page.reload();
+    await checkDraft();
+  });
+});
