@@ -301,6 +301,37 @@ describe('/compose', () => {
     expect(recipients[0]!.textContent).toBe('ravi@example.com');
   });
 
+  it.each([
+    { code: -173, status: 403, key: 'RESPONSE_MSG_USER_INVITATION_CANCELLED' as const },
+    { code: -3, status: 404, key: 'newUsersNotInvited' as const },
+  ])('shows $code at the recipient the server names', async ({ code, status, key }) => {
+    stubCompose({ [`POST ${EPAK}`]: () => jsonResponse({ code, data: { email: 'meera@example.com' }, message: 'refused' }, status) });
+    await openCompose();
+    await chooseFromDrafts('lease.pdf');
+    await waitForStates();
+    fireEvent.change(stateSelect(1), { target: { value: SIGN } });
+    addAddress(1, 'ravi@example.com;meera@example.com');
+    fireEvent.change(inputLabelled(en.compose.details.subject), { target: { value: 'NDA' } });
+    fireEvent.click(screen.getByRole('button', { name: en.compose.saveDraft }));
+    const recipients = within(step(1)).getAllByRole('listitem');
+    const message = key === 'newUsersNotInvited' ? en.compose.errors.newUsersNotInvited : en[key];
+    await waitFor(() => expect(recipients[1]!.textContent).toContain(message), { timeout: 4000 });
+    expect(recipients[0]!.getAttribute('data-invalid')).not.toBe('true');
+  });
+
+  it('explains any other failure above the form, keeping what was entered', async () => {
+    stubCompose({ [`POST ${EPAK}`]: () => jsonResponse({ code: -2, data: null, message: 'boom' }, 500) });
+    await openCompose();
+    await chooseFromDrafts('lease.pdf');
+    await waitForStates();
+    fireEvent.change(stateSelect(1), { target: { value: SIGN } });
+    addAddress(1, 'ravi@example.com');
+    fireEvent.change(inputLabelled(en.compose.details.subject), { target: { value: 'NDA' } });
+    fireEvent.click(screen.getByRole('button', { name: en.compose.saveDraft }));
+    expect((await screen.findByRole('alert', {}, { timeout: 4000 })).textContent).toContain(en.compose.errors.saveFailed);
+    expect((inputLabelled(en.compose.details.subject) as HTMLInputElement).value).toBe('NDA');
+  });
+
   it('places the server issues (-6) at the recipient they name', async () => {
     stubCompose({
       [`POST ${EPAK}`]: () =>
