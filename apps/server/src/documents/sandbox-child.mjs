@@ -317,9 +317,15 @@ async function merge(inputs, output) {
   const { PDFDocument } = await import('pdf-lib');
   const merged = await PDFDocument.create();
   for (const [index, input] of inputs.entries()) {
+    const bytes = fs.readFileSync(input);
+    // A merged copy is a re-save: a signature in it would no longer verify. Signed documents
+    // travel as they are, so they are never merged.
+    if (bytes.includes('/ByteRange')) {
+      return fail('unsupported', `Document ${index + 1} is digitally signed, and merging would break its signatures. Send it as a separate document.`);
+    }
     let source;
     try {
-      source = await PDFDocument.load(new Uint8Array(fs.readFileSync(input)), { updateMetadata: false });
+      source = await PDFDocument.load(new Uint8Array(bytes), { updateMetadata: false });
     } catch (error) {
       if (error instanceof Error && /encrypted/i.test(error.message)) {
         return fail('unsupported', `Document ${index + 1} is encrypted, and encrypted documents cannot be merged. Send them as separate documents.`);

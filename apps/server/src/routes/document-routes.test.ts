@@ -220,12 +220,18 @@ describe('managing one\u2019s documents', () => {
     expect(left?.name).toBe('Bundle.pdf');
   });
 
-  it('refuses to merge an encrypted document, saying why', async () => {
+  it('refuses to merge an encrypted or a signed document, saying why', async () => {
     const { headers } = await custodian();
     const plain = await uploaded(headers, corpus('plain-1p-pdftex.pdf'), 'plain.pdf');
     const locked = await uploaded(headers, corpus('enc-no-userpw-rc4.pdf'), 'locked.pdf');
-    const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents/merge', headers, payload: { documentIds: [plain.documentId, locked.documentId], name: 'x.pdf' } });
-    expect(res.json()).toMatchObject({ code: -59, message: expect.stringMatching(/Document 2 is encrypted/) });
+    const signed = await uploaded(headers, corpus('signed-pkcs7-1sig.pdf'), 'signed.pdf');
+    const merge = (ids: string[]) => t.app.inject({ method: 'POST', url: '/msbapi/v1/documents/merge', headers, payload: { documentIds: ids, name: 'x.pdf' } });
+    expect((await merge([plain.documentId, locked.documentId])).json()).toMatchObject({ code: -59, message: expect.stringMatching(/Document 2 is encrypted/) });
+    expect((await merge([signed.documentId, plain.documentId])).json()).toMatchObject({
+      code: -59,
+      message: expect.stringMatching(/Document 1 is digitally signed, and merging would break its signatures/),
+    });
+    expect((await t.database.db.select({ n: count() }).from(documents))[0]!.n).toBe(3);
   });
 
   it('converts without storing anything', async () => {
