@@ -5,7 +5,7 @@ import { EmailAddress } from '../constants/validation';
 import { WorkflowStateType } from '../constants/workflow';
 import { PageGeometry } from '../documents';
 import { Tag } from '../tags/tag';
-import { defineEndpoint } from './contract';
+import { defineEndpoint, type BinaryBody } from './contract';
 
 /**
  * ePaks as composed (issue 4): a draft holds its documents, its steps with concrete recipients
@@ -140,6 +140,28 @@ export const updateSignatureBlocks = defineEndpoint({
   params: BlockParams,
   body: TagsBody,
   response: TagsBody,
+});
+
+export const downloadEpakDocument = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v2/epaks/:ePakId/documents/:documentId/download',
+  access: 'tenant',
+  action: 'epak.compose',
+  summary: 'The current PDF of one document of an ePak (what the tag editor shows).',
+  params: BlockParams,
+  binaryResponse: true,
+  response: z.custom<BinaryBody>(),
+});
+
+export const startEpak = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/epaks/:ePakId/start',
+  access: 'tenant',
+  action: 'epak.compose',
+  summary:
+    'Send a draft: its tags are checked again with every rule of its signing policy (-6, -49), and the signers the tags are for must be the signers of its steps (-107).',
+  params: EpakParams,
+  response: EpakDetail,
 });
 
 /** One person the compose form may offer for an address it is typing (spec §5 signer input). */
