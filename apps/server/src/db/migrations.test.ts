@@ -20,6 +20,7 @@ describe('migrations', () => {
     );
     expect(rows.map((r) => (r as { table_name: string }).table_name)).toEqual([
       'documents',
+      'epak_activities',
       'epak_documents',
       'epak_recipients',
       'epak_steps',

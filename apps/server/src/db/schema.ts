@@ -333,10 +333,32 @@ export const epaks = pgTable(
     expiresAt: ts('expires_at'),
     notificationStartAt: ts('notification_start_at'),
     viewEnforced: boolean('view_enforced').notNull().default(false),
+    /** When the draft was sent (POST start); null while it is a draft. */
+    startedAt: ts('started_at'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('epaks_owner').on(t.tenantId, t.ownerId, t.createdAt)],
+);
+
+/**
+ * What happened to an ePak, in order: written in the same transaction as the change it records
+ * (a state change without its record cannot exist). The workflow engine adds hash chaining and
+ * document hashes; `seq` orders entries of one ePak without relying on clock resolution.
+ */
+export const epakActivities = pgTable(
+  'epak_activities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    epakId: uuid('epak_id').notNull().references(() => epaks.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    details: jsonb('details').notNull().default({}),
+    ip: text('ip'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('epak_activities_seq').on(t.epakId, t.seq)],
 );
 
 /** An ePak's own copy of a document: its bytes and geometry as they were when composed. */

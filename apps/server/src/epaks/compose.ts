@@ -18,6 +18,7 @@ import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { documents, epakDocuments, epakRecipients, epakSteps, epaks, memberships, users } from '../db/schema';
 import { listStates } from '../workflows/workflows';
+import { recordEpakActivity } from './activity';
 
 type Scope = { tenantId: string; ownerId: string };
 type UserRow = typeof users.$inferSelect;
@@ -122,11 +123,17 @@ export async function composeEpak(options: { db: Db; scope: Scope; input: EpakIn
         await tx.insert(epakRecipients).values({ epakId: epak!.id, stepId: row!.id, userId: user.id, position: at + 1 });
       }
     }
+    await recordEpakActivity(tx as unknown as Db, {
+      epakId: epak!.id,
+      actorId: scope.ownerId,
+      action: 'composed',
+      details: { documents: input.documentIds.length, steps: input.steps.length },
+    });
     return epak!.id;
   });
 }
 
-async function loadOwnEpak(db: Db, scope: Scope, epakId: string) {
+export async function loadOwnEpak(db: Db, scope: Scope, epakId: string) {
   const [row] = await db
     .select()
     .from(epaks)
@@ -186,7 +193,7 @@ export async function loadEpakDetail(db: Db, scope: Scope, epakId: string): Prom
   };
 }
 
-async function loadEpakDocument(db: Db, scope: Scope, epakId: string, documentId: string) {
+export async function loadEpakDocument(db: Db, scope: Scope, epakId: string, documentId: string) {
   const epak = await loadOwnEpak(db, scope, epakId);
   const [doc] = await db.select().from(epakDocuments).where(and(eq(epakDocuments.id, documentId), eq(epakDocuments.epakId, epak.id)));
   if (!doc) throw notFound('No such document in this ePak.');
@@ -220,8 +227,10 @@ export async function saveTags(options: { db: Db; scope: Scope; epakId: string; 
     .filter((tag) => tag.userEmail && !recipientEmails.has(tag.userEmail.toLowerCase()))
     .map((tag) => ({ path: `tags.${tag.uuid}.userEmail`, message: 'not a recipient of this ePak' }));
   if (strangers.length > 0) throw invalidInput('Some tags are for people who are not in this ePak.', strangers);
+  // A draft is saved as it grows: placement rules hold at every save, while the rule that needs
+  // a tag to exist (a reason for each signature, -49) waits until the ePak is started.
   const problem = tagLayoutError(
-    validateTagLayout({ tags: options.tags, pages: doc.pages as PageGeometry[], policy: epak.signingPolicy as SigningPolicy }),
+    validateTagLayout({ tags: options.tags, pages: doc.pages as PageGeometry[], policy: epak.signingPolicy as SigningPolicy, reasonTagRequired: false }),
   );
   if (problem) throw problem;
   await db.update(epakDocuments).set({ tags: options.tags }).where(eq(epakDocuments.id, doc.id));

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, newTag, type Tag, type TokenGrant, type WorkflowStateDefinition } from '@pakt/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { epaks, memberships, tenantSettings, users } from '../db/schema';
+import { epakActivities, epaks, memberships, tenantSettings, users } from '../db/schema';
 import { GOOD_PASSWORD, makeMember, makeUser } from '../test/factories';
 import { multipart } from '../test/multipart';
 import { bearer, signIn } from '../test/sign-in';
@@ -180,6 +180,109 @@ describe('placing tags (signatureblocks)', () => {
     });
     expect(stranger.json().issues).toEqual([{ path: 'tags.44444444-4444-4444-8444-444444444444.userEmail', message: 'not a recipient of this ePak' }]);
     expect((await t.app.inject({ method: 'GET', url: blocksUrl(epak, 1), headers: owner.headers })).json().data.tags).toEqual([]);
+  });
+});
+
+describe('the document as the editor shows it', () => {
+  it('answers the ePak copy byte for byte, to its owner only', async () => {
+    t = await buildTestApp();
+    const { owner, epak } = await draft();
+    const url = `/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[1]!.documentId}/download`;
+    const res = await t.app.inject({ method: 'GET', url, headers: owner.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.rawPayload.equals(fs.readFileSync(path.join(CORPUS, 'mixed-sizes-openoffice.pdf')))).toBe(true);
+    const colleague = await custodian(owner.tenant);
+    expect((await t.app.inject({ method: 'GET', url, headers: colleague.headers })).statusCode).toBe(404);
+  });
+});
+
+describe('starting an ePak', () => {
+  const startUrl = (epak: EpakDetail) => `/msbapi/v2/epaks/${epak.ePakId}/start`;
+  const activity = async (epakId: string) =>
+    (await t.database.db.select().from(epakActivities).where(eq(epakActivities.epakId, epakId)).orderBy(epakActivities.seq)).map((row) => row.action);
+
+  it('sends a draft whose signature fields are for exactly its signers, once', async () => {
+    t = await buildTestApp();
+    const { owner, epak } = await draft();
+    const [buyer, newcomer] = epak.steps[1]!.recipients;
+    const placed = [
+      tag('11111111-1111-4111-8111-111111111111', 'signature', 2, 40, 600, buyer!.email),
+      tag('22222222-2222-4222-8222-222222222222', 'reason', 2, 40, 700, buyer!.email),
+      tag('33333333-3333-4333-8333-333333333333', 'signature', 3, 300, 100, newcomer!.email),
+      tag('44444444-4444-4444-8444-444444444444', 'reasonFreeText', 3, 300, 160, newcomer!.email),
+    ];
+    expect((await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } })).statusCode).toBe(200);
+    const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(EpakDetail.parse(res.json().data).status).toBe('InProgress');
+    expect(await activity(epak.ePakId)).toEqual(['composed', 'started']);
+    // A started ePak is not started again, and its tags are no longer placed through signatureblocks.
+    const again = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
+    expect(again.statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: [] } })).statusCode).toBe(400);
+    expect(await activity(epak.ePakId)).toEqual(['composed', 'started']);
+  });
+
+  it('accepts a draft without signature fields: its signers place their own', async () => {
+    t = await buildTestApp();
+    const { owner, epak } = await draft();
+    const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
+    expect(res.statusCode, res.body).toBe(200);
+  });
+
+  it('refuses -107 when the signature fields are for fewer signers than the workflow has, and stays a draft', async () => {
+    t = await buildTestApp();
+    const { owner, epak } = await draft();
+    const [buyer, newcomer] = epak.steps[1]!.recipients;
+    const placed = [
+      tag('11111111-1111-4111-8111-111111111111', 'signature', 2, 40, 600, buyer!.email),
+      tag('22222222-2222-4222-8222-222222222222', 'reason', 2, 40, 700, buyer!.email),
+    ];
+    await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } });
+    const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().code).toBe(-107);
+    expect(res.json().data).toMatchObject({ documentSigners: 1, workflowSigners: 2, withoutSignatureField: [newcomer!.email] });
+    const [row] = await t.database.db.select().from(epaks).where(eq(epaks.id, epak.ePakId));
+    expect(row!.status).toBe('Draft');
+    expect(row!.startedAt).toBeNull();
+    expect(await activity(epak.ePakId)).toEqual(['composed']);
+  });
+
+  it('refuses -107 for a signature field that is nobody\u2019s', async () => {
+    t = await buildTestApp();
+    const { owner, epak } = await draft();
+    const [buyer, newcomer] = epak.steps[1]!.recipients;
+    const placed = [
+      tag('11111111-1111-4111-8111-111111111111', 'signature', 2, 40, 600, buyer!.email),
+      tag('22222222-2222-4222-8222-222222222222', 'reason', 2, 40, 700, buyer!.email),
+      tag('33333333-3333-4333-8333-333333333333', 'signature', 3, 300, 100, newcomer!.email),
+      tag('44444444-4444-4444-8444-444444444444', 'reason', 3, 300, 160, newcomer!.email),
+      tag('55555555-5555-4555-8555-555555555555', 'signature', 1, 300, 300),
+      tag('66666666-6666-4666-8666-666666666666', 'reason', 1, 300, 360),
+    ];
+    expect((await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } })).statusCode).toBe(200);
+    const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
+    expect(res.json().code).toBe(-107);
+    expect(res.json().data.unassignedFields).toEqual(['55555555-5555-4555-8555-555555555555']);
+  });
+
+  it('refuses -49 at start when a signer has no reason field (a draft may be saved without one)', async () => {
+    t = await buildTestApp();
+    const { owner, epak } = await draft();
+    const [buyer, newcomer] = epak.steps[1]!.recipients;
+    const placed = [
+      tag('11111111-1111-4111-8111-111111111111', 'signature', 2, 40, 600, buyer!.email),
+      tag('33333333-3333-4333-8333-333333333333', 'signature', 3, 300, 100, newcomer!.email),
+      tag('44444444-4444-4444-8444-444444444444', 'reason', 3, 300, 160, newcomer!.email),
+    ];
+    const saved = await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().code).toBe(-49);
+    expect(res.json().issues).toEqual([{ path: 'tags.11111111-1111-4111-8111-111111111111', message: 'reasonTagNotSelected' }]);
   });
 });
 

@@ -1,7 +1,17 @@
-import { createEpak, createSignatureBlocks, getEpak, getSignatureBlocks, searchDirectory, updateSignatureBlocks } from '@pakt/domain';
+import {
+  createEpak,
+  createSignatureBlocks,
+  downloadEpakDocument,
+  getEpak,
+  getSignatureBlocks,
+  searchDirectory,
+  startEpak,
+  updateSignatureBlocks,
+} from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
-import { composeEpak, loadEpakDetail, readTags, saveTags, searchDirectory as findPeople } from '../epaks/compose';
+import { composeEpak, loadEpakDetail, loadEpakDocument, readTags, saveTags, searchDirectory as findPeople } from '../epaks/compose';
+import { startEpak as sendEpak } from '../epaks/start';
 import { route } from '../http/route';
 import { loadTenantSettings } from '../identity/tenant-configuration';
 
@@ -21,6 +31,18 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, ctx, getEpak, async ({ auth, params }) => loadEpakDetail(db, scopeOf(auth), params.ePakId));
 
   route(app, ctx, getSignatureBlocks, async ({ auth, params }) => ({ tags: await readTags(db, scopeOf(auth), params.ePakId, params.documentId) }));
+
+  route(app, ctx, downloadEpakDocument, async ({ auth, params }) => {
+    const { doc } = await loadEpakDocument(db, scopeOf(auth), params.ePakId, params.documentId);
+    const fileName = /\.pdf$/i.test(doc.name) ? doc.name : `${doc.name.replace(/\.[^.]*$/, '')}.pdf`;
+    return { contentType: 'application/pdf', size: doc.size, fileName, stream: await ctx.storage.get(doc.sha256) };
+  });
+
+  route(app, ctx, startEpak, async ({ auth, params, request }) => {
+    await sendEpak({ db, scope: scopeOf(auth), epakId: params.ePakId, ip: request.ip });
+    request.log.info({ ePakId: params.ePakId }, 'ePak started');
+    return loadEpakDetail(db, scopeOf(auth), params.ePakId);
+  });
 
   for (const endpoint of [createSignatureBlocks, updateSignatureBlocks]) {
     route(app, ctx, endpoint, async ({ auth, params, body }) => ({
