@@ -58,8 +58,12 @@ async function draft() {
 const blocksUrl = (epak: EpakDetail, documentIndex: number) =>
   `/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[documentIndex]!.documentId}/signatureblocks`;
 
-const tag = (uuid: string, type: Tag['type'], pageNumber: number, x: number, y: number, userEmail?: string) =>
-  newTag({ uuid, type, pageNumber, positionX: x, positionY: y, ...(userEmail ? { userEmail } : {}) });
+/** Pages 1 to 3 of rotate-0-90-180-270-arabic.pdf are turned 90, 180 and 270 degrees. */
+const TURNED: Record<number, 0 | 90 | 180 | 270> = { 1: 90, 2: 180, 3: 270 };
+
+/** A new tag of its type's size as shown; `rotate` is its page's, where the page-frame sides swap. */
+const tag = (uuid: string, type: Tag['type'], pageNumber: number, x: number, y: number, userEmail?: string, rotate: 0 | 90 | 180 | 270 = 0) =>
+  newTag({ uuid, type, pageNumber, positionX: x, positionY: y, ...(userEmail ? { userEmail } : {}) }, { rotate });
 
 describe('composing an ePak', () => {
   it('keeps a draft with its own copy of the documents and resolves every recipient', async () => {
@@ -134,8 +138,8 @@ describe('placing tags (signatureblocks)', () => {
     const placed = [
       tag('11111111-1111-4111-8111-111111111111', 'signature', 2, 40.5, 600.25, buyer!.email),
       tag('22222222-2222-4222-8222-222222222222', 'timeStamp', 2, 40.5, 660, buyer!.email),
-      tag('33333333-3333-4333-8333-333333333333', 'signature', 3, 300, 100, newcomer!.email),
-      tag('44444444-4444-4444-8444-444444444444', 'reason', 3, 300, 160, newcomer!.email),
+      tag('33333333-3333-4333-8333-333333333333', 'signature', 3, 300, 100, newcomer!.email, TURNED[3]),
+      tag('44444444-4444-4444-8444-444444444444', 'reason', 3, 360, 100, newcomer!.email, TURNED[3]),
       tag('55555555-5555-4555-8555-555555555555', 'reason', 2, 40.5, 700, buyer!.email),
     ];
     const saved = await t.app.inject({ method: 'POST', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } });
@@ -183,6 +187,21 @@ describe('placing tags (signatureblocks)', () => {
   });
 });
 
+describe('tags carrying images', () => {
+  it('takes a layout past the 1 MB default body limit (images travel inline as data URLs)', async () => {
+    t = await buildTestApp();
+    const { owner, epak } = await draft();
+    const picture = `data:image/png;base64,${Buffer.alloc(450 * 1024, 7).toString('base64')}`;
+    const placed = [
+      { ...tag('11111111-1111-4111-8111-111111111111', 'image', 1, 20, 20), value: picture },
+      { ...tag('22222222-2222-4222-8222-222222222222', 'image', 1, 20, 200), value: picture },
+    ];
+    const res = await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } });
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    expect(JSON.stringify(placed).length).toBeGreaterThan(1024 * 1024);
+  });
+});
+
 describe('the document as the editor shows it', () => {
   it('answers the ePak copy byte for byte, to its owner only', async () => {
     t = await buildTestApp();
@@ -209,8 +228,8 @@ describe('starting an ePak', () => {
     const placed = [
       tag('11111111-1111-4111-8111-111111111111', 'signature', 2, 40, 600, buyer!.email),
       tag('22222222-2222-4222-8222-222222222222', 'reason', 2, 40, 700, buyer!.email),
-      tag('33333333-3333-4333-8333-333333333333', 'signature', 3, 300, 100, newcomer!.email),
-      tag('44444444-4444-4444-8444-444444444444', 'reasonFreeText', 3, 300, 160, newcomer!.email),
+      tag('33333333-3333-4333-8333-333333333333', 'signature', 3, 300, 100, newcomer!.email, TURNED[3]),
+      tag('44444444-4444-4444-8444-444444444444', 'reasonFreeText', 3, 360, 100, newcomer!.email, TURNED[3]),
     ];
     expect((await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } })).statusCode).toBe(200);
     const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
@@ -257,10 +276,10 @@ describe('starting an ePak', () => {
     const placed = [
       tag('11111111-1111-4111-8111-111111111111', 'signature', 2, 40, 600, buyer!.email),
       tag('22222222-2222-4222-8222-222222222222', 'reason', 2, 40, 700, buyer!.email),
-      tag('33333333-3333-4333-8333-333333333333', 'signature', 3, 300, 100, newcomer!.email),
-      tag('44444444-4444-4444-8444-444444444444', 'reason', 3, 300, 160, newcomer!.email),
-      tag('55555555-5555-4555-8555-555555555555', 'signature', 1, 300, 300),
-      tag('66666666-6666-4666-8666-666666666666', 'reason', 1, 300, 360),
+      tag('33333333-3333-4333-8333-333333333333', 'signature', 3, 300, 100, newcomer!.email, TURNED[3]),
+      tag('44444444-4444-4444-8444-444444444444', 'reason', 3, 360, 100, newcomer!.email, TURNED[3]),
+      tag('55555555-5555-4555-8555-555555555555', 'signature', 1, 300, 300, undefined, TURNED[1]),
+      tag('66666666-6666-4666-8666-666666666666', 'reason', 1, 360, 300, undefined, TURNED[1]),
     ];
     expect((await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } })).statusCode).toBe(200);
     const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
@@ -274,8 +293,8 @@ describe('starting an ePak', () => {
     const [buyer, newcomer] = epak.steps[1]!.recipients;
     const placed = [
       tag('11111111-1111-4111-8111-111111111111', 'signature', 2, 40, 600, buyer!.email),
-      tag('33333333-3333-4333-8333-333333333333', 'signature', 3, 300, 100, newcomer!.email),
-      tag('44444444-4444-4444-8444-444444444444', 'reason', 3, 300, 160, newcomer!.email),
+      tag('33333333-3333-4333-8333-333333333333', 'signature', 3, 300, 100, newcomer!.email, TURNED[3]),
+      tag('44444444-4444-4444-8444-444444444444', 'reason', 3, 360, 100, newcomer!.email, TURNED[3]),
     ];
     const saved = await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } });
     expect(saved.statusCode, saved.body).toBe(200);

@@ -41,6 +41,8 @@ export interface Endpoint<
   readonly bodyEncoding?: 'json' | 'form' | 'multipart';
   /** The answer is the bytes themselves (an image, a PDF), not the JSON envelope. */
   readonly binaryResponse?: boolean;
+  /** Largest JSON body accepted, when an endpoint needs more than the server's 1 MB default. */
+  readonly maxBodyBytes?: number;
   readonly response: R;
 }
 

@@ -109,6 +109,12 @@ export const getEpak = defineEndpoint({
 const BlockParams = EpakParams.extend({ documentId: z.uuid() });
 const TagsBody = z.object({ tags: z.array(Tag).max(2000) });
 
+/**
+ * Tags carry their images inline (letterheads up to 500 KB, image tags up to their maxUpload) as
+ * data URLs, a third larger than the bytes: a few of them pass the server's 1 MB default.
+ */
+export const SIGNATURE_BLOCKS_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
 export const getSignatureBlocks = defineEndpoint({
   method: 'GET',
   path: '/msbapi/v2/epaks/:ePakId/documents/:documentId/signatureblocks',
@@ -128,6 +134,7 @@ export const createSignatureBlocks = defineEndpoint({
     'Place the tags of one document of a draft, replacing what was there; the placement rules are checked again here (issue per tag with its message key).',
   params: BlockParams,
   body: TagsBody,
+  maxBodyBytes: SIGNATURE_BLOCKS_MAX_BODY_BYTES,
   response: TagsBody,
 });
 
@@ -139,6 +146,7 @@ export const updateSignatureBlocks = defineEndpoint({
   summary: 'Save the tags of one document of a draft again (same rules as placing them).',
   params: BlockParams,
   body: TagsBody,
+  maxBodyBytes: SIGNATURE_BLOCKS_MAX_BODY_BYTES,
   response: TagsBody,
 });
 

@@ -1,5 +1,6 @@
 // Single entry point for the spec's enums and constants.
 export * from './countries';
+export * from './fonts';
 export * from './notifications';
 export * from './odp-codes';
 export * from './roles';

@@ -102,3 +102,12 @@ export const LETTERHEAD_TAG_BORDER_WIDTH = 4;
 export const IMAGE_TAG_FILE_TYPES = ['png', 'jpg'] as const;
 export const ImageTagFileType = z.enum(IMAGE_TAG_FILE_TYPES);
 export type ImageTagFileType = z.infer<typeof ImageTagFileType>;
+
+// Largest upload of an image tag when the tag sets no maxUpload of its own (KB; spec §5 shows
+// it). The spec gives no number: the letterhead's 500 KB is reused, an image tag being no larger.
+export const IMAGE_TAG_DEFAULT_MAX_KB = 500;
+
+// The largest maxUpload a custodian may give an image tag (KB). Tag images travel inline in the
+// tags (as data URLs, a third larger) and the tags of one document in one request of at most
+// SIGNATURE_BLOCKS_MAX_BODY_BYTES (16 MB): 5 MB keeps a couple of large images within it.
+export const IMAGE_TAG_MAX_UPLOAD_KB = 5120;

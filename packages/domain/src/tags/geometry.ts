@@ -53,6 +53,30 @@ type PageSize = Pick<PageGeometry, 'width' | 'height'>;
 type PageFrame = Pick<PageGeometry, 'width' | 'height' | 'rotate'>;
 type PageBox = Pick<PageGeometry, 'width' | 'height' | 'x' | 'y'>;
 
+/**
+ * A rectangle's size as the viewer shows it: width and height swap on pages turned a quarter.
+ * Tag sizes and their limits (TAG_DIMENSIONS, a tag's min/max) mean this size, so a signature is
+ * wide and low as the person sees the page, whatever the page's /Rotate; stamping turns what it
+ * draws to match.
+ */
+export function shownSize(size: Pick<Rect, 'width' | 'height'>, rotate: PageGeometry['rotate']): { width: number; height: number } {
+  return rotate === 90 || rotate === 270 ? { width: size.height, height: size.width } : { width: size.width, height: size.height };
+}
+
+/** A shift seen on screen (dx right, dy down) as a shift in the page frame of a turned page. */
+export function pageFrameShift(dx: number, dy: number, rotate: PageGeometry['rotate']): { dx: number; dy: number } {
+  switch (rotate) {
+    case 0:
+      return { dx, dy };
+    case 90:
+      return { dx: dy, dy: -dx };
+    case 180:
+      return { dx: -dx, dy: -dy };
+    case 270:
+      return { dx: -dy, dy: dx };
+  }
+}
+
 /** The page-frame rectangle a tag occupies. */
 export function tagRect(tag: Pick<Tag, 'positionX' | 'positionY' | 'blockWidth' | 'blockHeight'>): Rect {
   return { x: tag.positionX, y: tag.positionY, width: tag.blockWidth, height: tag.blockHeight };

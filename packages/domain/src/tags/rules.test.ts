@@ -1,29 +1,31 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SIGNING_POLICIES, SINGLE_SIGNATURE_TAG_POLICIES, type SigningPolicy } from '../constants/signing-policies';
-import { TAG_CREATE_TYPES, TAG_PASTE_OFFSET, TAG_TYPES, type TagCreateType, type TagType } from '../constants/tags';
+import { IMAGE_TAG_MAX_UPLOAD_KB, TAG_CREATE_TYPES, TAG_PASTE_OFFSET, TAG_TYPES, type TagCreateType, type TagType } from '../constants/tags';
 import type { PageGeometry } from '../documents';
 import { DomainError } from '../domain-error';
 import { MESSAGE_KEYS } from '../message-keys';
 import { ResponseCode } from '../response-codes';
-import { GEOMETRY_EPSILON, isInsidePage, tagRect, toBlockBounds, type Rect } from './geometry';
+import { displayToPage, GEOMETRY_EPSILON, isInsidePage, pageToDisplay, tagRect, toBlockBounds, type Rect } from './geometry';
 import {
   OWN_TAG_PROBLEM_KEYS,
   SPEC_TAG_PROBLEM_KEYS,
   TAG_PROBLEM_KEYS,
+  imageValueProblem,
   isForbiddenOverlap,
   moveTag,
   overlapProblems,
   pasteTag,
   policyRequiresReasonTag,
   resizeTag,
+  resizeTagAsShown,
   signerKey,
   tagLayoutError,
   tagSizeLimits,
   validateTagLayout,
   type TagProblem,
 } from './rules';
-import { FONT_SIZE_LIMITS, RUBBER_STAMP_SUB_TYPE, TAG_DIMENSIONS, Tag, flattenTags, type TagInput } from './tag';
+import { FONT_SIZE_LIMITS, RUBBER_STAMP_SUB_TYPE, TAG_DIMENSIONS, Tag, flattenTags, newTag, type TagInput } from './tag';
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures
@@ -252,8 +254,10 @@ describe('page rule', () => {
     { name: 'over the right edge', patch: { positionX: 446 }, inside: false },
     { name: 'over the bottom edge', patch: { positionY: 800 }, inside: false },
     { name: 'left of the page', patch: { positionX: -1 }, inside: false },
-    // Page 2 is rotated, but tags live in the unrotated frame: 595 wide, 842 high.
-    { name: 'low on rotated page 2', patch: { pageNumber: 2, positionY: 700 }, inside: true },
+    // Page 2 is rotated, but tags live in the unrotated frame: 595 wide, 842 high (and a
+    // signature shown wide there is tall in that frame).
+    { name: 'low on rotated page 2', patch: { pageNumber: 2, positionY: 692, blockWidth: 50, blockHeight: 150 }, inside: true },
+    { name: 'past the bottom of rotated page 2', patch: { pageNumber: 2, positionY: 693, blockWidth: 50, blockHeight: 150 }, inside: false },
     { name: 'on a page the document lacks', patch: { pageNumber: 3 }, inside: false },
   ])('$name → inside: $inside', ({ patch, inside }) => {
     const tag = mk(patch);
@@ -394,7 +398,16 @@ describe('moveTag', () => {
     const result = moveTag(tag, { pageNumber: 2, x: 10, y: 20 }, pages);
     expect(result).toEqual({
       ok: true,
-      tag: { ...tag, pageNumber: 2, positionX: 10, positionY: 20, blockBounds: toBlockBounds({ x: 10, y: 20, width: 150, height: 50 }, A4) },
+      // Page 2 is turned a quarter: the signature keeps showing 150 x 50, so its page-frame sides swap.
+      tag: {
+        ...tag,
+        pageNumber: 2,
+        positionX: 10,
+        positionY: 20,
+        blockWidth: 50,
+        blockHeight: 150,
+        blockBounds: toBlockBounds({ x: 10, y: 20, width: 50, height: 150 }, A4),
+      },
     });
   });
 
@@ -490,9 +503,15 @@ describe('pasteTag', () => {
     expect(Tag.safeParse(result.ok && result.tag).success).toBe(true);
   });
 
-  it('pastes onto another page', () => {
+  it('pastes onto another page, offset as the person sees it on a turned one', () => {
     const result = pasteTag(mk(), { page: pages[1]!, pageNumber: 2, newUuid: nextUuid });
-    expect(result.ok && result.tag).toMatchObject({ pageNumber: 2, positionX: 110, positionY: 108 });
+    // Turned a quarter clockwise: +10 right on screen is -10 in page-frame y, +8 down is +8 in x.
+    expect(result.ok && result.tag).toMatchObject({ pageNumber: 2, positionX: 108, positionY: 90 });
+    const source = mk();
+    const copy = pasteTag(source, { page: pages[1]!, pageNumber: 2, newUuid: nextUuid });
+    const shownSource = pageToDisplay(tagRect(source), pages[1]!, 1);
+    const shownCopy = copy.ok ? pageToDisplay(tagRect(copy.tag), pages[1]!, 1) : null;
+    expect(shownCopy && { dx: shownCopy.x - shownSource.x, dy: shownCopy.y - shownSource.y }).toEqual({ dx: TAG_PASTE_OFFSET.x, dy: TAG_PASTE_OFFSET.y });
   });
 
   it('gives a composite’s members new uuids and the same offset', () => {
@@ -536,5 +555,94 @@ describe('pasteTag', () => {
         },
       ),
     );
+  });
+});
+
+describe('images held by tags', () => {
+  const png = (bytes: number) => `data:image/png;base64,${btoa('x'.repeat(bytes))}`;
+  const imageTag = (over: Partial<Tag>) => ({ ...newTag({ uuid: '0b7f3c1e-2d4a-4f6b-8c9d-0e1f2a3b4c5d', type: 'image', pageNumber: 1, positionX: 10, positionY: 10 }), ...over });
+
+  it('limits a letterhead to 500 KB and an image tag to its maxUpload (default 500 KB)', () => {
+    expect(imageValueProblem(imageTag({ value: png(500 * 1024) }))).toBeNull();
+    expect(imageValueProblem(imageTag({ value: png(500 * 1024 + 1) }))).toEqual({
+      tagUuid: '0b7f3c1e-2d4a-4f6b-8c9d-0e1f2a3b4c5d',
+      messageKey: 'maxSizeExceeded',
+      params: { maxKb: 500 },
+    });
+    expect(imageValueProblem(imageTag({ value: png(20 * 1024), maxUpload: 10 }))?.messageKey).toBe('maxSizeExceeded');
+    expect(imageValueProblem(imageTag({ type: 'letterHead', value: png(501 * 1024), maxUpload: 2000 }))?.messageKey).toBe('maxSizeExceeded');
+  });
+
+  it('takes PNG and JPEG data URLs only, and an empty value', () => {
+    expect(imageValueProblem(imageTag({ value: 'data:image/jpeg;base64,/9j/' }))).toBeNull();
+    expect(imageValueProblem(imageTag({ value: null }))).toBeNull();
+    expect(imageValueProblem(imageTag({ value: 'data:image/gif;base64,R0lG' }))?.messageKey).toBe('imageTypeNotAllowed');
+    expect(imageValueProblem(imageTag({ value: 'https://example.test/a.png' }))?.messageKey).toBe('imageTypeNotAllowed');
+    expect(imageValueProblem(imageTag({ type: 'text', value: 'anything' }))).toBeNull();
+  });
+
+  it('is part of the layout check, so the server refuses a crafted value', () => {
+    const tags = [imageTag({ value: 'data:text/html;base64,PGgxPg==' })];
+    expect(validateTagLayout({ tags, pages: [{ width: 595, height: 842, x: 0, y: 0, rotate: 0 }] }).map((problem) => problem.messageKey)).toEqual([
+      'imageTypeNotAllowed',
+    ]);
+  });
+
+  it('bounds maxUpload so images fit the tags request', () => {
+    expect(Tag.safeParse({ ...imageTag({}), maxUpload: IMAGE_TAG_MAX_UPLOAD_KB + 1 }).success).toBe(false);
+  });
+});
+
+describe('sizes as shown on turned pages', () => {
+  const turned = pages[1]!;
+
+  it('places a new tag wide and low as the person sees a turned page', () => {
+    const tag = newTag({ uuid: nextUuid(), type: 'signature', pageNumber: 2, positionX: 100, positionY: 100 }, turned);
+    expect([tag.blockWidth, tag.blockHeight]).toEqual([TAG_DIMENSIONS.signature.height, TAG_DIMENSIONS.signature.width]);
+    const shown = pageToDisplay(tagRect(tag), turned, 1);
+    expect([shown.width, shown.height]).toEqual([TAG_DIMENSIONS.signature.width, TAG_DIMENSIONS.signature.height]);
+    expect(validateTagLayout({ tags: [tag], pages })).toEqual([]);
+  });
+
+  it('holds the limits to the size as shown', () => {
+    // 150 x 50 in the page frame shows 50 wide on the turned page: narrower than a signature may be.
+    const sideways = mk({ pageNumber: 2 });
+    expect(keys(validateTagLayout({ tags: [sideways], pages }))).toEqual(['tagDimensionsCrossedMsg']);
+    expect(keys(validateTagLayout({ tags: [mk({ pageNumber: 2, blockWidth: 50, blockHeight: 150 })], pages }))).toEqual([]);
+  });
+
+  it('resizes as shown, keeping the shown top-left corner (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<PageGeometry['rotate']>(0, 90, 180, 270),
+        fc.double({ min: 60, max: 400, noNaN: true }),
+        fc.double({ min: 20, max: 200, noNaN: true }),
+        (rotate, width, height) => {
+          const page = { ...A4, rotate };
+          const tag = newTag({ uuid: nextUuid(), type: 'signature', pageNumber: 1, positionX: 100, positionY: 100 }, page);
+          const before = pageToDisplay(tagRect(tag), page, 1);
+          const result = resizeTagAsShown(tag, { width, height }, page);
+          if (result.ok) {
+            const after = pageToDisplay(tagRect(result.tag), page, 1);
+            expect(after.x).toBeCloseTo(before.x, 6);
+            expect(after.y).toBeCloseTo(before.y, 6);
+            expect(after.width).toBeCloseTo(width, 6);
+            expect(after.height).toBeCloseTo(height, 6);
+          } else {
+            // Within the limits, only the page edge can refuse it.
+            expect(isInsidePage(displayToPage({ ...before, width, height }, page, 1), page)).toBe(false);
+          }
+        },
+      ),
+    );
+  });
+
+  it('keeps the size as shown when a tag is moved onto a page turned a quarter from its own', () => {
+    const tag = newTag({ uuid: nextUuid(), type: 'signature', pageNumber: 1, positionX: 100, positionY: 100 });
+    const moved = moveTag(tag, { pageNumber: 2, x: 200, y: 300 }, pages);
+    expect(moved.ok && [moved.tag.positionX, moved.tag.positionY, moved.tag.blockWidth, moved.tag.blockHeight]).toEqual([200, 300, 50, 150]);
+    expect(moved.ok && validateTagLayout({ tags: [moved.tag], pages })).toEqual([]);
+    const back = moved.ok ? moveTag(moved.tag, { pageNumber: 1, x: 100, y: 100 }, pages) : null;
+    expect(back?.ok && [back.tag.blockWidth, back.tag.blockHeight]).toEqual([150, 50]);
   });
 });

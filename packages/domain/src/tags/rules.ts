@@ -1,10 +1,11 @@
 import { supportsMultipleSignatureTags, type SigningPolicy } from '../constants/signing-policies';
-import { TAG_PASTE_OFFSET, tagOverlapTolerance, type TagType } from '../constants/tags';
+import { IMAGE_TAG_DEFAULT_MAX_KB, TAG_PASTE_OFFSET, tagOverlapTolerance, type TagType } from '../constants/tags';
+import { LETTERHEAD_MAX_SIZE_KB } from '../constants/ui';
 import type { PageGeometry } from '../documents';
 import { DomainError } from '../domain-error';
 import type { MessageKey } from '../message-keys';
 import { ResponseCode, type ResponseCodeName } from '../response-codes';
-import { GEOMETRY_EPSILON, isInsidePage, rectsOverlap, tagRect, toBlockBounds, type Rect } from './geometry';
+import { displayToPage, GEOMETRY_EPSILON, isInsidePage, pageFrameShift, pageToDisplay, rectsOverlap, shownSize, tagRect, toBlockBounds, type Rect } from './geometry';
 import { FONT_SIZE_LIMITS, flattenTags, isRubberStamp, tagDimensions, type Tag } from './tag';
 
 /**
@@ -17,7 +18,7 @@ import { FONT_SIZE_LIMITS, flattenTags, isRubberStamp, tagDimensions, type Tag }
  */
 
 /** Problem keys that are spec §8 message keys. */
-export const SPEC_TAG_PROBLEM_KEYS = ['tagOverlappingError', 'tagDimensionsCrossedMsg', 'pasteError'] as const satisfies readonly MessageKey[];
+export const SPEC_TAG_PROBLEM_KEYS = ['tagOverlappingError', 'tagDimensionsCrossedMsg', 'pasteError', 'maxSizeExceeded'] as const satisfies readonly MessageKey[];
 
 /**
  * Problem keys of ours, for §5 rules the spec names no message key for. They are not in
@@ -29,6 +30,7 @@ export const SPEC_TAG_PROBLEM_KEYS = ['tagOverlappingError', 'tagDimensionsCross
  * - reasonTagNotSelected: a signer's signature has no reason tag where the policy demands one
  *   (response code -49, ESIGNATURE_REASON_TAG_NOT_SELECTED).
  * - duplicateTagUuid: two tags share a uuid; every later one is reported.
+ * - imageTypeNotAllowed: an image or letterhead tag holds something other than a PNG or JPEG.
  */
 export const OWN_TAG_PROBLEM_KEYS = [
   'tagOutsidePage',
@@ -36,6 +38,7 @@ export const OWN_TAG_PROBLEM_KEYS = [
   'multipleSignatureTagsUnsupported',
   'reasonTagNotSelected',
   'duplicateTagUuid',
+  'imageTypeNotAllowed',
 ] as const;
 
 export const TAG_PROBLEM_KEYS = [...SPEC_TAG_PROBLEM_KEYS, ...OWN_TAG_PROBLEM_KEYS] as const;
@@ -58,6 +61,8 @@ export const TAG_PROBLEM_RESPONSE_CODES = {
   multipleSignatureTagsUnsupported: 'INVALID_INPUT',
   reasonTagNotSelected: 'ESIGNATURE_REASON_TAG_NOT_SELECTED',
   duplicateTagUuid: 'INVALID_INPUT',
+  maxSizeExceeded: 'INVALID_INPUT',
+  imageTypeNotAllowed: 'INVALID_INPUT',
 } as const satisfies Record<TagProblemKey, ResponseCodeName>;
 
 // ---------------------------------------------------------------------------------------------
@@ -204,10 +209,14 @@ function hasSize(size: Pick<Rect, 'width' | 'height'>): boolean {
   return size.width > GEOMETRY_EPSILON && size.height > GEOMETRY_EPSILON;
 }
 
-/** tagDimensionsCrossedMsg when the size is outside the tag's limits, giving both limits. */
-export function sizeProblem(tag: Tag, size: Pick<Rect, 'width' | 'height'> = tagRect(tag)): TagProblem | null {
+/**
+ * tagDimensionsCrossedMsg when the size is outside the tag's limits, giving both limits. `size`
+ * is in the page frame; the limits hold for the size as shown on a page of that rotation.
+ */
+export function sizeProblem(tag: Tag, size: Pick<Rect, 'width' | 'height'> = tagRect(tag), rotate: PageGeometry['rotate'] = 0): TagProblem | null {
   const limits = tagSizeLimits(tag);
-  if (within(size.width, limits.minWidth, limits.maxWidth) && within(size.height, limits.minHeight, limits.maxHeight)) return null;
+  const shown = shownSize(size, rotate);
+  if (within(shown.width, limits.minWidth, limits.maxWidth) && within(shown.height, limits.minHeight, limits.maxHeight)) return null;
   return {
     tagUuid: tag.uuid,
     messageKey: 'tagDimensionsCrossedMsg',
@@ -246,6 +255,34 @@ export function pageProblem(tag: Tag, pages: readonly PageGeometry[]): TagProble
   const page = pageOf(tag, pages);
   if (page !== undefined && isInsidePage(tagRect(tag), page)) return null;
   return { tagUuid: tag.uuid, messageKey: 'tagOutsidePage', params: { pageNumber: tag.pageNumber } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Images held by a tag
+
+/** Image tags hold PNG or JPEG (spec §5: png/jpg; a letterhead's jpeg is a JPEG too). */
+const IMAGE_DATA_URL = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]*={0,2})$/;
+
+/** The largest image a tag may hold, in KB: a letterhead 500 KB, an image tag its maxUpload. */
+export function imageLimitKb(tag: Pick<Tag, 'type' | 'maxUpload'>): number | null {
+  if (tag.type === 'letterHead') return LETTERHEAD_MAX_SIZE_KB;
+  if (tag.type === 'image') return tag.maxUpload ?? IMAGE_TAG_DEFAULT_MAX_KB;
+  return null;
+}
+
+/**
+ * The editor checks a picked file before reading it; the server checks what arrives, since a
+ * tag's value is whatever the client sent. Reports imageTypeNotAllowed for anything that is not a
+ * base64 PNG or JPEG data URL, and maxSizeExceeded (with the limit) past the tag's limit.
+ */
+export function imageValueProblem(tag: Tag): TagProblem | null {
+  const limitKb = imageLimitKb(tag);
+  if (limitKb === null || tag.value === null || tag.value === '') return null;
+  const match = typeof tag.value === 'string' ? IMAGE_DATA_URL.exec(tag.value) : null;
+  if (!match) return { tagUuid: tag.uuid, messageKey: 'imageTypeNotAllowed' };
+  const base64 = match[2]!;
+  const bytes = (base64.length * 3) / 4 - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
+  return bytes > limitKb * 1024 ? { tagUuid: tag.uuid, messageKey: 'maxSizeExceeded', params: { maxKb: limitKb } } : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -332,11 +369,13 @@ export function validateTagLayout(input: TagLayoutInput): TagProblem[] {
     if (!hasSize(tagRect(tag))) {
       problems.push({ tagUuid: tag.uuid, messageKey: 'tagSizeMissing' });
     } else {
-      const size = sizeProblem(tag);
+      const size = sizeProblem(tag, tagRect(tag), pageOf(tag, input.pages)?.rotate ?? 0);
       if (size) problems.push(size);
     }
     const font = fontSizeProblem(tag);
     if (font) problems.push(font);
+    const image = imageValueProblem(tag);
+    if (image) problems.push(image);
   }
 
   problems.push(...overlapProblems(tags));
@@ -394,14 +433,20 @@ function outsideProblems(tag: Tag, page: PageGeometry): TagProblem[] {
 }
 
 /**
- * Drag a tag (with a composite's members) so its top-left corner lands at (x, y) on a page,
- * possibly another one (spec §3). A drop off the page, or onto a page that does not exist, is
+ * Drag a tag (with a composite's members) so its page-frame top-left corner lands at (x, y) on a
+ * page, possibly another one (spec §3). A drop off the page, or onto a page that does not exist, is
  * refused and the editor reverts it.
  */
 export function moveTag(tag: Tag, to: { readonly pageNumber: number; readonly x: number; readonly y: number }, pages: readonly PageGeometry[]): TagEdit {
   const page = pages[to.pageNumber - 1];
   if (page === undefined) return { ok: false, problems: [{ tagUuid: tag.uuid, messageKey: 'tagOutsidePage', params: { pageNumber: to.pageNumber } }] };
-  const moved = relocate(tag, to.x - tag.positionX, to.y - tag.positionY, to.pageNumber, page);
+  // A tag keeps its size as shown: onto a page turned a quarter from its own, its page-frame
+  // sides swap. (A composite keeps its members' layout as it is.)
+  const from = pages[tag.pageNumber - 1];
+  const quarter = (rotate: PageGeometry['rotate']) => rotate === 90 || rotate === 270;
+  const turns = from !== undefined && quarter(from.rotate) !== quarter(page.rotate) && (tag.children?.length ?? 0) === 0;
+  const sized = turns ? { ...tag, blockWidth: tag.blockHeight, blockHeight: tag.blockWidth } : tag;
+  const moved = relocate(sized, to.x - tag.positionX, to.y - tag.positionY, to.pageNumber, page);
   const problems = outsideProblems(moved, page);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, tag: moved };
 }
@@ -417,7 +462,7 @@ export function resizeTag(tag: Tag, rect: Rect, page: PageGeometry): TagEdit {
   if (!hasSize(rect)) {
     problems.push({ tagUuid: tag.uuid, messageKey: 'tagSizeMissing' });
   } else {
-    const size = sizeProblem(tag, rect);
+    const size = sizeProblem(tag, rect, page.rotate);
     if (size) problems.push(size);
   }
   if (!isInsidePage(rect, page)) problems.push({ tagUuid: tag.uuid, messageKey: 'tagOutsidePage', params: { pageNumber: tag.pageNumber } });
@@ -426,6 +471,15 @@ export function resizeTag(tag: Tag, rect: Rect, page: PageGeometry): TagEdit {
     ok: true,
     tag: { ...tag, positionX: rect.x, positionY: rect.y, blockWidth: rect.width, blockHeight: rect.height, blockBounds: toBlockBounds(rect, page) },
   };
+}
+
+/**
+ * Resize a tag to a width and height as shown (what the properties panel edits), keeping the
+ * corner the person sees at the top left where it is. Same rules as `resizeTag`.
+ */
+export function resizeTagAsShown(tag: Tag, size: Pick<Rect, 'width' | 'height'>, page: PageGeometry): TagEdit {
+  const shown = pageToDisplay(tagRect(tag), page, 1);
+  return resizeTag(tag, displayToPage({ x: shown.x, y: shown.y, width: size.width, height: size.height }, page, 1), page);
 }
 
 export interface PasteOptions {
@@ -438,15 +492,17 @@ export interface PasteOptions {
 }
 
 /**
- * Paste a copy of a tag TAG_PASTE_OFFSET (+10, +8 points) from its source so it does not hide
- * it. The copy takes the source's definition (type, size, font, limits, signer, validations) but
+ * Paste a copy of a tag TAG_PASTE_OFFSET (+10, +8 points, as shown) from its source so it does
+ * not hide it. The copy takes the source's definition (type, size, font, limits, signer, validations) but
  * not its fill: a new uuid, createType `new`, status pending, no value and no uniqueKey, with
  * originUuid naming the tag it was copied from. A copy that would not fit its page is refused
  * with pasteError (spec §5), reported on the source tag since the copy never comes to exist.
  */
 export function pasteTag(source: Tag, options: PasteOptions): TagEdit {
   const pageNumber = options.pageNumber ?? source.pageNumber;
-  const copy = relocate(source, TAG_PASTE_OFFSET.x, TAG_PASTE_OFFSET.y, pageNumber, options.page, (moved, original) => {
+  // The offset is what the person sees (+10 right, +8 down), whatever the page's rotation.
+  const shift = pageFrameShift(TAG_PASTE_OFFSET.x, TAG_PASTE_OFFSET.y, options.page.rotate);
+  const copy = relocate(source, shift.dx, shift.dy, pageNumber, options.page, (moved, original) => {
     const { uniqueKey: _uniqueKey, ...rest } = moved;
     return { ...rest, uuid: options.newUuid(), originUuid: original.uuid, createType: 'new', status: 'pending', value: null };
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SigningPolicy } from '../constants/signing-policies';
-import { TagCategory, TagCreateType, TagRole, TagType } from '../constants/tags';
+import { IMAGE_TAG_MAX_UPLOAD_KB, TagCategory, TagCreateType, TagRole, TagType } from '../constants/tags';
 
 /**
  * The tag editing model of spec §3: one form field a custodian places on a page, as the editor
@@ -10,7 +10,9 @@ import { TagCategory, TagCreateType, TagRole, TagType } from '../constants/tags'
  * page's visible box, unrotated, origin at its top-left corner with y growing downward — the
  * same frame `PreconfiguredTag` uses. blockBounds is the same rectangle as ratios of the visible
  * box; it is derived, so the position in points is authoritative and the server recomputes the
- * ratios instead of trusting them.
+ * ratios instead of trusting them. Sizes and their limits, on the other hand, mean the size as
+ * the person sees it (`shownSize`): on a page turned a quarter a 150 x 50 signature is stored as
+ * 50 x 150 in the page frame, so it still shows wide and low, and its value is drawn upright.
  */
 
 /** A tag is either filled in (`done`) or still waiting for its value (spec §3: "done or not"). */
@@ -188,7 +190,7 @@ const TagObject = z.object({
   /** Order of the workflow state the tag belongs to. */
   wfsOrderId: z.number().int().nonnegative().optional(),
   /** Largest upload in KB for image and attachment tags (spec §5 shows it to the user). */
-  maxUpload: positive.optional(),
+  maxUpload: positive.max(IMAGE_TAG_MAX_UPLOAD_KB).optional(),
   policyType: SigningPolicy.optional(),
   /** Server-side sign tag id (SIGN_TAG_IDS: signature 5, signer name 1, ...). */
   tagId: z.number().int().optional(),
@@ -247,12 +249,15 @@ export type NewTagInit = Pick<TagInput, 'uuid' | 'type' | 'pageNumber' | 'positi
   Partial<Omit<TagInput, 'uuid' | 'type' | 'pageNumber' | 'positionX' | 'positionY'>>;
 
 /**
- * A tag the custodian just placed: the type's default size (a rubber stamp's own), createType
- * `new` (so the strict overlap tolerance applies). A tag without fontSize is drawn at
+ * A tag the custodian just placed: the type's default size as shown on its page (a rubber
+ * stamp's own), createType `new` (so the strict overlap tolerance applies). A tag without fontSize is drawn at
  * DEFAULT_TAG_FONT_SIZE. Throws a ZodError for input no tag could have.
  */
-export function newTag(init: NewTagInit): Tag {
-  const size = tagDimensions(init.type, init.subType);
+export function newTag(init: NewTagInit, page: { readonly rotate: 0 | 90 | 180 | 270 } = { rotate: 0 }): Tag {
+  // The type's size is the size as shown; on a page turned a quarter its page-frame sides swap.
+  const turned = page.rotate === 90 || page.rotate === 270;
+  const dimensions = tagDimensions(init.type, init.subType);
+  const size = turned ? { width: dimensions.height, height: dimensions.width } : dimensions;
   return Tag.parse({
     ...init,
     blockWidth: init.blockWidth ?? size.width,
