@@ -210,6 +210,81 @@ describe('/compose', () => {
     expect((screen.getByLabelText(en.workflows.form.signingPolicy, { selector: 'select' }) as HTMLSelectElement).value).toBe('AADHAAR');
   });
 
+  it('asks before a template replaces recipients already entered, and keeps them when told to', async () => {
+    stubCompose();
+    await openCompose();
+    await waitForStates();
+    addAddress(1, 'ravi@example.com');
+    const template = () => screen.getByLabelText(en.compose.workflow.template, { selector: 'select' }) as HTMLSelectElement;
+    fireEvent.change(template(), { target: { value: saleDeed.workflowId } });
+    const dialog = await screen.findByRole('dialog', { name: en.compose.workflow.switchTitle });
+    fireEvent.click(within(dialog).getByRole('button', { name: en.compose.workflow.switchKeep }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(recipientTexts(1)).toEqual(['ravi@example.com']);
+    expect(template().value).toBe('');
+
+    fireEvent.change(template(), { target: { value: saleDeed.workflowId } });
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: en.compose.workflow.switchConfirm }));
+    await waitFor(() => expect(recipientTexts(1)).toEqual(['lawyer@example.com']));
+    expect(template().value).toBe(saleDeed.workflowId);
+  });
+
+  it('says so when the directory cannot suggest anyone, and still takes a typed address', async () => {
+    stubCompose({ [`GET ${USERS}`]: () => errorResponse(-500, 500, 'boom') });
+    await openCompose();
+    await waitForStates();
+    fireEvent.change(pendingInput(1), { target: { value: 'ra' } });
+    expect(await screen.findByText(en.compose.workflow.directoryFailed, {}, { timeout: 3000 })).toBeTruthy();
+    addAddress(1, 'ravi@example.com');
+    expect(recipientTexts(1)).toEqual(['ravi@example.com']);
+  });
+
+  it('uploads files dropped on the upload area', async () => {
+    const { requestsTo } = stubCompose({ [`POST ${DOCUMENTS}`]: () => ok(lease) });
+    await openCompose();
+    const zone = screen.getByTestId('upload-drop-zone');
+    const file = new File(['%PDF'], 'lease.pdf', { type: 'application/pdf' });
+    fireEvent.dragOver(zone, { dataTransfer: { types: ['Files'], files: [file], dropEffect: 'none' } });
+    expect(zone.getAttribute('data-drag-over')).toBe('true');
+    fireEvent.drop(zone, { dataTransfer: { types: ['Files'], files: [file] } });
+    const uploads = await screen.findByRole('list', { name: en.compose.upload.list });
+    await within(uploads).findByText(en.compose.upload.done_other.replace('{{count}}', '3'));
+    expect(requestsTo('POST', DOCUMENTS)).toHaveLength(1);
+    expect(zone.getAttribute('data-drag-over')).toBeNull();
+  });
+
+  it('sends a saved draft, spelling out -107 (who lacks a signature field) before it succeeds', async () => {
+    const draftDetail = detailOf({
+      subject: 'Lease',
+      documentIds: [lease.documentId],
+      steps: [{ workflowStateId: SIGN, recipients: [{ email: 'ravi@example.com' }, { email: 'meera@example.com' }] }],
+    });
+    let attempts = 0;
+    const { requestsTo } = stubCompose({
+      [`GET /msbapi/v2/epaks/${EPAK_ID}`]: () => ok(draftDetail),
+      [`GET /msbapi/v2/epaks/${EPAK_ID}/documents/${draftDetail.documents[0]!.documentId}/signatureblocks`]: () => ok({ tags: [] }),
+      [`POST /msbapi/v2/epaks/${EPAK_ID}/start`]: () =>
+        ++attempts === 1
+          ? jsonResponse(
+              {
+                code: -107,
+                message: 'mismatch',
+                data: { documentSigners: 1, workflowSigners: 2, withoutSignatureField: ['meera@example.com'], notInWorkflow: [], unassignedFields: [] },
+              },
+              422,
+            )
+          : ok({ ...draftDetail, status: 'InProgress' }),
+    });
+    await openCompose(`/compose?ePakId=${EPAK_ID}`);
+    fireEvent.click(await screen.findByRole('button', { name: en.compose.start.send }));
+    const refusal = await screen.findByRole('alert', { name: en.compose.start.refused });
+    expect(refusal.textContent).toContain(en.compose.start.withoutSignatureField.replace('{{email}}', 'meera@example.com'));
+    fireEvent.click(screen.getByRole('button', { name: en.compose.start.send }));
+    expect(await screen.findByText(en.compose.start.sent)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: en.compose.start.send })).toBeNull();
+    expect(requestsTo('POST', `/msbapi/v2/epaks/${EPAK_ID}/start`)).toHaveLength(2);
+  });
+
   it('adds several pasted addresses at once, keeps the invalid one and refuses one already present', async () => {
     stubCompose();
     await openCompose();

@@ -9,6 +9,7 @@ import {
   FileButton,
   Group,
   Loader,
+  Modal,
   NativeSelect,
   Pagination,
   Paper,
@@ -48,7 +49,9 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError, callApi } from '../api/client';
 import { useSession } from '../api/session-store';
 import { RequireRoute } from '../routing/access';
+import { TagEditor } from '../tag-editor/tag-editor';
 import { FormError } from '../ui/form-error';
+import { StartEpakButton } from './start-epak-button';
 import { ArrowDownIcon, ArrowUpIcon, CheckIcon, MailIcon, PlusIcon, TrashIcon, XIcon } from '../ui/icons';
 import {
   addAddresses,
@@ -182,6 +185,15 @@ function ComposeForm() {
     setErrors((current) => clearStepErrors(current, step.key, clear));
   };
 
+  // Switching templates replaces the steps; recipients typed so far would be lost silently.
+  const [pendingTemplate, setPendingTemplate] = useState<string | null>(null);
+  const hasRecipients = draft.steps.some((step) => step.recipients.length > 0 || step.pendingText.trim() !== '');
+  const requestTemplate = (workflowId: string) => {
+    if (workflowId === draft.workflowId) return;
+    if (hasRecipients) setPendingTemplate(workflowId);
+    else chooseTemplate(workflowId);
+  };
+
   const chooseTemplate = (workflowId: string) => {
     const template = templates.data?.workflows.find((candidate) => candidate.workflowId === workflowId);
     setErrors(({ step: _step, steps: _steps, ...rest }) => rest);
@@ -261,8 +273,32 @@ function ComposeForm() {
                     ...templates.data.workflows.map((template) => ({ value: template.workflowId, label: template.name })),
                   ]}
                   value={draft.workflowId}
-                  onChange={(event) => chooseTemplate(event.currentTarget.value)}
+                  onChange={(event) => requestTemplate(event.currentTarget.value)}
                 />
+                <Modal
+                  opened={pendingTemplate !== null}
+                  onClose={() => setPendingTemplate(null)}
+                  title={t('compose.workflow.switchTitle')}
+                  centered
+                >
+                  <Stack gap="md">
+                    <Text size="sm">{t('compose.workflow.switchBody')}</Text>
+                    <Group justify="flex-end" gap="sm">
+                      <Button variant="default" onClick={() => setPendingTemplate(null)}>
+                        {t('compose.workflow.switchKeep')}
+                      </Button>
+                      <Button
+                        color="red"
+                        onClick={() => {
+                          chooseTemplate(pendingTemplate ?? '');
+                          setPendingTemplate(null);
+                        }}
+                      >
+                        {t('compose.workflow.switchConfirm')}
+                      </Button>
+                    </Group>
+                  </Stack>
+                </Modal>
                 {errors.steps && (
                   <Text size="sm" c="red" role="alert">
                     {message(t, errors.steps)}
@@ -449,9 +485,34 @@ function Uploader({ onUploaded }: { readonly onUploaded: (document: DocumentSumm
     void queryClient.invalidateQueries({ queryKey: composeQueryKeys.allDocuments(session?.tenantUuid) });
   };
 
+  const [dragOver, setDragOver] = useState(false);
   return (
     <Stack gap="sm">
-      <Group gap="sm">
+      <Group
+        gap="sm"
+        p="sm"
+        data-testid="upload-drop-zone"
+        data-drag-over={dragOver || undefined}
+        style={{
+          border: `2px dashed ${dragOver ? 'var(--mantine-color-blue-6)' : 'var(--mantine-color-gray-4)'}`,
+          borderRadius: 'var(--mantine-radius-md)',
+          background: dragOver ? 'var(--mantine-color-blue-0)' : undefined,
+        }}
+        onDragOver={(event) => {
+          if (!event.dataTransfer.types.includes('Files')) return;
+          event.preventDefault();
+          event.dataTransfer.dropEffect = 'copy';
+          setDragOver(true);
+        }}
+        onDragLeave={(event) => {
+          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragOver(false);
+        }}
+        onDrop={(event) => {
+          event.preventDefault();
+          setDragOver(false);
+          if (!busy) void onPick([...event.dataTransfer.files]);
+        }}
+      >
         <FileButton onChange={(files) => void onPick(files)} multiple resetRef={resetPicker}>
           {(props) => (
             <Button {...props} leftSection={<PlusIcon size={16} />} loading={busy}>
@@ -460,7 +521,7 @@ function Uploader({ onUploaded }: { readonly onUploaded: (document: DocumentSumm
           )}
         </FileButton>
         <Text size="sm" c="dimmed">
-          {t('compose.upload.hint')}
+          {t('compose.upload.hint')} {t('compose.upload.drop')}
         </Text>
       </Group>
       {items.length > 0 && (
@@ -679,6 +740,8 @@ function AddressInput({
       value={value}
       data={data}
       filter={({ options }) => options}
+      // Suggestions are a convenience: when the directory cannot answer, a full address still works.
+      description={searching && directory.isError ? t('compose.workflow.directoryFailed') : undefined}
       error={error}
       onChange={(text) => {
         if (picked.current) {
@@ -883,6 +946,9 @@ function ComposeStepEditor({
 function DraftView({ ePakId }: { readonly ePakId: string }) {
   const { t } = useTranslation();
   const session = useSession();
+  const queryClient = useQueryClient();
+  // The server sends what is saved: fields still only in the editor would silently be left out.
+  const [unsaved, setUnsaved] = useState(false);
   const epak = useQuery({
     queryKey: composeQueryKeys.epak(session?.tenantUuid, ePakId),
     queryFn: ({ signal }) => callApi(getEpak, { params: { ePakId } }, { signal, failures: 'caller' }),
@@ -901,7 +967,18 @@ function DraftView({ ePakId }: { readonly ePakId: string }) {
       </Alert>
     );
   }
-  return <DraftSummary epak={epak.data} />;
+  return (
+    <Stack gap="lg">
+      <DraftSummary epak={epak.data} />
+      {/* Tags are placed while the ePak is a draft; the server refuses them afterwards. */}
+      {epak.data.status === 'Draft' && <TagEditor epak={epak.data} onUnsavedChange={setUnsaved} />}
+      <StartEpakButton
+        epak={epak.data}
+        unsavedFields={unsaved}
+        onStarted={(started) => queryClient.setQueryData(composeQueryKeys.epak(session?.tenantUuid, ePakId), started)}
+      />
+    </Stack>
+  );
 }
 
 function DraftSummary({ epak }: { readonly epak: EpakDetail }) {
