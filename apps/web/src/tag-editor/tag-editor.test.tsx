@@ -1,4 +1,4 @@
-import { createEvent, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, createEvent, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { newTag, type EpakDetail, type PageGeometry, type Tag } from '@pakt/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../api/query-client';
@@ -94,7 +94,10 @@ const at = (element: HTMLElement) => ({ left: element.style.left, top: element.s
 
 describe('tag editor', () => {
   beforeEach(() => renderPage.mockClear());
-  afterEach(() => vi.restoreAllMocks());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
 
   it('offers all 23 field types in the palette, and a page placeholder per page', async () => {
     stubEditor([]);
@@ -128,6 +131,46 @@ describe('tag editor', () => {
     await waitFor(() => expect(seen.at(-1)).toBe(true));
     fireEvent.click(screen.getByRole('button', { name: en.tagEditor.actions.save }));
     await waitFor(() => expect(seen.at(-1)).toBe(false));
+  });
+
+  it('draws only the pages near the visible part of a 500-page document, and releases the others', async () => {
+    // jsdom has no layout: the observer is driven by hand, as the browser would on scrolling.
+    let report: ((entries: { target: Element; isIntersecting: boolean }[]) => void) | null = null;
+    const observed: Element[] = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(callback: (entries: { target: Element; isIntersecting: boolean }[]) => void) {
+          report = callback;
+        }
+        observe(element: Element) {
+          observed.push(element);
+        }
+        disconnect() {}
+      },
+    );
+    const pages = Array.from({ length: 500 }, () => A4);
+    stubEditor([]);
+    await openEditor({ ...epak, documents: [{ ...epak.documents[0]!, pageCount: 500, pages }] });
+    expect(screen.getAllByTestId('tag-editor-page')).toHaveLength(500);
+    expect(observed).toHaveLength(500);
+    await waitFor(() => expect(renderPage).toHaveBeenCalled());
+    const drawn = () => new Set(renderPage.mock.calls.map((call) => (call as unknown[])[0]));
+    // At first only the opening pages are drawn.
+    expect([...drawn()].every((page) => (page as number) <= 2)).toBe(true);
+
+    renderPage.mockClear();
+    const at = (n: number) => observed.find((element) => (element as HTMLElement).dataset['pageNumber'] === String(n))!;
+    act(() => report!([
+      { target: at(1), isIntersecting: false },
+      { target: at(2), isIntersecting: false },
+      { target: at(250), isIntersecting: true },
+      { target: at(251), isIntersecting: true },
+    ]));
+    await waitFor(() => expect(drawn()).toEqual(new Set([250, 251])));
+    expect(pageElement(1).querySelector('canvas')).toBeNull();
+    expect(pageElement(250).querySelector('canvas')).not.toBeNull();
+    expect(document.querySelectorAll('canvas')).toHaveLength(2);
   });
 
   it('places an armed field where the page is clicked, for the chosen signer, and saves it', async () => {
