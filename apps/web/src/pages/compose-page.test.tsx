@@ -282,6 +282,9 @@ describe('/compose', () => {
     fireEvent.click(screen.getByRole('button', { name: en.compose.start.send }));
     expect(await screen.findByText(en.compose.start.sent)).toBeTruthy();
     expect(screen.queryByRole('button', { name: en.compose.start.send })).toBeNull();
+    // The page no longer speaks of a draft.
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(en.compose.sent.title);
+    expect(screen.queryByText(en.compose.draft.tagsNext)).toBeNull();
     expect(requestsTo('POST', `/msbapi/v2/epaks/${EPAK_ID}/start`)).toHaveLength(2);
   });
 

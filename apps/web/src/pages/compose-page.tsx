@@ -92,18 +92,33 @@ export const composeQueryKeys = {
 
 const ELECTRONIC_POLICIES = SIGNING_POLICIES.filter((policy) => !(DIGITAL_SIGNING_POLICIES as readonly string[]).includes(policy));
 
+/** One query for the ePak shown, shared by the heading and the view (same key, one request). */
+function useEpak(ePakId: string | null) {
+  const session = useSession();
+  return useQuery({
+    queryKey: composeQueryKeys.epak(session?.tenantUuid, ePakId ?? ''),
+    queryFn: ({ signal }) => callApi(getEpak, { params: { ePakId: ePakId ?? '' } }, { signal, failures: 'caller' }),
+    enabled: ePakId !== null,
+    retry: (failures, error) => !(error instanceof ApiError && (error.httpStatus === 404 || error.httpStatus === 400)) && failures < 2,
+  });
+}
+
 function Compose() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const ePakId = params.get('ePakId');
   useDocumentTitle(`${t('compose.title')} · Pakt`);
+  // Once sent, the page no longer speaks of a draft.
+  const shown = useEpak(ePakId).data;
+  const sent = shown !== undefined && shown.status !== 'Draft';
+  const heading = ePakId ? (sent ? 'compose.sent' : 'compose.draft') : null;
   return (
     <Stack gap="lg">
       <Stack gap={4} maw={720}>
         <Title order={1} fz={{ base: 28, sm: 34 }}>
-          {t(ePakId ? 'compose.draft.title' : 'compose.title')}
+          {t(heading ? `${heading}.title` : 'compose.title')}
         </Title>
-        <Text c="dimmed">{t(ePakId ? 'compose.draft.intro' : 'compose.intro')}</Text>
+        <Text c="dimmed">{t(heading ? `${heading}.intro` : 'compose.intro')}</Text>
       </Stack>
       {ePakId ? <DraftView ePakId={ePakId} /> : <ComposeForm />}
     </Stack>
@@ -949,11 +964,7 @@ function DraftView({ ePakId }: { readonly ePakId: string }) {
   const queryClient = useQueryClient();
   // The server sends what is saved: fields still only in the editor would silently be left out.
   const [unsaved, setUnsaved] = useState(false);
-  const epak = useQuery({
-    queryKey: composeQueryKeys.epak(session?.tenantUuid, ePakId),
-    queryFn: ({ signal }) => callApi(getEpak, { params: { ePakId } }, { signal, failures: 'caller' }),
-    retry: (failures, error) => !(error instanceof ApiError && (error.httpStatus === 404 || error.httpStatus === 400)) && failures < 2,
-  });
+  const epak = useEpak(ePakId);
   if (epak.isPending) return <Loader size="sm" aria-label={t('compose.draft.loading')} />;
   if (epak.isError) {
     const missing = epak.error instanceof ApiError && (epak.error.httpStatus === 404 || epak.error.httpStatus === 400);
@@ -985,9 +996,11 @@ function DraftSummary({ epak }: { readonly epak: EpakDetail }) {
   const { t } = useTranslation();
   return (
     <Stack gap="md">
-      <Alert color="blue" variant="light" role="status" title={t('compose.draft.saved')}>
-        {t('compose.draft.tagsNext')}
-      </Alert>
+      {epak.status === 'Draft' && (
+        <Alert color="blue" variant="light" role="status" title={t('compose.draft.saved')}>
+          {t('compose.draft.tagsNext')}
+        </Alert>
+      )}
       <Card withBorder padding="md" component="section" aria-label={t('compose.draft.summary')}>
         <Stack gap="sm">
           <Group gap="xs" wrap="wrap">

@@ -1,0 +1,115 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
+import { bundles, capture, fieldLabelled, mailedLink, signUpThroughApi } from './support';
+
+const { en } = bundles;
+const compose = en.compose;
+const editor = en.tagEditor;
+
+const CORPUS = fileURLToPath(new URL('../../../shared/corpus/pdfs/', import.meta.url));
+const MIXED = 'mixed-sizes-openoffice.pdf';
+
+const withNumber = (text: string, number: number) => text.replace('{{number}}', String(number));
+const step = (page: Page, number: number) =>
+  page.getByRole('form', { name: compose.title }).getByRole('group', { name: withNumber(en.workflows.form.step, number), exact: true });
+
+async function bearerOf(request: APIRequestContext, email: string, password: string) {
+  const signedIn = await request.post('/msbapi/v1/authenticate', { form: { username: email, password } });
+  expect(signedIn.ok(), await signedIn.text()).toBe(true);
+  const { accessToken, user } = ((await signedIn.json()) as { data: { accessToken: string; user: { tenants: { tenantUuid: string }[] } } }).data;
+  return { authorization: `Bearer ${accessToken}`, 'x-tenant-id': user.tenants[0]!.tenantUuid };
+}
+
+/** Arms a field type for a signer and clicks it onto page 1 at a fraction of the page's size. */
+async function place(page: Page, signer: string, type: string, at: { x: number; y: number }) {
+  await page.getByLabel(editor.for, { exact: true }).selectOption(`1|${signer}`);
+  await page.getByRole('group', { name: editor.palette.heading }).getByRole('button', { name: type, exact: true }).click();
+  const pageEl = page.getByRole('region', { name: editor.pages.replace('{{name}}', MIXED) }).locator('[data-page-number="1"]');
+  // On a phone the palette sits below the pages: bring the page back into view before clicking it.
+  await pageEl.scrollIntoViewIfNeeded();
+  const bounds = (await pageEl.boundingBox())!;
+  await page.mouse.click(Math.round(bounds.x + at.x * bounds.width), Math.round(bounds.y + at.y * bounds.height));
+  await expect(pageEl.locator('[data-testid="tag-box"][aria-pressed="true"]')).toHaveCount(1);
+}
+
+test('switching templates asks first; a signer without a signature field is named, and the ePak goes once they have one', async ({ page, request }, testInfo) => {
+  const project = testInfo.project.name;
+  const person = {
+    email: `meera.${project}@send.test`,
+    firstName: 'Meera',
+    lastName: 'Nair',
+    orgName: `Nair Leasing ${project}`,
+    password: 'Send-epak-password-2025',
+  };
+  const buyer = `buyer.${project}@send.test`;
+  const seller = `seller.${project}@send.test`;
+
+  await test.step('a template exists; choosing it over typed recipients asks before replacing them', async () => {
+    await signUpThroughApi(request, person);
+    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', person.email));
+    await page.goto(link.pathname + link.search);
+    await expect(page.getByText(en.thanks.ready.replace('{{name}}', person.firstName).replace('{{tenant}}', person.orgName))).toBeVisible();
+    const headers = await bearerOf(request, person.email, person.password);
+    const states = ((await (await request.get('/msbapi/v1/workflow/states', { headers })).json()) as { data: { states: { workflowStateId: string; type: string }[] } }).data.states;
+    const created = await request.post('/msbapi/v2/workflows', {
+      headers,
+      data: {
+        name: 'Lease signing',
+        signingPolicy: 'QUICKSIGN',
+        steps: [{ workflowStateId: states.find((state) => state.type === 'SIGN')!.workflowStateId, recipients: [{ type: 'placeholder', label: 'Tenant' }] }],
+      },
+    });
+    expect(created.ok(), await created.text()).toBe(true);
+
+    await page.goto('/compose');
+    await step(page, 1).getByRole('combobox', { name: new RegExp(`^${en.workflows.form.state}`) }).selectOption({ label: 'Sign' });
+    await step(page, 1).getByLabel(withNumber(compose.workflow.addRecipient, 1), { exact: true }).fill(`${buyer}; ${seller}`);
+    await step(page, 1).getByRole('button', { name: withNumber(en.workflows.form.addRecipientTo, 1) }).click();
+    await expect(step(page, 1).getByRole('listitem')).toHaveCount(2);
+    await page.getByRole('combobox', { name: compose.workflow.template }).selectOption({ label: 'Lease signing' });
+    const dialog = page.getByRole('dialog', { name: compose.workflow.switchTitle });
+    await expect(dialog).toBeVisible();
+    // The dialog fades in: the picture waits for its transitions, not for a fixed time.
+    await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+    await saveDialogShot(page, testInfo, 'compose-template-switch');
+    await dialog.getByRole('button', { name: compose.workflow.switchKeep }).click();
+    await expect(dialog).toBeHidden();
+    await expect(step(page, 1).getByRole('listitem')).toHaveCount(2);
+  });
+
+  await test.step('the draft: one document, two signers', async () => {
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: compose.upload.choose }).click();
+    await (await chooser).setFiles([`${CORPUS}${MIXED}`]);
+    await expect(page.getByRole('list', { name: compose.upload.list }).getByText(/^Uploaded ·/)).toHaveCount(1, { timeout: 30_000 });
+    await fieldLabelled(page, compose.details.subject).fill(`Lease, flat 3B (${project})`);
+    await page.getByRole('combobox', { name: en.workflows.form.signingPolicy }).selectOption('QUICKSIGN');
+    await page.getByRole('button', { name: compose.saveDraft }).click();
+    await expect(page).toHaveURL(/\/compose\?ePakId=[0-9a-f-]{36}$/);
+  });
+
+  await test.step('only the buyer has a signature field: sending names the seller and sends nothing', async () => {
+    await place(page, buyer, editor.types.signature, { x: 0.1, y: 0.6 });
+    await page.getByRole('button', { name: editor.actions.save }).click();
+    await expect(page.getByRole('status').filter({ hasText: editor.saved })).toBeVisible();
+    await page.getByRole('button', { name: compose.start.send }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: compose.start.refused });
+    await expect(refusal).toContainText(compose.start.withoutSignatureField.replace('{{email}}', seller));
+    await capture(page, testInfo, 'send-refused');
+  });
+
+  await test.step('with a signature field for the seller too, the ePak is sent', async () => {
+    await place(page, seller, editor.types.signature, { x: 0.55, y: 0.6 });
+    await page.getByRole('button', { name: editor.actions.save }).click();
+    await expect(page.getByRole('status').filter({ hasText: editor.saved })).toBeVisible();
+    await page.getByRole('button', { name: compose.start.send }).click();
+    await expect(page.getByRole('status').filter({ hasText: compose.start.sent })).toBeVisible();
+    await expect(page.getByRole('region', { name: editor.pages.replace('{{name}}', MIXED) })).toHaveCount(0);
+    await capture(page, testInfo, 'send-done');
+  });
+});
+
+/** A dialog sits over the viewport: the picture is of what the person sees, not the whole page. */
+async function saveDialogShot(page: Page, testInfo: { project: { name: string } }, name: string) {
+  await page.screenshot({ path: fileURLToPath(new URL(`../screenshots/${testInfo.project.name}-${name}.png`, import.meta.url)) });
+}
