@@ -1,0 +1,124 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { bundles, capture, mailedLink, signUpThroughApi } from './support';
+
+const { en } = bundles;
+const editor = en.tagEditor;
+const panel = en.tagPanel;
+
+const CORPUS = fileURLToPath(new URL('../../../shared/corpus/pdfs/', import.meta.url));
+const MIXED = 'mixed-sizes-openoffice.pdf';
+
+// A real 1 x 1 PNG, and one padded past the letterhead's 500 KB (the size is checked first).
+const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const HUGE = Buffer.concat([PIXEL, Buffer.alloc(600 * 1024)]);
+
+async function draftThroughApi(request: APIRequestContext, email: string, password: string, signer: string): Promise<string> {
+  const signedIn = await request.post('/msbapi/v1/authenticate', { form: { username: email, password } });
+  expect(signedIn.ok(), await signedIn.text()).toBe(true);
+  const { accessToken, user } = ((await signedIn.json()) as { data: { accessToken: string; user: { tenants: { tenantUuid: string }[] } } }).data;
+  const headers = { authorization: `Bearer ${accessToken}`, 'x-tenant-id': user.tenants[0]!.tenantUuid };
+  const uploaded = await request.post('/msbapi/v1/documents', {
+    headers,
+    multipart: { file: { name: MIXED, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${MIXED}`) } },
+  });
+  expect(uploaded.ok(), await uploaded.text()).toBe(true);
+  const documentId = ((await uploaded.json()) as { data: { documentId: string } }).data.documentId;
+  const states = ((await (await request.get('/msbapi/v1/workflow/states', { headers })).json()) as { data: { states: { workflowStateId: string; type: string }[] } }).data.states;
+  const composed = await request.post('/msbapi/v2/epak', {
+    headers,
+    data: {
+      subject: 'Letter of intent',
+      documentIds: [documentId],
+      signingPolicy: 'QUICKSIGN',
+      steps: [{ workflowStateId: states.find((state) => state.type === 'SIGN')!.workflowStateId, recipients: [{ email: signer }] }],
+    },
+  });
+  expect(composed.ok(), await composed.text()).toBe(true);
+  return ((await composed.json()) as { data: { ePakId: string } }).data.ePakId;
+}
+
+const pageOne = (page: Page) => page.getByRole('region', { name: editor.pages.replace('{{name}}', MIXED) }).locator('[data-page-number="1"]');
+
+/** Places a field from the palette at a fraction of page 1, then opens its properties. */
+async function placeAndOpen(page: Page, type: string, at: { x: number; y: number }) {
+  await page.getByRole('tab', { name: editor.palette.heading }).click();
+  await page.getByRole('group', { name: editor.palette.heading }).getByRole('button', { name: type, exact: true }).click();
+  await clickPage(page, at);
+  const box = pageOne(page).locator('[data-testid="tag-box"][aria-pressed="true"]');
+  await expect(box).toHaveCount(1);
+  await box.click();
+  await expect(page.getByRole('region', { name: panel.title })).toBeVisible();
+}
+
+async function clickPage(page: Page, at: { x: number; y: number }) {
+  // Playwright scrolls the spot into view and makes sure the page, not the sticky header or the
+  // side panel, receives the click.
+  const bounds = (await pageOne(page).boundingBox())!;
+  await pageOne(page).click({ position: { x: Math.round(at.x * bounds.width), y: Math.round(at.y * bounds.height) } });
+}
+
+test('a custodian fills a QR code, uploads a letterhead and places a smart tag, with the rules shown where they apply', async ({ page, request }, testInfo) => {
+  const project = testInfo.project.name;
+  const person = { email: `kiran.${project}@props.test`, firstName: 'Kiran', lastName: 'Das', orgName: `Das Traders ${project}`, password: 'Tag-props-password-2025' };
+
+  await signUpThroughApi(request, person);
+  const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', person.email));
+  await page.goto(link.pathname + link.search);
+  await expect(page.getByText(en.thanks.ready.replace('{{name}}', person.firstName).replace('{{tenant}}', person.orgName))).toBeVisible();
+  const ePakId = await draftThroughApi(request, person.email, person.password, `signer.${project}@props.test`);
+  await page.goto(`/compose?ePakId=${ePakId}`);
+  await expect(pageOne(page)).toBeVisible();
+
+  await test.step('QR code: entries are added, a duplicate label is refused with its message', async () => {
+    await placeAndOpen(page, editor.types.qrcode, { x: 0.6, y: 0.1 });
+    const qr = page.getByRole('region', { name: panel.title });
+    await qr.getByLabel(panel.qr.label, { exact: true }).fill('Plot');
+    await qr.getByLabel(panel.qr.value, { exact: true }).fill('7, Sector 14');
+    await qr.getByRole('button', { name: panel.qr.add, exact: true }).click();
+    await expect(qr.getByRole('button', { name: panel.qr.delete.replace('{{label}}', 'Plot') })).toBeVisible();
+    await qr.getByLabel(panel.qr.label, { exact: true }).fill('plot ');
+    await qr.getByLabel(panel.qr.value, { exact: true }).fill('8');
+    await qr.getByRole('button', { name: panel.qr.add, exact: true }).click();
+    await expect(qr.getByText(en.qrDuplicateValidation)).toBeVisible();
+    await capture(page, testInfo, 'tag-properties-qr');
+  });
+
+  await test.step('letterhead: a file over 500 KB is refused, a small PNG is taken and shown', async () => {
+    await placeAndOpen(page, editor.types.letterHead, { x: 0.05, y: 0.45 });
+    const properties = page.getByRole('region', { name: panel.title });
+    let chooser = page.waitForEvent('filechooser');
+    await properties.getByRole('button', { name: panel.upload.choose }).click();
+    await (await chooser).setFiles({ name: 'letterhead.png', mimeType: 'image/png', buffer: HUGE });
+    await expect(properties.getByText(en.maxSizeExceeded)).toBeVisible();
+    chooser = page.waitForEvent('filechooser');
+    await properties.getByRole('button', { name: panel.upload.choose }).click();
+    await (await chooser).setFiles({ name: 'letterhead.png', mimeType: 'image/png', buffer: PIXEL });
+    await expect(properties.getByRole('img', { name: panel.letterhead.preview })).toBeVisible();
+    await expect(properties.getByText(en.maxSizeExceeded)).toHaveCount(0);
+    await capture(page, testInfo, 'tag-properties-letterhead');
+  });
+
+  await test.step('smart tags: searched, picked and placed as a data-only field', async () => {
+    await page.getByRole('tab', { name: editor.palette.heading }).click();
+    await page.getByRole('button', { name: editor.actions.smartTags }).click();
+    const picker = page.getByRole('dialog', { name: panel.smartTags.title });
+    await picker.getByRole('searchbox', { name: panel.smartTags.search }).fill('email');
+    await expect(picker.getByRole('button', { name: panel.smartFields.signerEmail })).toBeVisible();
+    await expect(picker.getByRole('button', { name: panel.smartFields.documentName })).toHaveCount(0);
+    await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+    await page.screenshot({ path: fileURLToPath(new URL(`../screenshots/${project}-tag-smart-picker.png`, import.meta.url)) });
+    await picker.getByRole('button', { name: panel.smartFields.signerEmail }).click();
+    await expect(picker).toBeHidden();
+    await clickPage(page, { x: 0.6, y: 0.6 });
+    await expect(pageOne(page).locator('[data-testid="tag-box"]')).toHaveCount(3);
+  });
+
+  await test.step('saved, the server keeps the QR entries, the letterhead image and the smart tag', async () => {
+    await page.getByRole('button', { name: editor.actions.save }).click();
+    await expect(page.getByRole('status').filter({ hasText: editor.saved })).toBeVisible();
+    await page.reload();
+    await expect(pageOne(page).locator('[data-testid="tag-box"]')).toHaveCount(3);
+  });
+});
