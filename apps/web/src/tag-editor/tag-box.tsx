@@ -17,6 +17,8 @@ export interface TagBoxProps {
   readonly colourRole: TagColour;
   readonly selected: boolean;
   readonly thinBorder: boolean;
+  /** An image or letterhead the custodian uploaded: shown in the box, as it will be stamped. */
+  readonly imageUrl?: string | undefined;
   readonly onSelect: () => void;
   /** A drag ended with the box's top-left corner at `corner` and the pointer at `pointer` (client px). */
   readonly onMoveEnd: (corner: { x: number; y: number }, pointer: { x: number; y: number }) => void;
@@ -158,7 +160,7 @@ export function TagBox(props: TagBoxProps) {
         boxSizing: 'border-box',
         border: `1px solid ${colours.border}`,
         borderLeft: `${Math.min(stripe, Math.max(2, width / 4))}px solid ${colours.stripe}`,
-        background: colours.fill,
+        background: props.imageUrl ? `center / contain no-repeat url("${props.imageUrl}"), ${colours.fill}` : colours.fill,
         outline: selected ? `2px solid ${colours.border}` : undefined,
         outlineOffset: 1,
         borderRadius: 2,

@@ -173,6 +173,17 @@ describe('tag editor', () => {
     expect(document.querySelectorAll('canvas')).toHaveLength(2);
   });
 
+  it('shows an uploaded image in its box, and nothing that is not a plain PNG or JPEG', async () => {
+    const picture = 'data:image/png;base64,iVBORw0KGgo=';
+    const image = existing({ uuid: '00000000-0000-4000-8000-000000000002', type: 'image', blockWidth: 100, blockHeight: 100, value: picture });
+    const crafted = existing({ uuid: '00000000-0000-4000-8000-000000000003', type: 'letterHead', positionY: 400, blockWidth: 540, blockHeight: 90, value: 'data:image/png;base64,x"), url(https://evil.test/a' });
+    stubEditor([image, crafted]);
+    await openEditor();
+    await waitFor(() => expect(boxes()).toHaveLength(2));
+    expect(box(image.uuid).style.background).toContain(picture);
+    expect(box(crafted.uuid).style.background).not.toContain('evil');
+  });
+
   it('places an armed field where the page is clicked, for the chosen signer, and saves it', async () => {
     const { requestsTo } = stubEditor([]);
     await openEditor();

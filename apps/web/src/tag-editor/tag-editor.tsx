@@ -125,6 +125,9 @@ class SaveFailure extends Error {
   }
 }
 
+/** Only a plain base64 PNG or JPEG goes into the box's CSS (anything else could escape url()). */
+const IMAGE_DATA_URL = /^data:image\/(png|jpeg);base64,[A-Za-z0-9+/]*={0,2}$/;
+
 type SaveOutcome = { readonly kind: 'saved' } | { readonly kind: 'failed'; readonly message: string };
 
 /**
@@ -408,6 +411,7 @@ export function TagEditor({
           colourRole={tagColourRole({ selected: isSelected, invalid: problemsByTag.has(tag.uuid), assigned: signer !== undefined })}
           selected={isSelected}
           thinBorder={tag.type === 'letterHead'}
+          imageUrl={(tag.type === 'image' || tag.type === 'letterHead') && typeof tag.value === 'string' && IMAGE_DATA_URL.test(tag.value) ? tag.value : undefined}
           onSelect={() => {
             dispatch({ type: 'select', selection: { documentId: current.documentId, uuid: tag.uuid } });
             setSideTab('properties');
