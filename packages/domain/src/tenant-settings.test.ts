@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSION_SETTINGS } from './permissions';
-import { effectivePermissionSettings, TenantSettings } from './tenant-settings';
+import { effectivePermissionSettings, failedRecipientFilter, type RecipientCandidate, type RecipientFilter, TenantSettings } from './tenant-settings';
 
 const allOn = { teamRooms: true, pdfCompare: true, features: true };
 
@@ -27,5 +27,30 @@ describe('effectivePermissionSettings', () => {
     expect(TenantSettings.safeParse({ supportedLanguages: [] }).success).toBe(false);
     expect(TenantSettings.safeParse({ teamRoomsEnabled: 'yes' }).success).toBe(false);
     expect(TenantSettings.parse({ supportedLanguages: ['hi'] })).toEqual({ supportedLanguages: ['hi'] });
+  });
+});
+
+describe('recipient filters (spec §5 "invalid filter")', () => {
+  const person = (over: Partial<RecipientCandidate> = {}): RecipientCandidate => ({ email: 'asha@acme.test', verified: true, role: 'signer', ...over });
+
+  it.each<[string, Parameters<typeof failedRecipientFilter>[0], RecipientCandidate, RecipientFilter | null]>([
+    ['no filters: anyone', {}, person({ verified: false, role: null, email: 'x@else.test' }), null],
+    ['internal domain', { recipientDomains: ['acme.test'] }, person(), null],
+    ['a subdomain of it', { recipientDomains: ['acme.test'] }, person({ email: 'a@mail.acme.test' }), null],
+    ['another domain', { recipientDomains: ['acme.test'] }, person({ email: 'a@notacme.test' }), 'domain'],
+    ['empty domain list: any', { recipientDomains: [] }, person({ email: 'a@else.test' }), null],
+    ['verified only, verified', { recipientsVerifiedOnly: true }, person(), null],
+    ['verified only, not verified', { recipientsVerifiedOnly: true }, person({ verified: false }), 'verified'],
+    ['roles, one held', { recipientRoles: ['signer', 'custodian'] }, person(), null],
+    ['roles, another held', { recipientRoles: ['custodian'] }, person(), 'role'],
+    ['roles, not a member', { recipientRoles: ['signer'] }, person({ role: null }), 'role'],
+    ['all three, domain first', { recipientDomains: ['acme.test'], recipientsVerifiedOnly: true, recipientRoles: ['admin'] }, person({ email: 'a@b.test', verified: false }), 'domain'],
+  ])('%s', (_name, settings, candidate, expected) => {
+    expect(failedRecipientFilter(settings, candidate)).toBe(expected);
+  });
+
+  it('stores domains lower-case and refuses what is not a domain', () => {
+    expect(TenantSettings.parse({ recipientDomains: [' Acme.TEST '] }).recipientDomains).toEqual(['acme.test']);
+    expect(TenantSettings.safeParse({ recipientDomains: ['@acme'] }).success).toBe(false);
   });
 });

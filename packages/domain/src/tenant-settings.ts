@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Role } from './constants/roles';
 import { DocumentFormat } from './constants/ui';
 import { LanguageCode } from './languages';
 import { type PermissionSettings, resolvePermissionSettings } from './permissions';
@@ -30,6 +31,15 @@ export const TenantSettings = z
     cloudDriveClientId: z.string().trim().min(1).max(200),
     /** Upload formats of spec §5 this tenant does not take (-177). */
     disabledDocumentFormats: z.array(DocumentFormat),
+    /**
+     * Recipient filters of spec §5 (signer input): who compose may send to. Addresses only in
+     * these domains (the internal-domain filter; empty or absent: any domain).
+     */
+    recipientDomains: z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/)).max(50),
+    /** Only people who have verified their address (registered users), so no new invitations. */
+    recipientsVerifiedOnly: z.boolean(),
+    /** Only members of this tenant holding one of these roles (empty or absent: anyone). */
+    recipientRoles: z.array(Role).max(10),
   })
   .partial();
 export type TenantSettings = z.infer<typeof TenantSettings>;
@@ -114,4 +124,34 @@ export function effectivePermissionSettings(install: InstallFeatures, tenant: Te
     showStamps: tenant.showStamps,
     isMobileApp: client.isMobileApp,
   });
+}
+
+/** Who a recipient filter looks at: the address, whether it is verified, the role held here. */
+export interface RecipientCandidate {
+  readonly email: string;
+  readonly verified: boolean;
+  /** The role in this tenant; null for someone who is not a member (an external or new user). */
+  readonly role: Role | null;
+}
+
+export const RECIPIENT_FILTERS = ['domain', 'verified', 'role'] as const;
+export type RecipientFilter = (typeof RECIPIENT_FILTERS)[number];
+
+/**
+ * The first of the tenant's recipient filters a person fails ('invalid filter', spec §5), or
+ * null when they may receive ePaks. A subdomain of an internal domain counts as internal.
+ */
+export function failedRecipientFilter(
+  settings: Pick<TenantSettings, 'recipientDomains' | 'recipientsVerifiedOnly' | 'recipientRoles'>,
+  candidate: RecipientCandidate,
+): RecipientFilter | null {
+  const domains = settings.recipientDomains ?? [];
+  if (domains.length > 0) {
+    const domain = candidate.email.slice(candidate.email.lastIndexOf('@') + 1).toLowerCase();
+    if (!domains.some((allowed) => domain === allowed || domain.endsWith(`.${allowed}`))) return 'domain';
+  }
+  if (settings.recipientsVerifiedOnly && !candidate.verified) return 'verified';
+  const roles = settings.recipientRoles ?? [];
+  if (roles.length > 0 && (candidate.role === null || !roles.includes(candidate.role))) return 'role';
+  return null;
 }

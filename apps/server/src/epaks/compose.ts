@@ -1,5 +1,8 @@
 import {
   DomainError,
+  failedRecipientFilter,
+  type Role,
+  type TenantSettings,
   type EpakDetail,
   type EpakInput,
   type EpakStatus,
@@ -12,6 +15,7 @@ import {
   type Tag,
   tagLayoutError,
   validateTagLayout,
+  withDerivedBounds,
   type WorkflowStateType,
 } from '@pakt/domain';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
@@ -62,7 +66,38 @@ async function resolveRecipient(tx: Db, tenantId: string, email: string, skipNew
   return created!;
 }
 
-export async function composeEpak(options: { db: Db; scope: Scope; input: EpakInput; skipNewUsers: boolean }): Promise<string> {
+/**
+ * The recipients the tenant's filters refuse ('invalid filter', spec §5), one issue each at the
+ * recipient's place in the request. An unknown address is judged as the new, unverified,
+ * role-less user it would become.
+ */
+async function filterIssues(db: Db, tenantId: string, input: EpakInput, filters: RecipientFilters): Promise<{ path: string; message: string }[]> {
+  if (!filters.recipientDomains?.length && !filters.recipientsVerifiedOnly && !filters.recipientRoles?.length) return [];
+  const emails = [...new Set(input.steps.flatMap((step) => step.recipients.map((recipient) => recipient.email)))];
+  const known = await db
+    .select({ email: users.email, verifiedAt: users.emailVerifiedAt, role: memberships.role })
+    .from(users)
+    .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.tenantId, tenantId)))
+    .where(inArray(users.email, emails));
+  const byEmail = new Map(known.map((row) => [row.email, row]));
+  const issues: { path: string; message: string }[] = [];
+  input.steps.forEach((step, index) => {
+    step.recipients.forEach((recipient, at) => {
+      const row = byEmail.get(recipient.email);
+      const failed = failedRecipientFilter(filters, {
+        email: recipient.email,
+        verified: row?.verifiedAt != null,
+        role: (row?.role as Role | null | undefined) ?? null,
+      });
+      if (failed) issues.push({ path: `steps.${index}.recipients.${at}`, message: `invalid filter: ${failed}` });
+    });
+  });
+  return issues;
+}
+
+type RecipientFilters = Pick<TenantSettings, 'recipientDomains' | 'recipientsVerifiedOnly' | 'recipientRoles'>;
+
+export async function composeEpak(options: { db: Db; scope: Scope; input: EpakInput; skipNewUsers: boolean; filters?: RecipientFilters }): Promise<string> {
   const { db, scope, input } = options;
   const states = new Map((await listStates(db, scope.tenantId)).map((state) => [state.id, state]));
   const issues: { path: string; message: string }[] = [];
@@ -75,6 +110,7 @@ export async function composeEpak(options: { db: Db; scope: Scope; input: EpakIn
     });
   });
   if (new Set(input.documentIds).size !== input.documentIds.length) issues.push({ path: 'documentIds', message: 'already present' });
+  issues.push(...(await filterIssues(db, scope.tenantId, input, options.filters ?? {})));
   if (issues.length > 0) throw invalidInput('Some of the ePak is not valid.', issues);
 
   const sources = await db
@@ -233,9 +269,10 @@ export async function saveTags(options: { db: Db; scope: Scope; epakId: string; 
     validateTagLayout({ tags: options.tags, pages: doc.pages as PageGeometry[], policy: epak.signingPolicy as SigningPolicy, reasonTagRequired: false }),
   );
   if (problem) throw problem;
-  await db.update(epakDocuments).set({ tags: options.tags }).where(eq(epakDocuments.id, doc.id));
+  const stored = withDerivedBounds(options.tags, doc.pages as PageGeometry[]);
+  await db.update(epakDocuments).set({ tags: stored }).where(eq(epakDocuments.id, doc.id));
   await db.update(epaks).set({ updatedAt: new Date() }).where(eq(epaks.id, epak.id));
-  return options.tags;
+  return stored;
 }
 
 /**
@@ -243,10 +280,19 @@ export async function saveTags(options: { db: Db; scope: Scope; epakId: string; 
  * accents as typed are compared case-insensitively). LIKE wildcards in `q` are escaped: a person
  * typing "%" means the character.
  */
-export async function searchDirectory(db: Db, tenantId: string, q: string, limit: number) {
+export async function searchDirectory(db: Db, tenantId: string, q: string, limit: number, filters: RecipientFilters = {}) {
   const prefix = `${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const filtered = Boolean(filters.recipientDomains?.length || filters.recipientsVerifiedOnly || filters.recipientRoles?.length);
   const rows = await db
-    .select({ userId: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, type: users.type })
+    .select({
+      userId: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      type: users.type,
+      verifiedAt: users.emailVerifiedAt,
+      role: memberships.role,
+    })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(
@@ -263,6 +309,10 @@ export async function searchDirectory(db: Db, tenantId: string, q: string, limit
       ),
     )
     .orderBy(asc(users.firstName), asc(users.lastName), asc(users.email))
-    .limit(limit);
-  return rows;
+    // Suggestions the tenant's recipient filters would refuse are left out, so some room is kept.
+    .limit(filtered ? limit * 5 : limit);
+  return rows
+    .filter((row) => failedRecipientFilter(filters, { email: row.email, verified: row.verifiedAt !== null, role: row.role as Role }) === null)
+    .slice(0, limit)
+    .map(({ verifiedAt: _verifiedAt, role: _role, ...user }) => user);
 }

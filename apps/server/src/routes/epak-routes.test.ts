@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DocumentSummary, EpakDetail, newTag, type Tag, type TokenGrant, type WorkflowStateDefinition } from '@pakt/domain';
+import { DocumentSummary, EpakDetail, newTag, tagRect, toBlockBounds, type Tag, type TokenGrant, type WorkflowStateDefinition } from '@pakt/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { epakActivities, epaks, memberships, tenantSettings, users } from '../db/schema';
@@ -119,6 +119,49 @@ describe('composing an ePak', () => {
     expect(await t.database.db.select().from(users).where(eq(users.email, 'stranger@nowhere.test'))).toEqual([]);
   });
 
+  it('refuses recipients the tenant filters out (invalid filter) at their place, storing nothing, and suggests none of them', async () => {
+    t = await buildTestApp();
+    const owner = await custodian();
+    const doc = await upload(owner.headers, 'plain-1p-pdftex.pdf');
+    const state = await states(owner.headers);
+    const colleague = await makeMember(t.database.db, { tenant: owner.tenant, role: 'custodian', user: { email: 'ravi@acme.test', firstName: 'Ravi', lastName: 'Iyer' } });
+    const unverified = await makeMember(t.database.db, { tenant: owner.tenant, user: { email: 'rahul@acme.test', firstName: 'Rahul', lastName: 'Das' } });
+    await t.database.db.update(users).set({ emailVerifiedAt: null }).where(eq(users.id, unverified.user.id));
+    const compose = (...emails: string[]) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/msbapi/v2/epak',
+        headers: owner.headers,
+        payload: { subject: 'x', documentIds: [doc.documentId], steps: [{ workflowStateId: state('SIGN'), recipients: emails.map((email) => ({ email })) }] },
+      });
+    await t.database.db.insert(tenantSettings).values({ tenantId: owner.tenant.id, settings: { recipientDomains: ['acme.test'], recipientsVerifiedOnly: true } });
+
+    const refused = await compose(colleague.user.email, 'someone@elsewhere.test', unverified.user.email, 'new@acme.test');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      code: -6,
+      issues: [
+        { path: 'steps.0.recipients.1', message: 'invalid filter: domain' },
+        { path: 'steps.0.recipients.2', message: 'invalid filter: verified' },
+        // Someone new would be invited unverified.
+        { path: 'steps.0.recipients.3', message: 'invalid filter: verified' },
+      ],
+    });
+    expect((await t.database.db.select({ n: count() }).from(epaks))[0]!.n).toBe(0);
+    expect(await t.database.db.select().from(users).where(eq(users.email, 'new@acme.test'))).toEqual([]);
+    expect((await compose(colleague.user.email)).statusCode).toBe(200);
+
+    const suggested = async (q: string) =>
+      ((await t.app.inject({ method: 'GET', url: `/msbapi/v1/users?q=${q}`, headers: owner.headers })).json().data.users as { email: string }[]).map((u) => u.email);
+    expect(await suggested('ra')).toEqual(['ravi@acme.test']);
+
+    // A role filter: only custodians may receive ePaks here.
+    await t.database.db.update(tenantSettings).set({ settings: { recipientRoles: ['custodian'] } }).where(eq(tenantSettings.tenantId, owner.tenant.id));
+    expect((await compose(colleague.user.email, unverified.user.email)).json().issues).toEqual([{ path: 'steps.0.recipients.1', message: 'invalid filter: role' }]);
+    expect(await suggested('ra')).toContain('ravi@acme.test');
+    expect(await suggested('ra')).not.toContain('rahul@acme.test');
+  });
+
   it('uses only the caller\u2019s documents, and shows the ePak to nobody else', async () => {
     t = await buildTestApp();
     const { owner, body, epak } = await draft();
@@ -142,10 +185,13 @@ describe('placing tags (signatureblocks)', () => {
       tag('44444444-4444-4444-8444-444444444444', 'reason', 3, 360, 100, newcomer!.email, TURNED[3]),
       tag('55555555-5555-4555-8555-555555555555', 'reason', 2, 40.5, 700, buyer!.email),
     ];
-    const saved = await t.app.inject({ method: 'POST', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } });
+    // Ratios a client sends are not trusted: the server works them out from the position.
+    const crafted = [{ ...placed[0]!, blockBounds: { top: 0.9, left: 0.9, heightRatio: 0.5, widthRatio: 0.5 } }, ...placed.slice(1)];
+    const saved = await t.app.inject({ method: 'POST', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: crafted } });
     expect(saved.statusCode, saved.body).toBe(200);
     const read = await t.app.inject({ method: 'GET', url: blocksUrl(epak, 0), headers: owner.headers });
     const tags = read.json().data.tags as Tag[];
+    expect(tags[0]!.blockBounds).toEqual(toBlockBounds(tagRect(placed[0]!), epak.documents[0]!.pages[1]!));
     expect(tags.map((x) => [x.uuid, x.pageNumber, x.positionX, x.positionY, x.blockWidth, x.blockHeight])).toEqual(
       placed.map((x) => [x.uuid, x.pageNumber, x.positionX, x.positionY, x.blockWidth, x.blockHeight]),
     );

@@ -21,12 +21,14 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, createEpak, async ({ auth, body, request }) => {
     const settings = await loadTenantSettings(db, auth.tenant.id);
-    const id = await composeEpak({ db, scope: scopeOf(auth), input: body, skipNewUsers: settings.skipNewUsers ?? false });
+    const id = await composeEpak({ db, scope: scopeOf(auth), input: body, skipNewUsers: settings.skipNewUsers ?? false, filters: settings });
     request.log.info({ ePakId: id }, 'ePak composed as a draft');
     return loadEpakDetail(db, scopeOf(auth), id);
   });
 
-  route(app, ctx, searchDirectory, async ({ auth, query }) => ({ users: await findPeople(db, auth.tenant.id, query.q, query.limit) }));
+  route(app, ctx, searchDirectory, async ({ auth, query }) => ({
+    users: await findPeople(db, auth.tenant.id, query.q, query.limit, await loadTenantSettings(db, auth.tenant.id)),
+  }));
 
   route(app, ctx, getEpak, async ({ auth, params }) => loadEpakDetail(db, scopeOf(auth), params.ePakId));
 

@@ -200,7 +200,11 @@ export function placeComposeIssues(draft: ComposeDraft, issues: readonly ApiIssu
           recipients: { key: 'workflows.errors.recipientsInvalid', values: { count: MAX_STEP_RECIPIENTS } },
         }));
       } else if (field === 'recipients' && recipient) {
-        const key = /already present/i.test(issue.message) ? 'workflows.errors.alreadyPresent' : 'workflows.errors.recipientInvalid';
+        const key = /already present/i.test(issue.message)
+          ? 'workflows.errors.alreadyPresent'
+          : /^invalid filter/i.test(issue.message)
+            ? 'compose.errors.invalidFilter'
+            : 'workflows.errors.recipientInvalid';
         errors = recipientError(errors, step.key, recipient.key, { key });
       } else unplaced += 1;
     }

@@ -426,6 +426,21 @@ describe('/compose', () => {
     await waitFor(() => expect(recipients[1]!.textContent).toContain(en.workflows.errors.alreadyPresent), { timeout: 4000 });
   });
 
+  it("says at the recipient when the organisation's filters refuse them (invalid filter)", async () => {
+    stubCompose({
+      [`POST ${EPAK}`]: () =>
+        jsonResponse({ code: -6, data: null, message: 'Some of the ePak is not valid.', issues: [{ path: 'steps.0.recipients.0', message: 'invalid filter: domain' }] }, 400),
+    });
+    await openCompose();
+    await chooseFromDrafts('lease.pdf');
+    await waitForStates();
+    fireEvent.change(stateSelect(1), { target: { value: SIGN } });
+    addAddress(1, 'someone@elsewhere.test');
+    fireEvent.change(inputLabelled(en.compose.details.subject), { target: { value: 'NDA' } });
+    fireEvent.click(screen.getByRole('button', { name: en.compose.saveDraft }));
+    await waitFor(() => expect(within(step(1)).getAllByRole('listitem')[0]!.textContent).toContain(en.compose.errors.invalidFilter), { timeout: 4000 });
+  });
+
   it('refuses to send without a subject, a document or a filled placeholder', async () => {
     const { requestsTo } = stubCompose();
     await openCompose();

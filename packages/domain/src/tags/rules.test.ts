@@ -23,6 +23,7 @@ import {
   tagLayoutError,
   tagSizeLimits,
   validateTagLayout,
+  withDerivedBounds,
   type TagProblem,
 } from './rules';
 import { FONT_SIZE_LIMITS, RUBBER_STAMP_SUB_TYPE, TAG_DIMENSIONS, Tag, flattenTags, newTag, type TagInput } from './tag';
@@ -644,5 +645,15 @@ describe('sizes as shown on turned pages', () => {
     expect(moved.ok && validateTagLayout({ tags: [moved.tag], pages })).toEqual([]);
     const back = moved.ok ? moveTag(moved.tag, { pageNumber: 1, x: 100, y: 100 }, pages) : null;
     expect(back?.ok && [back.tag.blockWidth, back.tag.blockHeight]).toEqual([150, 50]);
+  });
+});
+
+describe('withDerivedBounds', () => {
+  it('replaces whatever ratios a client sent with those of the position, members included', () => {
+    const member = mk({ positionX: 110, positionY: 120, blockBounds: { top: 9, left: 9, heightRatio: 9, widthRatio: 9 } });
+    const group = mk({ type: 'composite', blockWidth: 200, blockHeight: 100, children: [member], blockBounds: { top: 1, left: 1, heightRatio: 1, widthRatio: 1 } });
+    const [fixed] = withDerivedBounds([group], pages);
+    expect(fixed!.blockBounds).toEqual(toBlockBounds({ x: 100, y: 100, width: 200, height: 100 }, A4));
+    expect(fixed!.children![0]!.blockBounds).toEqual(toBlockBounds({ x: 110, y: 120, width: 150, height: 50 }, A4));
   });
 });

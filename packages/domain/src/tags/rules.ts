@@ -405,6 +405,19 @@ export function tagLayoutError(problems: readonly TagProblem[]): DomainError | n
   });
 }
 
+/**
+ * The tags with their blockBounds worked out again from their positions (composite members
+ * included). The ratios are derived data: whoever stores tags keeps these, never a client's.
+ * Tags on a page the document lacks are left as they are (validateTagLayout refuses them).
+ */
+export function withDerivedBounds(tags: readonly Tag[], pages: readonly PageGeometry[]): Tag[] {
+  return tags.map((tag) => {
+    const page = pageOf(tag, pages);
+    const children = tag.children ? { children: withDerivedBounds(tag.children, pages) } : {};
+    return page ? { ...tag, ...children, blockBounds: toBlockBounds(tagRect(tag), page) } : { ...tag, ...children };
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Edits: each answers the edited tag, or the problems for which the editor rolls the edit back.
 // Overlaps do not refuse an edit: they show live through validateTagLayout until fixed, so a
