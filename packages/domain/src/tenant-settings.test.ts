@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSION_SETTINGS } from './permissions';
-import { effectivePermissionSettings, failedRecipientFilter, type RecipientCandidate, type RecipientFilter, TenantSettings } from './tenant-settings';
+import { effectivePermissionSettings, failedRecipientFilter, resolveViewEnforced, viewEnforceChoice, type RecipientCandidate, type RecipientFilter, TenantSettings } from './tenant-settings';
 
 const allOn = { teamRooms: true, pdfCompare: true, features: true };
 
@@ -52,5 +52,22 @@ describe('recipient filters (spec §5 "invalid filter")', () => {
   it('stores domains lower-case and refuses what is not a domain', () => {
     expect(TenantSettings.parse({ recipientDomains: [' Acme.TEST '] }).recipientDomains).toEqual(['acme.test']);
     expect(TenantSettings.safeParse({ recipientDomains: ['@acme'] }).success).toBe(false);
+  });
+});
+
+describe('view-enforce options (spec §9)', () => {
+  it.each([
+    ['HideWithDefaultOn', { shown: false, initial: true }, [true, true, true]],
+    ['HideWithDefaultOff', { shown: false, initial: false }, [false, false, false]],
+    ['ShowWithDefaultOn', { shown: true, initial: true }, [true, false, true]],
+    ['ShowWithDefaultOff', { shown: true, initial: false }, [true, false, false]],
+  ] as const)('%s', (option, choice, [whenOn, whenOff, whenUnsaid]) => {
+    expect(viewEnforceChoice(option)).toEqual(choice);
+    expect([resolveViewEnforced(option, true), resolveViewEnforced(option, false), resolveViewEnforced(option, undefined)]).toEqual([whenOn, whenOff, whenUnsaid]);
+  });
+
+  it('shows the choice, starting off, when the tenant sets none', () => {
+    expect(viewEnforceChoice()).toEqual({ shown: true, initial: false });
+    expect(resolveViewEnforced(undefined, true)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Role } from './constants/roles';
-import { DocumentFormat } from './constants/ui';
+import { DocumentFormat, ViewEnforceOption } from './constants/ui';
 import { LanguageCode } from './languages';
 import { type PermissionSettings, resolvePermissionSettings } from './permissions';
 
@@ -40,6 +40,8 @@ export const TenantSettings = z
     recipientsVerifiedOnly: z.boolean(),
     /** Only members of this tenant holding one of these roles (empty or absent: anyone). */
     recipientRoles: z.array(Role).max(10),
+    /** Whether compose shows the "must be read before acting" choice, and what it starts as (spec §9). */
+    viewEnforceOption: ViewEnforceOption,
   })
   .partial();
 export type TenantSettings = z.infer<typeof TenantSettings>;
@@ -154,4 +156,21 @@ export function failedRecipientFilter(
   const roles = settings.recipientRoles ?? [];
   if (roles.length > 0 && (candidate.role === null || !roles.includes(candidate.role))) return 'role';
   return null;
+}
+
+/** Compose's view-enforcement choice when the tenant sets none: shown, starting off. */
+export const DEFAULT_VIEW_ENFORCE_OPTION: ViewEnforceOption = 'ShowWithDefaultOff';
+
+/** What a view-enforce option (spec §9) means for compose: is the choice shown, and its start. */
+export function viewEnforceChoice(option: ViewEnforceOption = DEFAULT_VIEW_ENFORCE_OPTION): { shown: boolean; initial: boolean } {
+  return { shown: option.startsWith('Show'), initial: option.endsWith('DefaultOn') };
+}
+
+/**
+ * Whether a new ePak is view-enforced: the composer's choice when the option shows it, else the
+ * option's default, whatever a client sent (a hidden choice is the tenant's, not the composer's).
+ */
+export function resolveViewEnforced(option: ViewEnforceOption | undefined, requested: boolean | undefined): boolean {
+  const choice = viewEnforceChoice(option);
+  return choice.shown ? (requested ?? choice.initial) : choice.initial;
 }

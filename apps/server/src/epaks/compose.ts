@@ -3,6 +3,8 @@ import {
   failedRecipientFilter,
   type Role,
   type TenantSettings,
+  resolveViewEnforced,
+  type ViewEnforceOption,
   type EpakDetail,
   type EpakInput,
   type EpakStatus,
@@ -97,7 +99,14 @@ async function filterIssues(db: Db, tenantId: string, input: EpakInput, filters:
 
 type RecipientFilters = Pick<TenantSettings, 'recipientDomains' | 'recipientsVerifiedOnly' | 'recipientRoles'>;
 
-export async function composeEpak(options: { db: Db; scope: Scope; input: EpakInput; skipNewUsers: boolean; filters?: RecipientFilters }): Promise<string> {
+export async function composeEpak(options: {
+  db: Db;
+  scope: Scope;
+  input: EpakInput;
+  skipNewUsers: boolean;
+  filters?: RecipientFilters;
+  viewEnforceOption?: ViewEnforceOption;
+}): Promise<string> {
   const { db, scope, input } = options;
   const states = new Map((await listStates(db, scope.tenantId)).map((state) => [state.id, state]));
   const issues: { path: string; message: string }[] = [];
@@ -132,7 +141,7 @@ export async function composeEpak(options: { db: Db; scope: Scope; input: EpakIn
         workflowId: input.workflowId ?? null,
         expiresAt: input.expiresOn ? new Date(input.expiresOn) : null,
         notificationStartAt: input.notificationStartDate ? new Date(input.notificationStartDate) : null,
-        viewEnforced: input.viewEnforced,
+        viewEnforced: resolveViewEnforced(options.viewEnforceOption, input.viewEnforced),
       })
       .returning({ id: epaks.id });
     for (const [position, id] of input.documentIds.entries()) {

@@ -162,6 +162,30 @@ describe('composing an ePak', () => {
     expect(await suggested('ra')).not.toContain('rahul@acme.test');
   });
 
+  it("applies the tenant's view-enforce option: a hidden choice is the tenant's, a shown one starts at its default", async () => {
+    t = await buildTestApp();
+    const owner = await custodian();
+    const doc = await upload(owner.headers, 'plain-1p-pdftex.pdf');
+    const state = await states(owner.headers);
+    const compose = async (viewEnforced?: boolean) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/msbapi/v2/epak',
+        headers: owner.headers,
+        payload: { subject: 'x', documentIds: [doc.documentId], steps: [{ workflowStateId: state('SIGN'), recipients: [{ email: 'a@b.test' }] }], ...(viewEnforced === undefined ? {} : { viewEnforced }) },
+      });
+      return EpakDetail.parse(res.json().data).viewEnforced;
+    };
+    const configured = async () => (await t.app.inject({ method: 'GET', url: '/msbapi/v1/configuration', headers: owner.headers })).json().data.viewEnforceOption;
+    expect(await configured()).toBe('ShowWithDefaultOff');
+    expect([await compose(), await compose(true)]).toEqual([false, true]);
+    await t.database.db.insert(tenantSettings).values({ tenantId: owner.tenant.id, settings: { viewEnforceOption: 'HideWithDefaultOn' } });
+    expect(await configured()).toBe('HideWithDefaultOn');
+    expect([await compose(), await compose(false)]).toEqual([true, true]);
+    await t.database.db.update(tenantSettings).set({ settings: { viewEnforceOption: 'ShowWithDefaultOn' } }).where(eq(tenantSettings.tenantId, owner.tenant.id));
+    expect([await compose(), await compose(false)]).toEqual([true, false]);
+  });
+
   it('uses only the caller\u2019s documents, and shows the ePak to nobody else', async () => {
     t = await buildTestApp();
     const { owner, body, epak } = await draft();

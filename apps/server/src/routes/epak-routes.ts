@@ -21,7 +21,14 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, createEpak, async ({ auth, body, request }) => {
     const settings = await loadTenantSettings(db, auth.tenant.id);
-    const id = await composeEpak({ db, scope: scopeOf(auth), input: body, skipNewUsers: settings.skipNewUsers ?? false, filters: settings });
+    const id = await composeEpak({
+      db,
+      scope: scopeOf(auth),
+      input: body,
+      skipNewUsers: settings.skipNewUsers ?? false,
+      filters: settings,
+      ...(settings.viewEnforceOption ? { viewEnforceOption: settings.viewEnforceOption } : {}),
+    });
     request.log.info({ ePakId: id }, 'ePak composed as a draft');
     return loadEpakDetail(db, scopeOf(auth), id);
   });

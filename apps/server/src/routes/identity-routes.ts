@@ -1,5 +1,6 @@
 import {
   accessibilities,
+  DEFAULT_VIEW_ENFORCE_OPTION,
   deleteUserPhoto,
   getUserPhoto,
   PHOTO_MAX_BYTES,
@@ -347,6 +348,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
       permissionSettings: effectivePermissionSettings(ctx.config.features, stored),
       passwordConfig: await loadPasswordConfig(db, auth.tenant.id),
       requireEmailOtp: tenant!.requireEmailOtp,
+      viewEnforceOption: stored.viewEnforceOption ?? DEFAULT_VIEW_ENFORCE_OPTION,
     };
   });
 

@@ -33,7 +33,8 @@ export interface ComposeDraft {
   /** `datetime-local` values ('' for none). */
   readonly expiresOn: string;
   readonly notificationStartDate: string;
-  readonly viewEnforced: boolean;
+  /** The composer's choice; null while untouched, so the tenant's view-enforce option decides. */
+  readonly viewEnforced: boolean | null;
   readonly documentIds: readonly string[];
   readonly steps: readonly ComposeStep[];
 }
@@ -68,7 +69,7 @@ export function emptyCompose(): ComposeDraft {
     workflowId: '',
     expiresOn: '',
     notificationStartDate: '',
-    viewEnforced: false,
+    viewEnforced: null,
     documentIds: [],
     steps: [emptyComposeStep()],
   };
@@ -226,7 +227,7 @@ export function composeBody(draft: ComposeDraft): EpakInput {
     ...(draft.workflowId ? { workflowId: draft.workflowId } : {}),
     ...(expiresOn ? { expiresOn } : {}),
     ...(notificationStartDate ? { notificationStartDate } : {}),
-    viewEnforced: draft.viewEnforced,
+    ...(draft.viewEnforced === null ? {} : { viewEnforced: draft.viewEnforced }),
   };
 }
 

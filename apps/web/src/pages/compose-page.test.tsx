@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { DocumentSummary, EpakDetail, WorkflowStateDefinition, WorkflowTemplate } from '@pakt/domain';
+import { DEFAULT_PASSWORD_CONFIG, DEFAULT_PERMISSION_SETTINGS, type DocumentSummary, type EpakDetail, type WorkflowStateDefinition, type WorkflowTemplate } from '@pakt/domain';
 import { describe, expect, it } from 'vitest';
 import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
@@ -286,6 +286,44 @@ describe('/compose', () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(en.compose.sent.title);
     expect(screen.queryByText(en.compose.draft.tagsNext)).toBeNull();
     expect(requestsTo('POST', `/msbapi/v2/epaks/${EPAK_ID}/start`)).toHaveLength(2);
+  });
+
+  it.each([
+    ['HideWithDefaultOn', false, undefined],
+    // Shown and starting on; the composer turns it off.
+    ['ShowWithDefaultOn', true, false],
+  ] as const)("follows the tenant's view-enforce option %s", async (option, shown, sent) => {
+    const { requestsTo } = stubCompose({
+      ['GET /msbapi/v1/configuration']: () =>
+        ok({
+          tenantUuid: TENANT_ACME,
+          tenantName: 'Acme',
+          supportedLanguages: ['en'],
+          permissionSettings: DEFAULT_PERMISSION_SETTINGS,
+          passwordConfig: DEFAULT_PASSWORD_CONFIG,
+          requireEmailOtp: false,
+          viewEnforceOption: option,
+        }),
+    });
+    await openCompose();
+    await chooseFromDrafts('lease.pdf');
+    await waitForStates();
+    if (shown) {
+      const box = (await screen.findByRole('checkbox', { name: en.compose.details.viewEnforced })) as HTMLInputElement;
+      expect(box.checked).toBe(true);
+      fireEvent.click(box);
+      expect(box.checked).toBe(false);
+    } else {
+      // Hidden: the choice is the tenant's, so nothing is sent for it and the server applies it.
+      await waitFor(() => expect(requestsTo('GET', '/msbapi/v1/configuration')).toHaveLength(1));
+      expect(screen.queryByRole('checkbox', { name: en.compose.details.viewEnforced })).toBeNull();
+    }
+    fireEvent.change(stateSelect(1), { target: { value: SIGN } });
+    addAddress(1, 'ravi@example.com');
+    fireEvent.change(inputLabelled(en.compose.details.subject), { target: { value: 'NDA' } });
+    fireEvent.click(screen.getByRole('button', { name: en.compose.saveDraft }));
+    await waitFor(() => expect(requestsTo('POST', EPAK)).toHaveLength(1));
+    expect((requestsTo('POST', EPAK)[0]!.body as { viewEnforced?: boolean }).viewEnforced).toBe(sent);
   });
 
   it('adds several pasted addresses at once, keeps the invalid one and refuses one already present', async () => {

@@ -35,7 +35,9 @@ import {
   searchDirectory,
   SIGNING_POLICIES,
   SigningPolicy,
+  tenantConfiguration,
   uploadDocument,
+  viewEnforceChoice,
   type DocumentSummary,
   type EpakDetail,
   type EpakInput,
@@ -88,6 +90,7 @@ export const composeQueryKeys = {
   allDocuments: (tenantUuid: string | null | undefined) => ['tenant', tenantUuid, 'documents'] as const,
   epak: (tenantUuid: string | null | undefined, ePakId: string) => ['tenant', tenantUuid, 'epak', ePakId] as const,
   directory: (tenantUuid: string | null | undefined, q: string) => ['tenant', tenantUuid, 'directory', q] as const,
+  configuration: (tenantUuid: string | null | undefined) => ['tenant', tenantUuid, 'configuration'] as const,
 };
 
 const ELECTRONIC_POLICIES = SIGNING_POLICIES.filter((policy) => !(DIGITAL_SIGNING_POLICIES as readonly string[]).includes(policy));
@@ -159,6 +162,14 @@ function ComposeForm() {
     queryKey: workflowQueryKeys.list(tenantUuid),
     queryFn: ({ signal }) => callApi(listWorkflows, undefined, { signal }),
   });
+
+  // The tenant's view-enforce option (spec §9): whether the choice is offered, and its start.
+  // Hidden, the choice is the tenant's and the server applies it; nothing is sent for it.
+  const configuration = useQuery({
+    queryKey: composeQueryKeys.configuration(tenantUuid),
+    queryFn: ({ signal }) => callApi(tenantConfiguration, undefined, { signal }),
+  });
+  const viewEnforce = configuration.data ? viewEnforceChoice(configuration.data.viewEnforceOption) : configuration.isError ? viewEnforceChoice() : null;
 
   const save = useMutation({
     mutationFn: ({ body }: { draft: ComposeDraft; body: EpakInput }) => callApi(createEpak, { body }, { failures: 'caller' }),
@@ -417,15 +428,17 @@ function ComposeForm() {
                 }}
               />
             </SimpleGrid>
-            <Checkbox
-              label={t('compose.details.viewEnforced')}
-              description={t('compose.details.viewEnforcedHint')}
-              checked={draft.viewEnforced}
-              onChange={(event) => {
-                const viewEnforced = event.currentTarget.checked;
-                setDraft((current) => ({ ...current, viewEnforced }));
-              }}
-            />
+            {viewEnforce?.shown && (
+              <Checkbox
+                label={t('compose.details.viewEnforced')}
+                description={t('compose.details.viewEnforcedHint')}
+                checked={draft.viewEnforced ?? viewEnforce.initial}
+                onChange={(event) => {
+                  const viewEnforced = event.currentTarget.checked;
+                  setDraft((current) => ({ ...current, viewEnforced }));
+                }}
+              />
+            )}
           </Stack>
         </Card>
 

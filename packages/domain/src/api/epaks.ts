@@ -33,7 +33,8 @@ export const EpakInput = z.object({
   workflowId: z.uuid().optional(),
   expiresOn: z.iso.datetime().optional(),
   notificationStartDate: z.iso.datetime().optional(),
-  viewEnforced: z.boolean().default(false),
+  /** Left out: the tenant's view-enforce option decides (and decides anyway when it hides the choice). */
+  viewEnforced: z.boolean().optional(),
 });
 export type EpakInput = z.infer<typeof EpakInput>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigType, Role, UserStatus, UserType } from '../constants';
+import { ConfigType, Role, UserStatus, UserType, ViewEnforceOption } from '../constants';
 import { TenantConfig } from '../tenant-settings';
 import { EmailAddress } from '../constants/validation';
 import { PASSWORD_MAX_LENGTH, PasswordConfig } from '../password-policy';
@@ -545,6 +545,8 @@ export const tenantConfiguration = defineEndpoint({
     permissionSettings: PermissionSettings,
     passwordConfig: PasswordConfig,
     requireEmailOtp: z.boolean(),
+    /** Whether compose shows the view-enforcement choice, and what it starts as. */
+    viewEnforceOption: ViewEnforceOption,
   }),
 });
 
