@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // Installs what the test suite needs from Debian's packages when it is missing, so `npm test`
 // works on a fresh machine: Chromium for the browser tests, poppler-utils (pdfsig, pdftoppm)
-// and qpdf as independent judges of the PDFs we write, and a Devanagari font so Hindi pages
-// render as people see them. Set PAKT_SKIP_SYSTEM_DEPS=1 to skip (e.g. a machine managed elsewhere).
+// and qpdf as independent judges of the PDFs we write, openssl and libnss3-tools (certutil) to
+// judge the signing certificates and CMS and to build the NSS database in which pdfsig checks that
+// a seal chains to its tenant's CA, and a Devanagari font so Hindi pages render as people see
+// them. Set PAKT_SKIP_SYSTEM_DEPS=1 to skip (e.g. a machine managed elsewhere).
 import { execFileSync, spawnSync } from 'node:child_process';
 
 const NEEDED = [
   { pkg: 'chromium', present: () => has('chromium') },
   { pkg: 'poppler-utils', present: () => has('pdfsig') && has('pdftoppm') },
   { pkg: 'qpdf', present: () => has('qpdf') },
+  { pkg: 'openssl', present: () => has('openssl') },
+  { pkg: 'libnss3-tools', present: () => has('certutil') },
   { pkg: 'fonts-noto-core', present: () => dpkgInstalled('fonts-noto-core') },
 ];
 
