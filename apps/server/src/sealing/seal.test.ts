@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPdfFile } from '../pdf/pdf-file';
+import { maxCmsSize, signDigest } from '../signing/cms';
+import { createSealFixture, nssDatabaseTrusting, run, type SealFixture } from '../signing/test-support';
+import { shownSizeOfRect, textAppearance, type Rotation } from './appearance';
+import { sealRevision } from './seal';
+
+const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/pdfs/', import.meta.url));
+
+let fixture: SealFixture;
+let nssdir: string;
+beforeAll(async () => {
+  // ECDSA keys are made in milliseconds; RSA is covered by signing/pades.test.ts.
+  fixture = await createSealFixture('ecdsa-p256');
+  nssdir = nssDatabaseTrusting(fixture.dir, fixture.caPem);
+});
+afterAll(() => fixture?.cleanup());
+
+/** A signer's step on page `pageIndex`: a 150 x 50 box (as shown) near the page's top-left corner. */
+async function signStep(source: Buffer, signer: string, pageIndex = 0) {
+  const file = openPdfFile(source);
+  const page = file.pages()[pageIndex]!;
+  const rotate = page.rotate as Rotation;
+  const [x0, y0, x1, y1] = page.cropBox;
+  const turned = rotate === 90 || rotate === 270;
+  const w = turned ? 50 : 150;
+  const h = turned ? 150 : 50;
+  const left = x0 + Math.min(36, (x1 - x0 - w) / 2);
+  const bottom = y1 - Math.min(36, (y1 - y0 - h) / 2) - h;
+  const rect = [left, bottom, left + w, bottom + h] as const;
+  const shown = shownSizeOfRect(rect, rotate);
+  const chain = [fixture.ca.certificatePem];
+  return sealRevision({
+    source,
+    signature: {
+      pageIndex,
+      rect,
+      appearance: textAppearance({ ...shown, rotate, lines: [`Signed by ${signer}`, '2026-11-22 10:00 UTC'], border: true }),
+      fieldName: `Signature of ${signer}`,
+      signerName: signer,
+      reason: 'I approve this document',
+      signedAt: new Date('2026-11-22T10:00:00Z'),
+    },
+    cmsMaxSize: maxCmsSize({ certificate: fixture.seal.certificatePem, chain }),
+    sign: (digest) => signDigest({ digest, key: fixture.seal.privateKeyPkcs8Pem, certificate: fixture.seal.certificatePem, chain }),
+  });
+}
+
+interface PdfsigResult {
+  readonly signatures: number;
+  readonly valid: number;
+  readonly output: string;
+}
+
+function pdfsig(bytes: Buffer, name: string): PdfsigResult {
+  const file = path.join(fixture.dir, name);
+  fs.writeFileSync(file, bytes);
+  const { stdout, stderr } = run('pdfsig', ['-nssdir', nssdir, file]);
+  const output = `${stdout}${stderr}`;
+  return {
+    signatures: (output.match(/^Signature #\d+:/gm) ?? []).length,
+    valid: (output.match(/Signature Validation: Signature is Valid\./g) ?? []).length,
+    output,
+  };
+}
+
+function qpdfCheck(bytes: Buffer, name: string): { ok: boolean; output: string } {
+  const file = path.join(fixture.dir, name);
+  fs.writeFileSync(file, bytes);
+  const { status, stdout, stderr } = run('qpdf', ['--check', file]);
+  // 0: fine; 3: warnings only (qpdf still read everything). Errors are status 2.
+  return { ok: status === 0 || status === 3, output: `${stdout}${stderr}` };
+}
+
+describe('a signer step sealed as an incremental update', () => {
+  it('appends to the file without changing a byte of it, and pdfsig finds the signature valid and trusted', async () => {
+    const source = fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf'));
+    const sealed = await signStep(source, 'Asha Rao');
+    expect(sealed.bytes.subarray(0, source.length).equals(source)).toBe(true);
+    expect(sealed.byteRange[0]).toBe(0);
+    expect(sealed.byteRange[1] + (sealed.byteRange[3] + (sealed.byteRange[2] - sealed.byteRange[1]))).toBe(sealed.bytes.length);
+    const checked = pdfsig(sealed.bytes, 'one.pdf');
+    expect(checked.output).toContain('Signature Type: ETSI.CAdES.detached');
+    expect(checked.output).toContain('Total document signed');
+    expect(checked.output).toContain('Certificate Validation: Certificate is Trusted.');
+    expect([checked.signatures, checked.valid]).toEqual([1, 1]);
+    expect(qpdfCheck(sealed.bytes, 'one-qpdf.pdf').ok).toBe(true);
+  });
+
+  it('keeps the first signature valid when a second signer signs', async () => {
+    const source = fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf'));
+    const first = await signStep(source, 'Asha Rao');
+    const second = await signStep(first.bytes, 'Ravi Iyer');
+    const checked = pdfsig(second.bytes, 'two.pdf');
+    expect([checked.signatures, checked.valid], checked.output).toEqual([2, 2]);
+    expect(checked.output).toContain('Total document signed');
+    expect(checked.output).not.toContain('Digest Mismatch');
+    expect(qpdfCheck(second.bytes, 'two-qpdf.pdf').ok).toBe(true);
+  });
+});

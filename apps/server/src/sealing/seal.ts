@@ -1,0 +1,257 @@
+import crypto from 'node:crypto';
+import zlib from 'node:zlib';
+import { appendRevision, ObjectAllocator, type RevisionObject } from '../pdf/incremental-writer';
+import {
+  pdfArray,
+  pdfDict,
+  pdfName,
+  pdfNumber,
+  pdfString,
+  pdfTextString,
+  serializeValue,
+  type PdfDict,
+  type PdfRef,
+  type PdfValue,
+} from '../pdf/objects';
+import { openPdfFile, type PdfBox, type PdfFile } from '../pdf/pdf-file';
+import { APPEARANCE_FONT, APPEARANCE_FONT_KEY, type Appearance } from './appearance';
+
+/**
+ * One signer's revision: a signature field whose widget shows `appearance`, and a PAdES
+ * signature (/SubFilter /ETSI.CAdES.detached) over the whole new file but its /Contents. Only
+ * annotations, the form and the page's /Annots change, and only by appending, so every earlier
+ * signature keeps verifying.
+ *
+ * Hash-then-sign is the shape of the API: the caller's `sign` gets the SHA-256 digest of the
+ * signed byte ranges and answers a DER CMS, made here with the tenant's seal (signing/cms.ts) or
+ * elsewhere (a signer's own device), which is then embedded as it is.
+ */
+
+export class SealError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SealError';
+  }
+}
+
+export interface SignatureRequest {
+  /** 0-based page index. */
+  readonly pageIndex: number;
+  /** The widget's rectangle in the page's user space: [llx, lly, urx, ury]. */
+  readonly rect: PdfBox;
+  readonly appearance: Appearance;
+  /** The field's partial name; unique among the document's fields. */
+  readonly fieldName: string;
+  /** Who signs, as the signature dictionary's /Name. */
+  readonly signerName: string;
+  readonly reason?: string;
+  readonly location?: string;
+  readonly signedAt: Date;
+}
+
+export interface SealOptions {
+  readonly source: Buffer;
+  /** For a file encrypted with a user password other than the empty one. */
+  readonly password?: string;
+  readonly signature: SignatureRequest;
+  /** Bytes reserved for the CMS: signing/cms.ts maxCmsSize for the certificates that will sign. */
+  readonly cmsMaxSize: number;
+  readonly sign: (digest: Buffer) => Buffer | Promise<Buffer>;
+}
+
+export interface SealedRevision {
+  readonly bytes: Buffer;
+  readonly byteRange: readonly [number, number, number, number];
+  /** The digest that was signed. */
+  readonly digest: Buffer;
+}
+
+/** D:YYYYMMDDHHmmSSZ, the PDF date of an instant (7.9.4), in UTC. */
+export function pdfDate(at: Date): string {
+  const iso = at.toISOString();
+  return `D:${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
+}
+
+// The placeholder's numbers are written 10 digits wide and patched in place with the real ones
+// (spaces pad the rest), so the dictionary's length never changes after offsets are known.
+const BYTE_RANGE_PLACEHOLDER = '[0 0000000000 0000000000 0000000000]';
+
+/**
+ * The signature dictionary as exact bytes, with the offsets (within them) of the /ByteRange
+ * array and of the /Contents hex string. Strings other than /Contents are encrypted in an
+ * encrypted file; /Contents never is (7.6.2).
+ */
+function signatureDictionary(request: SignatureRequest, cmsMaxSize: number, encryptString: (bytes: Buffer) => Buffer): {
+  raw: Buffer;
+  byteRangeAt: number;
+  contentsAt: number;
+  contentsLength: number;
+} {
+  const text = (value: string) => {
+    const plain = pdfTextString(value);
+    return serializeValue(pdfString(encryptString(plain.bytes), true)).toString('latin1');
+  };
+  const head = [
+    '<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached',
+    `/M ${text(pdfDate(request.signedAt))}`,
+    `/Name ${text(request.signerName)}`,
+    ...(request.reason ? [`/Reason ${text(request.reason)}`] : []),
+    ...(request.location ? [`/Location ${text(request.location)}`] : []),
+    '/ByteRange ',
+  ].join('\n');
+  const contentsLength = 2 + cmsMaxSize * 2;
+  const middle = `\n/Contents `;
+  const tail = '\n>>';
+  const raw = Buffer.from(`${head}${BYTE_RANGE_PLACEHOLDER}${middle}<${'0'.repeat(cmsMaxSize * 2)}>${tail}`, 'latin1');
+  return { raw, byteRangeAt: head.length, contentsAt: head.length + BYTE_RANGE_PLACEHOLDER.length + middle.length, contentsLength };
+}
+
+/** The page's /Annots with one more annotation: the array object rewritten, or the page itself. */
+function addAnnotation(file: PdfFile, page: { ref: PdfRef; dict: PdfDict }, widget: PdfRef): RevisionObject {
+  const annots = page.dict.entries.get('Annots');
+  if (annots?.kind === 'ref') {
+    const array = file.lookup(annots);
+    const items = array.kind === 'array' ? array.items : [];
+    return { ref: annots, value: pdfArray([...items, widget]) };
+  }
+  const items = annots?.kind === 'array' ? annots.items : [];
+  const dict = pdfDict(page.dict.entries);
+  dict.entries.set('Annots', pdfArray([...items, widget]));
+  return { ref: page.ref, value: dict };
+}
+
+/** The form with one more root field and /SigFlags 3 (signatures exist, append only). */
+function addField(file: PdfFile, allocator: ObjectAllocator, field: PdfRef): RevisionObject[] {
+  const form = file.acroForm();
+  const withField = (dict: PdfDict): { dict: PdfDict; extra: RevisionObject[] } => {
+    const copy = pdfDict(dict.entries);
+    copy.entries.set('SigFlags', pdfNumber(3));
+    const fields = dict.entries.get('Fields');
+    if (fields?.kind === 'ref') {
+      const array = file.lookup(fields);
+      const items = array.kind === 'array' ? array.items : [];
+      return { dict: copy, extra: [{ ref: fields, value: pdfArray([...items, field]) }] };
+    }
+    copy.entries.set('Fields', pdfArray([...(fields?.kind === 'array' ? fields.items : []), field]));
+    return { dict: copy, extra: [] };
+  };
+  if (form?.ref) {
+    const { dict, extra } = withField(form.dict);
+    return [{ ref: form.ref, value: dict }, ...extra];
+  }
+  const catalog = pdfDict(file.catalog.dict.entries);
+  if (form) {
+    const { dict, extra } = withField(form.dict);
+    catalog.entries.set('AcroForm', dict);
+    return [{ ref: file.catalog.ref, value: catalog }, ...extra];
+  }
+  const formRef = allocator.allocate();
+  catalog.entries.set('AcroForm', formRef);
+  return [
+    { ref: formRef, value: pdfDict([['Fields', pdfArray([field])], ['SigFlags', pdfNumber(3)]]) },
+    { ref: file.catalog.ref, value: catalog },
+  ];
+}
+
+/** Refuses files whose author forbade any change after certifying them (DocMDP /P 1). */
+function assertChangesAllowed(file: PdfFile): void {
+  const perms = file.get(file.catalog.dict, 'Perms');
+  if (perms.kind !== 'dict') return;
+  const docMdp = file.get(perms, 'DocMDP');
+  if (docMdp.kind !== 'dict') return;
+  const references = file.get(docMdp, 'Reference');
+  if (references.kind !== 'array') return;
+  for (const item of references.items) {
+    const reference = file.resolve(item);
+    if (reference.kind !== 'dict') continue;
+    const params = file.get(reference, 'TransformParams');
+    const p = params.kind === 'dict' ? file.get(params, 'P') : null;
+    if (p?.kind === 'number' && p.value === 1) {
+      throw new SealError('This document is certified with "no changes allowed": another signature would break its certification.');
+    }
+  }
+}
+
+export async function sealRevision(options: SealOptions): Promise<SealedRevision> {
+  const file = openPdfFile(options.source, options.password === undefined ? {} : { password: options.password });
+  assertChangesAllowed(file);
+  const request = options.signature;
+  const page = file.pages()[request.pageIndex];
+  if (!page) throw new SealError(`The document has no page ${request.pageIndex + 1}.`);
+  if (file.signatureFields().some((field) => field.name === request.fieldName)) {
+    throw new SealError(`The document already has a field named ${request.fieldName}.`);
+  }
+
+  const allocator = new ObjectAllocator(file);
+  const fontRef = allocator.allocate();
+  const appearanceRef = allocator.allocate();
+  const signatureRef = allocator.allocate();
+  const widgetRef = allocator.allocate();
+
+  const security = file.security;
+  const sigDict = signatureDictionary(request, options.cmsMaxSize, (bytes) =>
+    security ? security.encrypt(bytes, signatureRef.num, signatureRef.gen, 'string') : bytes,
+  );
+  const { appearance } = request;
+  const rect = request.rect;
+  const objects: RevisionObject[] = [
+    {
+      ref: fontRef,
+      value: pdfDict([
+        ['Type', pdfName('Font')],
+        ['Subtype', pdfName('Type1')],
+        ['BaseFont', pdfName(APPEARANCE_FONT)],
+        ['Encoding', pdfName('WinAnsiEncoding')],
+      ]),
+    },
+    {
+      ref: appearanceRef,
+      value: pdfDict([
+        ['Type', pdfName('XObject')],
+        ['Subtype', pdfName('Form')],
+        ['BBox', pdfArray(appearance.bbox.map((n) => pdfNumber(n)))],
+        ['Matrix', pdfArray(appearance.matrix.map((n) => pdfNumber(n)))],
+        ['Resources', pdfDict([['Font', pdfDict([[APPEARANCE_FONT_KEY, fontRef]])]])],
+        ['Filter', pdfName('FlateDecode')],
+      ]),
+      stream: zlib.deflateSync(appearance.content),
+    },
+    { ref: signatureRef, value: pdfDict(), raw: sigDict.raw },
+    {
+      ref: widgetRef,
+      value: pdfDict([
+        ['Type', pdfName('Annot')],
+        ['Subtype', pdfName('Widget')],
+        ['FT', pdfName('Sig')],
+        ['T', pdfTextString(request.fieldName)],
+        ['V', signatureRef],
+        // Print (4) and Locked (128): shown on paper, and not to be moved or deleted.
+        ['F', pdfNumber(132)],
+        ['P', page.ref],
+        ['Rect', pdfArray(rect.map((n) => pdfNumber(n)))],
+        ['AP', pdfDict([['N', appearanceRef]])],
+        ['MK', pdfDict([['R', pdfNumber(page.rotate)]])],
+      ]) as PdfValue,
+    },
+    addAnnotation(file, page, widgetRef),
+    ...addField(file, allocator, widgetRef),
+  ];
+
+  const { bytes, offsets } = appendRevision({ file, source: options.source, objects, allocator });
+  const objectStart = offsets.get(signatureRef.num)!;
+  const rawStart = objectStart + `${signatureRef.num} ${signatureRef.gen} obj\n`.length;
+  const contentsStart = rawStart + sigDict.contentsAt;
+  const contentsEnd = contentsStart + sigDict.contentsLength;
+  const byteRange = [0, contentsStart, contentsEnd, bytes.length - contentsEnd] as const;
+  const written = `[${byteRange.join(' ')}]`;
+  if (written.length > BYTE_RANGE_PLACEHOLDER.length) throw new SealError('The document is too large to sign.');
+  bytes.write(written.padEnd(BYTE_RANGE_PLACEHOLDER.length, ' '), rawStart + sigDict.byteRangeAt, 'latin1');
+
+  const digest = crypto.createHash('sha256').update(bytes.subarray(0, contentsStart)).update(bytes.subarray(contentsEnd)).digest();
+  const cms = await options.sign(digest);
+  if (cms.length > options.cmsMaxSize) {
+    throw new SealError(`The signature is ${cms.length} bytes, more than the ${options.cmsMaxSize} reserved for it.`);
+  }
+  bytes.write(cms.toString('hex').toUpperCase(), contentsStart + 1, 'latin1');
+  return { bytes, byteRange, digest };
+}
