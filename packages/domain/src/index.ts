@@ -10,4 +10,5 @@ export * from './password-policy';
 export * from './response-codes';
 export * from './set-password-mode';
 export * from './tags';
+export * from './engine';
 export * from './tenant-settings';
