@@ -27,9 +27,12 @@ export interface RevisionObject {
 }
 
 export interface AppendedRevision {
-  /** The whole new file. */
-  readonly bytes: Buffer;
-  /** Where each object written starts, by object number (absolute offsets into `bytes`). */
+  /**
+   * What follows the old bytes: the new file is the source, then this. Kept apart so a large file
+   * is never copied (storage can keep a revision as its predecessor plus a tail).
+   */
+  readonly tail: Buffer;
+  /** Where each object written starts, by object number (offsets into the whole new file). */
   readonly offsets: ReadonlyMap<number, number>;
 }
 
@@ -146,7 +149,7 @@ function xrefStream(offsets: Map<number, number>, trailer: [string, PdfValue][],
 export function appendRevision(options: { file: PdfFile; source: Buffer; objects: readonly RevisionObject[]; allocator: ObjectAllocator }): AppendedRevision {
   const { file, source } = options;
   const security = file.security;
-  const parts: Buffer[] = [source];
+  const parts: Buffer[] = [];
   let length = source.length;
   const push = (chunk: Buffer) => {
     parts.push(chunk);
@@ -174,7 +177,7 @@ export function appendRevision(options: { file: PdfFile; source: Buffer; objects
 
   const xrefOffset = length - file.baseOffset;
   const seed = crypto.createHash('sha256');
-  for (const part of parts.slice(1)) seed.update(part);
+  for (const part of parts) seed.update(part);
   if (file.xrefKind === 'table') {
     push(xrefTable(offsets, trailerEntries(file, options.allocator.size, seed.digest()), xrefOffset));
   } else {
@@ -182,5 +185,5 @@ export function appendRevision(options: { file: PdfFile; source: Buffer; objects
     absolute.set(self.num, length);
     push(xrefStream(offsets, trailerEntries(file, options.allocator.size, seed.digest()), self, xrefOffset));
   }
-  return { bytes: Buffer.concat(parts, length), offsets: absolute };
+  return { tail: Buffer.concat(parts, length - source.length), offsets: absolute };
 }

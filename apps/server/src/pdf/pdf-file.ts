@@ -358,6 +358,90 @@ export class PdfFile {
     return walk(value);
   }
 
+  /**
+   * One page, found by descending the page tree with each node's /Count instead of listing every
+   * page: a signer's step on page 250 of 500 reads a handful of tree nodes. Files whose counts
+   * are wrong fall back to the full walk, which is authoritative.
+   */
+  page(index: number): PdfPage | undefined {
+    if (this.pageList) return this.pageList[index];
+    try {
+      return this.descendTo(index) ?? this.pages()[index];
+    } catch (error) {
+      if (error instanceof PdfStructureError) return this.pages()[index];
+      throw error;
+    }
+  }
+
+  private descendTo(index: number): PdfPage | undefined {
+    if (!Number.isInteger(index) || index < 0) return undefined;
+    const rootValue = this.catalog.dict.entries.get('Pages');
+    let node = this.resolve(rootValue);
+    let ref: PdfRef | undefined = rootValue?.kind === 'ref' ? rootValue : undefined;
+    let remaining = index;
+    const chain: PdfDict[] = [];
+    for (let depth = 0; node.kind === 'dict'; depth++) {
+      if (depth > MAX_PAGE_TREE_DEPTH) return undefined;
+      chain.push(node);
+      const kids = this.get(node, 'Kids');
+      const type = this.get(node, 'Type');
+      const isPage = isName(type, 'Page') || (!isName(type, 'Pages') && kids.kind !== 'array');
+      if (isPage) {
+        if (remaining !== 0 || !ref) return undefined;
+        return this.pageFromChain(index, ref, chain);
+      }
+      if (kids.kind !== 'array') return undefined;
+      let next: { node: PdfValue; ref: PdfRef } | undefined;
+      for (const kid of kids.items) {
+        if (kid.kind !== 'ref') return undefined;
+        const kidNode = this.lookup(kid);
+        if (kidNode.kind !== 'dict') return undefined;
+        const kidKids = this.get(kidNode, 'Kids');
+        const kidType = this.get(kidNode, 'Type');
+        const kidIsPage = isName(kidType, 'Page') || (!isName(kidType, 'Pages') && kidKids.kind !== 'array');
+        const count = kidIsPage ? 1 : this.get(kidNode, 'Count');
+        const n = typeof count === 'number' ? count : count.kind === 'number' && Number.isInteger(count.value) && count.value >= 0 ? count.value : undefined;
+        if (n === undefined) return undefined;
+        if (remaining < n) {
+          next = { node: kidNode, ref: kid };
+          break;
+        }
+        remaining -= n;
+      }
+      if (!next) return undefined;
+      node = next.node;
+      ref = next.ref;
+    }
+    return undefined;
+  }
+
+  /** A page with the attributes it inherits along `chain` (root first, the page last). */
+  private pageFromChain(index: number, ref: PdfRef, chain: readonly PdfDict[]): PdfPage {
+    let mediaBox: PdfBox = DEFAULT_MEDIA_BOX;
+    let cropBox: PdfBox | undefined;
+    let rotate = 0;
+    let resources: PdfDict | null = null;
+    for (const node of chain) {
+      mediaBox = this.readBox(node, 'MediaBox') ?? mediaBox;
+      cropBox = this.readBox(node, 'CropBox') ?? cropBox;
+      rotate = this.readRotate(node) ?? rotate;
+      const own = this.get(node, 'Resources');
+      if (own.kind === 'dict') resources = own;
+    }
+    const dict = chain.at(-1)!;
+    const userUnit = this.get(dict, 'UserUnit');
+    return {
+      index,
+      ref,
+      dict,
+      mediaBox,
+      cropBox: clipBox(cropBox ?? mediaBox, mediaBox),
+      rotate: (((rotate % 360) + 360) % 360) as 0 | 90 | 180 | 270,
+      userUnit: userUnit.kind === 'number' && userUnit.value > 0 ? userUnit.value : 1,
+      resources,
+    };
+  }
+
   private walkPages(): PdfPage[] {
     const rootValue = this.catalog.dict.entries.get('Pages');
     const root = this.resolve(rootValue);

@@ -60,6 +60,9 @@ export interface SealOptions {
 }
 
 export interface SealedRevision {
+  /** What the revision appends to the source (storage may keep just this). */
+  readonly tail: Buffer;
+  /** The whole new file (source then tail), made on first use. */
   readonly bytes: Buffer;
   readonly byteRange: readonly [number, number, number, number];
   /** The digest that was signed. */
@@ -176,7 +179,7 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
   const file = openPdfFile(options.source, options.password === undefined ? {} : { password: options.password });
   assertChangesAllowed(file);
   const request = options.signature;
-  const page = file.pages()[request.pageIndex];
+  const page = file.page(request.pageIndex);
   if (!page) throw new SealError(`The document has no page ${request.pageIndex + 1}.`);
   if (file.signatureFields().some((field) => field.name === request.fieldName)) {
     throw new SealError(`The document already has a field named ${request.fieldName}.`);
@@ -237,21 +240,39 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
     ...addField(file, allocator, widgetRef),
   ];
 
-  const { bytes, offsets } = appendRevision({ file, source: options.source, objects, allocator });
+  const { tail, offsets } = appendRevision({ file, source: options.source, objects, allocator });
+  const total = options.source.length + tail.length;
   const objectStart = offsets.get(signatureRef.num)!;
   const rawStart = objectStart + `${signatureRef.num} ${signatureRef.gen} obj\n`.length;
   const contentsStart = rawStart + sigDict.contentsAt;
   const contentsEnd = contentsStart + sigDict.contentsLength;
-  const byteRange = [0, contentsStart, contentsEnd, bytes.length - contentsEnd] as const;
+  const byteRange = [0, contentsStart, contentsEnd, total - contentsEnd] as const;
   const written = `[${byteRange.join(' ')}]`;
   if (written.length > BYTE_RANGE_PLACEHOLDER.length) throw new SealError('The document is too large to sign.');
-  bytes.write(written.padEnd(BYTE_RANGE_PLACEHOLDER.length, ' '), rawStart + sigDict.byteRangeAt, 'latin1');
+  // The signature dictionary is in the tail, so all patching happens there.
+  const inTail = (offset: number) => offset - options.source.length;
+  tail.write(written.padEnd(BYTE_RANGE_PLACEHOLDER.length, ' '), inTail(rawStart + sigDict.byteRangeAt), 'latin1');
 
-  const digest = crypto.createHash('sha256').update(bytes.subarray(0, contentsStart)).update(bytes.subarray(contentsEnd)).digest();
+  const digest = crypto
+    .createHash('sha256')
+    .update(options.source)
+    .update(tail.subarray(0, inTail(contentsStart)))
+    .update(tail.subarray(inTail(contentsEnd)))
+    .digest();
   const cms = await options.sign(digest);
   if (cms.length > options.cmsMaxSize) {
     throw new SealError(`The signature is ${cms.length} bytes, more than the ${options.cmsMaxSize} reserved for it.`);
   }
-  bytes.write(cms.toString('hex').toUpperCase(), contentsStart + 1, 'latin1');
-  return { bytes, byteRange, digest };
+  tail.write(cms.toString('hex').toUpperCase(), inTail(contentsStart) + 1, 'latin1');
+  let whole: Buffer | undefined;
+  const source = options.source;
+  return {
+    tail,
+    get bytes() {
+      whole ??= Buffer.concat([source, tail]);
+      return whole;
+    },
+    byteRange,
+    digest,
+  };
 }

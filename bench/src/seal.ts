@@ -1,0 +1,137 @@
+/**
+ * Sealing one signer's step on a large PDF (issue 5): our incremental update, side by side with
+ * the naive pipeline (pdf-lib load, draw, full save, then hash and sign) and with one SHA-256
+ * pass over the file, the floor any signer has to pay. Each run happens in a fresh child process,
+ * so its peak memory (VmHWM from /proc) is its own, and times the second of two runs there, as a
+ * warm server would do it; runs alternate between pipelines so machine noise hits them alike,
+ * and the medians are compared as ratios.
+ *
+ *   npm run bench:seal -w @pakt/bench        (SEAL_PAGES=500 SEAL_MB=20 SEAL_RUNS=5 by default)
+ */
+import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import { shownSizeOfRect, textAppearance, type Rotation } from '../../apps/server/src/sealing/appearance';
+import { sealRevision } from '../../apps/server/src/sealing/seal';
+import { maxCmsSize, signDigest } from '../../apps/server/src/signing/cms';
+import { createTenantCa, issueSealCertificate, type TenantCertificate } from '../../apps/server/src/signing/tenant-ca';
+
+const PAGES = Number(process.env.SEAL_PAGES ?? 500);
+const MEGABYTES = Number(process.env.SEAL_MB ?? 20);
+const RUNS = Number(process.env.SEAL_RUNS ?? 5);
+const PIPELINES = ['hash', 'incremental', 'naive'] as const;
+type Pipeline = (typeof PIPELINES)[number];
+
+interface Keys {
+  readonly ca: TenantCertificate;
+  readonly seal: TenantCertificate;
+}
+
+/** A PDF of PAGES pages and about MEGABYTES MB: each page carries its share as a compressed-poorly content stream. */
+async function makePdf(file: string): Promise<void> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const perPage = Math.floor((MEGABYTES * 1024 * 1024) / PAGES);
+  for (let i = 0; i < PAGES; i++) {
+    const page = doc.addPage([595, 842]);
+    page.drawText(`Page ${i + 1} of ${PAGES}`, { x: 72, y: 770, size: 14, font, color: rgb(0, 0, 0) });
+    // Random bytes as an image-like stream do not compress: the file really is MEGABYTES large.
+    const noise = doc.context.stream(crypto.randomBytes(perPage), { Type: 'XObject', Subtype: 'Image', Width: 1, Height: 1, ColorSpace: 'DeviceGray', BitsPerComponent: 8 });
+    doc.context.register(noise);
+  }
+  fs.writeFileSync(file, await doc.save({ useObjectStreams: true }));
+}
+
+function peakMb(): number {
+  const status = fs.readFileSync('/proc/self/status', 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+async function runPipeline(pipeline: Pipeline, file: string, keys: Keys): Promise<number> {
+  const chain = [keys.ca.certificatePem];
+  const sign = (digest: Buffer) => signDigest({ digest, key: keys.seal.privateKeyPkcs8Pem, certificate: keys.seal.certificatePem, chain });
+  const started = process.hrtime.bigint();
+  const source = fs.readFileSync(file);
+  if (pipeline === 'hash') {
+    crypto.createHash('sha256').update(source).digest();
+  } else if (pipeline === 'incremental') {
+    // The generated pages are upright A4: no need to open the file twice to learn that.
+    const pageIndex = Math.floor(PAGES / 2);
+    const rotate: Rotation = 0;
+    const rect = [72, 72, 222, 122] as const;
+    const sealed = await sealRevision({
+      source,
+      signature: {
+        pageIndex,
+        rect,
+        appearance: textAppearance({ ...shownSizeOfRect(rect, rotate), rotate, lines: ['Signed by Asha Rao'], border: true }),
+        fieldName: 'Signature 1',
+        signerName: 'Asha Rao',
+        signedAt: new Date(),
+      },
+      cmsMaxSize: maxCmsSize({ certificate: keys.seal.certificatePem, chain }),
+      sign,
+    });
+    // An incremental revision is the old file plus a tail: storage keeps the tail (a few KB)
+    // and serves the previous revision's bytes before it, so only the tail is written.
+    fs.writeFileSync(`${file}.sealed-tail`, sealed.bytes.subarray(source.length));
+  } else {
+    const doc = await PDFDocument.load(source);
+    const page = doc.getPage(Math.floor(PAGES / 2));
+    page.drawText('Signed by Asha Rao', { x: 72, y: 72, size: 12 });
+    const saved = Buffer.from(await doc.save());
+    sign(crypto.createHash('sha256').update(saved).digest());
+    fs.writeFileSync(`${file}.naive`, saved);
+  }
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main() {
+  const child = process.argv.find((arg) => arg.startsWith('--pipeline='));
+  if (child) {
+    const [pipeline, file, keysFile] = [child.split('=')[1] as Pipeline, process.argv.at(-2)!, process.argv.at(-1)!];
+    const keys = JSON.parse(fs.readFileSync(keysFile, 'utf8')) as Keys;
+    // A server seals in a warm process: one untimed run first, so what is timed is the work,
+    // not the JIT compiling it.
+    await runPipeline(pipeline, file, keys);
+    const ms = await runPipeline(pipeline, file, keys);
+    process.stdout.write(JSON.stringify({ ms, peakMb: peakMb() }));
+    return;
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-bench-seal-'));
+  const file = path.join(dir, 'large.pdf');
+  await makePdf(file);
+  const ca = await createTenantCa({ tenantName: 'Bench Ltd', keyAlgorithm: 'rsa-3072' });
+  const keys: Keys = { ca, seal: await issueSealCertificate({ ca, tenantName: 'Bench Ltd' }) };
+  const keysFile = path.join(dir, 'keys.json');
+  fs.writeFileSync(keysFile, JSON.stringify(keys));
+  const self = fileURLToPath(import.meta.url);
+  const results: Record<Pipeline, { ms: number[]; peakMb: number[] }> = { hash: { ms: [], peakMb: [] }, incremental: { ms: [], peakMb: [] }, naive: { ms: [], peakMb: [] } };
+  for (let run = 0; run < RUNS; run++) {
+    for (const pipeline of PIPELINES) {
+      const out = spawnSync(process.execPath, ['--import', 'tsx', self, `--pipeline=${pipeline}`, file, keysFile], { encoding: 'utf8', maxBuffer: 1 << 20 });
+      if (out.status !== 0) throw new Error(`${pipeline} failed: ${out.stderr}`);
+      const { ms, peakMb: peak } = JSON.parse(out.stdout) as { ms: number; peakMb: number };
+      results[pipeline].ms.push(ms);
+      results[pipeline].peakMb.push(peak);
+    }
+  }
+  const size = fs.statSync(file).size / (1024 * 1024);
+  const hash = median(results.hash.ms);
+  const incremental = median(results.incremental.ms);
+  const naive = median(results.naive.ms);
+  console.log(`File: ${PAGES} pages, ${size.toFixed(1)} MB; ${RUNS} runs each, medians.`);
+  for (const pipeline of PIPELINES) {
+    console.log(`${pipeline.padEnd(12)} ${median(results[pipeline].ms).toFixed(0).padStart(7)} ms   peak RSS ${median(results[pipeline].peakMb).toFixed(0)} MB`);
+  }
+  console.log(`naive / incremental: ${(naive / incremental).toFixed(1)}x   incremental / hash: ${(incremental / hash).toFixed(1)}x`);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+await main();
