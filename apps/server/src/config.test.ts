@@ -63,4 +63,11 @@ describe('loadConfig', () => {
       /DEFAULT_LANGUAGE: must be one of SUPPORTED_LANGUAGES \(en\)/,
     );
   });
+
+  it('takes a seal master key only as the base64 of 32 bytes', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ SEAL_MASTER_KEY: key }).sealMasterKey).toBe(key);
+    expect(loadConfig({}).sealMasterKey).toBeUndefined();
+    expect(() => loadConfig({ SEAL_MASTER_KEY: 'c2hvcnQ=' })).toThrow(/SEAL_MASTER_KEY: must be the base64 of 32 bytes/);
+  });
 });

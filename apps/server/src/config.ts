@@ -55,6 +55,8 @@ const EnvSchema = z
     LIBREOFFICE_PATH: z.string().min(1).optional(),
     SMS_WEBHOOK_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     SMS_WEBHOOK_TOKEN: z.string().min(1).max(500).optional(),
+    /** Base64 of 32 bytes: the key vault's master key (signing/key-vault.ts). */
+    SEAL_MASTER_KEY: z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be the base64 of 32 bytes').optional(),
     SETUP_TOKEN: z.string().min(32, 'must be at least 32 characters').max(200).optional(),
     SUPPORTED_LANGUAGES: z
       .string()
@@ -121,6 +123,8 @@ export interface Config {
    * (with `Authorization: Bearer <token>` when a token is given), for a relay to the SMS provider.
    */
   sms: { webhookUrl: string; token: string | undefined } | undefined;
+  /** SEAL_MASTER_KEY; unset, an embedded install keeps a key file in dataDir (signing/key-vault.ts). */
+  sealMasterKey: string | undefined;
   documents: {
     maxBytes: number;
     maxPages: number;
@@ -183,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     setupToken: e.SETUP_TOKEN,
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
     sms: e.SMS_WEBHOOK_URL ? { webhookUrl: e.SMS_WEBHOOK_URL, token: e.SMS_WEBHOOK_TOKEN } : undefined,
+    sealMasterKey: e.SEAL_MASTER_KEY,
     documents: { maxBytes: e.DOCUMENT_MAX_MB * 1024 * 1024, maxPages: e.DOCUMENT_MAX_PAGES, libreOfficePath: e.LIBREOFFICE_PATH },
     supportedLanguages: e.SUPPORTED_LANGUAGES,
     defaultLanguage: e.DEFAULT_LANGUAGE,

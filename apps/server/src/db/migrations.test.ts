@@ -35,6 +35,7 @@ describe('migrations', () => {
       'password_resets',
       'sessions',
       'system_settings',
+      'tenant_seals',
       'tenant_settings',
       'tenants',
       'users',

@@ -406,3 +406,18 @@ export const epakRecipients = pgTable(
   },
   (t) => [index('epak_recipients_epak').on(t.epakId), index('epak_recipients_user').on(t.userId)],
 );
+
+/**
+ * Each tenant's signing identity (issue 5): its CA and the seal certificate the CA issued, made
+ * on first need. Private keys are stored sealed by the key vault (AES-256-GCM, tenant id as
+ * associated data), never in clear.
+ */
+export const tenantSeals = pgTable('tenant_seals', {
+  tenantId: uuid('tenant_id').primaryKey().references(() => tenants.id, { onDelete: 'cascade' }),
+  keyAlgorithm: text('key_algorithm').notNull(),
+  caCertificatePem: text('ca_certificate_pem').notNull(),
+  caPrivateKeySealed: text('ca_private_key_sealed').notNull(),
+  sealCertificatePem: text('seal_certificate_pem').notNull(),
+  sealPrivateKeySealed: text('seal_private_key_sealed').notNull(),
+  createdAt: createdAt(),
+});
