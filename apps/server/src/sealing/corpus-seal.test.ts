@@ -6,6 +6,7 @@ import { openPdfFile } from '../pdf/pdf-file';
 import { maxCmsSize, signDigest } from '../signing/cms';
 import { createSealFixture, run, type SealFixture } from '../signing/test-support';
 import { shownSizeOfRect, textAppearance, type Rotation } from './appearance';
+import { prepareForSealing } from './repair';
 import { sealRevision } from './seal';
 
 /**
@@ -17,19 +18,17 @@ const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/pdfs/', impor
 
 /** What cannot be signed, and the reason it is refused with. */
 const REFUSED: Record<string, RegExp> = {
-  'bad-header-only-44b.pdf': /startxref/,
-  'broken-no-xref-no-trailer.pdf': /startxref/,
-  // poppler reads these two only by rebuilding their cross-reference, which this reader does not
-  // do (yet): repairing an unsigned file before its first seal is the planned way in.
-  'broken-xref-offset-word.pdf': /damaged/,
-  'leading-junk-pdf20.pdf': /damaged/,
-  'not-a-pdf-png.pdf': /not a PDF/,
-  'not-a-pdf-text.pdf': /not a PDF/,
+  'bad-header-only-44b.pdf': /damaged beyond repair/,
+  'not-a-pdf-png.pdf': /damaged beyond repair/,
+  'not-a-pdf-text.pdf': /damaged beyond repair/,
   'enc-userpw-aes256-view.pdf': /password/,
   'enc-userpw-rc4-openpassword.pdf': /password/,
   'signed-certified-p1-encrypted.pdf': /no changes allowed/,
   'signed-pades-certified-p1-16p.pdf': /no changes allowed/,
 };
+
+/** Read by poppler only after rebuilding their cross-reference: rewritten before the first seal. */
+const REPAIRED = ['broken-no-xref-no-trailer.pdf', 'broken-xref-offset-word.pdf', 'leading-junk-pdf20.pdf'];
 
 let fixture: SealFixture;
 beforeAll(async () => {
@@ -82,16 +81,28 @@ describe('two signers on every file of the corpus', () => {
   });
 
   it.each(files)('%s', async (name) => {
-    const source = fs.readFileSync(path.join(CORPUS, name));
+    const original = fs.readFileSync(path.join(CORPUS, name));
     const refusal = REFUSED[name];
     if (refusal) {
-      await expect(signStep(source, 'Asha Rao', 0)).rejects.toThrow(refusal);
+      await expect(prepareForSealing(original).then(({ source }) => signStep(source, 'Asha Rao', 0))).rejects.toThrow(refusal);
       return;
     }
+    // A file whose cross-reference is broken is rewritten once, before its first signature.
+    const { source, repaired } = await prepareForSealing(original);
+    expect(repaired).toBe(REPAIRED.includes(name));
     const before = judge(path.join(CORPUS, name));
     const first = await signStep(source, 'Asha Rao', 0);
     const second = await signStep(first.bytes, 'Ravi Iyer', 1);
     expect(second.bytes.subarray(0, source.length).equals(source)).toBe(true);
+    if (repaired) {
+      // poppler could not count this file's signatures before; it counts the two new ones now.
+      const out = path.join(fixture.dir, name);
+      fs.writeFileSync(out, second.bytes);
+      const after = judge(out);
+      expect([after.signatures, after.valid], after.report).toEqual([2, 2]);
+      expect(after.qpdf, after.report).toBe(0);
+      return;
+    }
     const out = path.join(fixture.dir, name);
     fs.writeFileSync(out, second.bytes);
     const after = judge(out);
