@@ -1,7 +1,7 @@
 import { PDFDocument, PDFName, PDFDict } from 'pdf-lib';
 import { PdfStructureError } from '../pdf/errors';
 import { openPdfFile } from '../pdf/pdf-file';
-import { SealError } from './seal';
+import { SealError } from './seal-error';
 
 /**
  * A document whose cross-reference is broken cannot take an incremental update: the update must

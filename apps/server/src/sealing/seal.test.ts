@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PNG } from 'pngjs';
+import { decodeTextString, type PdfString } from '../pdf/objects';
 import { openPdfFile } from '../pdf/pdf-file';
 import { maxCmsSize, signDigest } from '../signing/cms';
 import { createSealFixture, nssDatabaseTrusting, run, type SealFixture } from '../signing/test-support';
@@ -99,5 +101,76 @@ describe('a signer step sealed as an incremental update', () => {
     expect(checked.output).toContain('Total document signed');
     expect(checked.output).not.toContain('Digest Mismatch');
     expect(qpdfCheck(second.bytes, 'two-qpdf.pdf').ok).toBe(true);
+  });
+
+  it("draws the signer's other values as read-only fields in the same revision: text, a transparent PNG, a JPEG", async () => {
+    const source = fs.readFileSync(path.join(CORPUS, 'rotate-0-90-180-270-arabic.pdf'));
+    const png = new PNG({ width: 40, height: 20 });
+    for (let i = 0; i < 40 * 20; i++) png.data.set([20, 40, 160, i % 3 === 0 ? 255 : 0], i * 4);
+    const jpeg = fs.readFileSync(fileURLToPath(new URL('../documents/fixtures/page.jpg', import.meta.url)));
+    const chain = [fixture.ca.certificatePem];
+    const turned = openPdfFile(source).page(0)!;
+    const sealed = await sealRevision({
+      source,
+      signature: {
+        pageIndex: 3,
+        rect: [40, 40, 190, 90],
+        appearance: textAppearance({ width: 150, height: 50, rotate: 0, lines: ['ignored'] }),
+        image: { data: PNG.sync.write(png), format: 'png' },
+        fieldName: 'Signature of Asha',
+        signerName: 'Asha Rao',
+        signedAt: new Date('2026-11-22T10:00:00Z'),
+      },
+      fields: [
+        { kind: 'text', pageIndex: 0, rect: [40, 40, 60, 160], fieldName: 'Date of Asha', value: '22 Nov 2026', appearance: textAppearance({ width: 120, height: 20, rotate: turned.rotate as Rotation, lines: ['22 Nov 2026'] }) },
+        { kind: 'text', pageIndex: 3, rect: [40, 100, 190, 120], fieldName: 'Name of Asha', value: 'Asha Rao', appearance: textAppearance({ width: 150, height: 20, rotate: 0, lines: ['Asha Rao'] }) },
+        { kind: 'image', pageIndex: 3, rect: [220, 40, 320, 140], fieldName: 'Photo of Asha', image: { data: jpeg, format: 'jpeg' } },
+      ],
+      cmsMaxSize: maxCmsSize({ certificate: fixture.seal.certificatePem, chain }),
+      sign: (digest) => signDigest({ digest, key: fixture.seal.privateKeyPkcs8Pem, certificate: fixture.seal.certificatePem, chain }),
+    });
+    const checked = pdfsig(sealed.bytes, 'fields.pdf');
+    expect([checked.signatures, checked.valid], checked.output).toEqual([1, 1]);
+    expect(qpdfCheck(sealed.bytes, 'fields-qpdf.pdf').ok).toBe(true);
+    const reopened = openPdfFile(sealed.bytes);
+    const form = reopened.acroForm()!;
+    const names = form.fields.map((ref) => reopened.lookup(ref)).map((field) => (field.kind === 'dict' ? decodeTextString(reopened.get(field, 'T') as PdfString) : ''));
+    expect(names).toEqual(['Signature of Asha', 'Date of Asha', 'Name of Asha', 'Photo of Asha']);
+    // Page 1 gained one widget, page 4 three; the others none.
+    const annotCount = (index: number) => {
+      const annots = reopened.get(reopened.page(index)!.dict, 'Annots');
+      return annots.kind === 'array' ? annots.items.length : 0;
+    };
+    expect([0, 1, 2, 3].map(annotCount)).toEqual([1, 0, 0, 3]);
+    // Drawn as a person sees it: the rendered page differs from the unsigned one where the fields are.
+    const dir = process.env.PAKT_KEEP_RENDER ?? fixture.dir;
+    fs.writeFileSync(path.join(dir, 'fields-render.pdf'), sealed.bytes);
+    expect(run('pdftoppm', ['-r', '30', '-f', '4', '-l', '4', '-png', path.join(dir, 'fields-render.pdf'), path.join(dir, 'page')]).status).toBe(0);
+  });
+
+  it('refuses an image that is not what it says, and a field named twice, changing nothing', async () => {
+    const source = fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf'));
+    const chain = [fixture.ca.certificatePem];
+    const base = {
+      source,
+      cmsMaxSize: maxCmsSize({ certificate: fixture.seal.certificatePem, chain }),
+      sign: (digest: Buffer) => signDigest({ digest, key: fixture.seal.privateKeyPkcs8Pem, certificate: fixture.seal.certificatePem, chain }),
+    };
+    const signature = {
+      pageIndex: 0,
+      rect: [40, 40, 190, 90] as const,
+      appearance: textAppearance({ width: 150, height: 50, rotate: 0, lines: ['x'] }),
+      fieldName: 'S',
+      signerName: 'S',
+      signedAt: new Date(),
+    };
+    await expect(sealRevision({ ...base, signature: { ...signature, image: { data: Buffer.from('not a png'), format: 'png' } } })).rejects.toThrow(/not a readable PNG/);
+    await expect(
+      sealRevision({ ...base, signature, fields: [{ kind: 'image', pageIndex: 0, rect: [0, 0, 10, 10], fieldName: 'S', image: { data: Buffer.from([0xff, 0xd8]), format: 'jpeg' } }] }),
+    ).rejects.toThrow(/named S/);
+    await expect(
+      sealRevision({ ...base, signature, fields: [{ kind: 'image', pageIndex: 0, rect: [0, 0, 10, 10], fieldName: 'I', image: { data: Buffer.from([0xff, 0xd8, 0xff, 0xd9]), format: 'jpeg' } }] }),
+    ).rejects.toThrow(/JPEG/);
+    await expect(sealRevision({ ...base, signature: { ...signature, pageIndex: 5 } })).rejects.toThrow(/no page 6/);
   });
 });

@@ -14,7 +14,9 @@ import {
   type PdfValue,
 } from '../pdf/objects';
 import { openPdfFile, type PdfBox, type PdfFile } from '../pdf/pdf-file';
-import { APPEARANCE_FONT, APPEARANCE_FONT_KEY, type Appearance } from './appearance';
+import { APPEARANCE_FONT, APPEARANCE_FONT_KEY, shownSizeOfRect, type Appearance, type Rotation } from './appearance';
+import { APPEARANCE_IMAGE_KEY, imageAppearance, imageXObject, withSoftMask } from './image';
+import { SealError } from './seal-error';
 
 /**
  * One signer's revision: a signature field whose widget shows `appearance`, and a PAdES
@@ -27,19 +29,19 @@ import { APPEARANCE_FONT, APPEARANCE_FONT_KEY, type Appearance } from './appeara
  * elsewhere (a signer's own device), which is then embedded as it is.
  */
 
-export class SealError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SealError';
-  }
-}
+export { SealError };
+
+/** Stands in for the text appearance of a widget that draws an image. */
+const EMPTY_APPEARANCE: Appearance = { content: Buffer.alloc(0), bbox: [0, 0, 1, 1], matrix: [1, 0, 0, 1, 0, 0], usesFont: false, unencodable: [] };
 
 export interface SignatureRequest {
   /** 0-based page index. */
   readonly pageIndex: number;
   /** The widget's rectangle in the page's user space: [llx, lly, urx, ury]. */
   readonly rect: PdfBox;
+  /** What the signature box shows: text (name, date) or, with `image`, the drawn signature. */
   readonly appearance: Appearance;
+  readonly image?: SealImage;
   /** The field's partial name; unique among the document's fields. */
   readonly fieldName: string;
   /** Who signs, as the signature dictionary's /Name. */
@@ -49,8 +51,31 @@ export interface SignatureRequest {
   readonly signedAt: Date;
 }
 
+/** A PNG or JPEG to draw (a drawn signature, an image tag, a letterhead). */
+export interface SealImage {
+  readonly data: Buffer;
+  readonly format: 'png' | 'jpeg';
+}
+
+/**
+ * A value the signer filled in, drawn into a field of its own in the same revision: filling
+ * form fields is a change every approval signature allows, unlike writing into page content.
+ */
+export type FieldRequest =
+  | {
+      readonly kind: 'text';
+      readonly pageIndex: number;
+      readonly rect: PdfBox;
+      readonly fieldName: string;
+      readonly value: string;
+      readonly appearance: Appearance;
+    }
+  | { readonly kind: 'image'; readonly pageIndex: number; readonly rect: PdfBox; readonly fieldName: string; readonly image: SealImage };
+
 export interface SealOptions {
   readonly source: Buffer;
+  /** Values of the signer's other tags, drawn as read-only fields in the same revision. */
+  readonly fields?: readonly FieldRequest[];
   /** For a file encrypted with a user password other than the empty one. */
   readonly password?: string;
   readonly signature: SignatureRequest;
@@ -109,22 +134,22 @@ function signatureDictionary(request: SignatureRequest, cmsMaxSize: number, encr
   return { raw, byteRangeAt: head.length, contentsAt: head.length + BYTE_RANGE_PLACEHOLDER.length + middle.length, contentsLength };
 }
 
-/** The page's /Annots with one more annotation: the array object rewritten, or the page itself. */
-function addAnnotation(file: PdfFile, page: { ref: PdfRef; dict: PdfDict }, widget: PdfRef): RevisionObject {
+/** The page's /Annots with more annotations: the array object rewritten, or the page itself. */
+function addAnnotations(file: PdfFile, page: { ref: PdfRef; dict: PdfDict }, widgets: readonly PdfRef[]): RevisionObject {
   const annots = page.dict.entries.get('Annots');
   if (annots?.kind === 'ref') {
     const array = file.lookup(annots);
     const items = array.kind === 'array' ? array.items : [];
-    return { ref: annots, value: pdfArray([...items, widget]) };
+    return { ref: annots, value: pdfArray([...items, ...widgets]) };
   }
   const items = annots?.kind === 'array' ? annots.items : [];
   const dict = pdfDict(page.dict.entries);
-  dict.entries.set('Annots', pdfArray([...items, widget]));
+  dict.entries.set('Annots', pdfArray([...items, ...widgets]));
   return { ref: page.ref, value: dict };
 }
 
-/** The form with one more root field and /SigFlags 3 (signatures exist, append only). */
-function addField(file: PdfFile, allocator: ObjectAllocator, field: PdfRef): RevisionObject[] {
+/** The form with more root fields and /SigFlags 3 (signatures exist, append only). */
+function addFields(file: PdfFile, allocator: ObjectAllocator, added: readonly PdfRef[]): RevisionObject[] {
   const form = file.acroForm();
   const withField = (dict: PdfDict): { dict: PdfDict; extra: RevisionObject[] } => {
     const copy = pdfDict(dict.entries);
@@ -133,9 +158,9 @@ function addField(file: PdfFile, allocator: ObjectAllocator, field: PdfRef): Rev
     if (fields?.kind === 'ref') {
       const array = file.lookup(fields);
       const items = array.kind === 'array' ? array.items : [];
-      return { dict: copy, extra: [{ ref: fields, value: pdfArray([...items, field]) }] };
+      return { dict: copy, extra: [{ ref: fields, value: pdfArray([...items, ...added]) }] };
     }
-    copy.entries.set('Fields', pdfArray([...(fields?.kind === 'array' ? fields.items : []), field]));
+    copy.entries.set('Fields', pdfArray([...(fields?.kind === 'array' ? fields.items : []), ...added]));
     return { dict: copy, extra: [] };
   };
   if (form?.ref) {
@@ -151,7 +176,7 @@ function addField(file: PdfFile, allocator: ObjectAllocator, field: PdfRef): Rev
   const formRef = allocator.allocate();
   catalog.entries.set('AcroForm', formRef);
   return [
-    { ref: formRef, value: pdfDict([['Fields', pdfArray([field])], ['SigFlags', pdfNumber(3)]]) },
+    { ref: formRef, value: pdfDict([['Fields', pdfArray([...added])], ['SigFlags', pdfNumber(3)]]) },
     { ref: file.catalog.ref, value: catalog },
   ];
 }
@@ -179,66 +204,143 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
   const file = openPdfFile(options.source, options.password === undefined ? {} : { password: options.password });
   assertChangesAllowed(file);
   const request = options.signature;
-  const page = file.page(request.pageIndex);
-  if (!page) throw new SealError(`The document has no page ${request.pageIndex + 1}.`);
   if (file.signatureFields().some((field) => field.name === request.fieldName)) {
     throw new SealError(`The document already has a field named ${request.fieldName}.`);
   }
 
   const allocator = new ObjectAllocator(file);
-  const fontRef = allocator.allocate();
-  const appearanceRef = allocator.allocate();
-  const signatureRef = allocator.allocate();
-  const widgetRef = allocator.allocate();
+  const fields = options.fields ?? [];
+  const taken = new Set(file.signatureFields().map((field) => field.name));
+  for (const field of fields) {
+    if (field.fieldName === request.fieldName || taken.has(field.fieldName)) throw new SealError(`Two fields would be named ${field.fieldName}.`);
+    taken.add(field.fieldName);
+  }
+  const objects: RevisionObject[] = [];
+  let fontRef: PdfRef | undefined;
+  const font = () => {
+    if (!fontRef) {
+      fontRef = allocator.allocate();
+      objects.push({
+        ref: fontRef,
+        value: pdfDict([
+          ['Type', pdfName('Font')],
+          ['Subtype', pdfName('Type1')],
+          ['BaseFont', pdfName(APPEARANCE_FONT)],
+          ['Encoding', pdfName('WinAnsiEncoding')],
+        ]),
+      });
+    }
+    return fontRef;
+  };
 
-  const security = file.security;
-  const sigDict = signatureDictionary(request, options.cmsMaxSize, (bytes) =>
-    security ? security.encrypt(bytes, signatureRef.num, signatureRef.gen, 'string') : bytes,
-  );
-  const { appearance } = request;
-  const rect = request.rect;
-  const objects: RevisionObject[] = [
-    {
-      ref: fontRef,
-      value: pdfDict([
-        ['Type', pdfName('Font')],
-        ['Subtype', pdfName('Type1')],
-        ['BaseFont', pdfName(APPEARANCE_FONT)],
-        ['Encoding', pdfName('WinAnsiEncoding')],
-      ]),
-    },
-    {
-      ref: appearanceRef,
+  /** The appearance XObject of a widget: the given text one, or one drawing an image. */
+  const appearanceObject = (text: Appearance, image: SealImage | undefined, rect: PdfBox, rotate: Rotation): PdfRef => {
+    const ref = allocator.allocate();
+    let appearance = text;
+    const resources = pdfDict();
+    if (image) {
+      const xobject = imageXObject(image.data, image.format);
+      const maskRef = xobject.mask ? allocator.allocate() : undefined;
+      const imageRef = allocator.allocate();
+      if (xobject.mask && maskRef) objects.push({ ref: maskRef, value: xobject.mask.dict, stream: xobject.mask.data });
+      objects.push({ ref: imageRef, value: withSoftMask(xobject.image.dict, maskRef), stream: xobject.image.data });
+      appearance = imageAppearance({ ...shownSizeOfRect(rect, rotate), rotate, image: xobject });
+      resources.entries.set('XObject', pdfDict([[APPEARANCE_IMAGE_KEY, imageRef]]));
+    } else if (appearance.usesFont) {
+      resources.entries.set('Font', pdfDict([[APPEARANCE_FONT_KEY, font()]]));
+    }
+    objects.push({
+      ref,
       value: pdfDict([
         ['Type', pdfName('XObject')],
         ['Subtype', pdfName('Form')],
         ['BBox', pdfArray(appearance.bbox.map((n) => pdfNumber(n)))],
         ['Matrix', pdfArray(appearance.matrix.map((n) => pdfNumber(n)))],
-        ['Resources', pdfDict([['Font', pdfDict([[APPEARANCE_FONT_KEY, fontRef]])]])],
+        ['Resources', resources],
         ['Filter', pdfName('FlateDecode')],
       ]),
       stream: zlib.deflateSync(appearance.content),
-    },
-    { ref: signatureRef, value: pdfDict(), raw: sigDict.raw },
-    {
-      ref: widgetRef,
+    });
+    return ref;
+  };
+
+  const pageOf = (index: number) => {
+    const found = file.page(index);
+    if (!found) throw new SealError(`The document has no page ${index + 1}.`);
+    return found;
+  };
+  const widgetsByPage = new Map<number, PdfRef[]>();
+  const addWidget = (pageIndex: number, entries: Array<[string, PdfValue]>, rect: PdfBox, appearance: PdfRef, rotate: Rotation): PdfRef => {
+    const ref = allocator.allocate();
+    const target = pageOf(pageIndex);
+    objects.push({
+      ref,
       value: pdfDict([
         ['Type', pdfName('Annot')],
         ['Subtype', pdfName('Widget')],
+        ...entries,
+        // Print (4) and Locked (128): shown on paper, and not to be moved or deleted.
+        ['F', pdfNumber(132)],
+        ['P', target.ref],
+        ['Rect', pdfArray(rect.map((n) => pdfNumber(n)))],
+        ['AP', pdfDict([['N', appearance]])],
+        ['MK', pdfDict([['R', pdfNumber(rotate)]])],
+      ]),
+    });
+    widgetsByPage.set(pageIndex, [...(widgetsByPage.get(pageIndex) ?? []), ref]);
+    return ref;
+  };
+
+  // The signature: its dictionary (exact bytes, patched below) and its widget, which is the field.
+  const signatureRef = allocator.allocate();
+  const security = file.security;
+  const sigDict = signatureDictionary(request, options.cmsMaxSize, (bytes) =>
+    security ? security.encrypt(bytes, signatureRef.num, signatureRef.gen, 'string') : bytes,
+  );
+  objects.push({ ref: signatureRef, value: pdfDict(), raw: sigDict.raw });
+  const signaturePage = pageOf(request.pageIndex);
+  const added: PdfRef[] = [
+    addWidget(
+      request.pageIndex,
+      [
         ['FT', pdfName('Sig')],
         ['T', pdfTextString(request.fieldName)],
         ['V', signatureRef],
-        // Print (4) and Locked (128): shown on paper, and not to be moved or deleted.
-        ['F', pdfNumber(132)],
-        ['P', page.ref],
-        ['Rect', pdfArray(rect.map((n) => pdfNumber(n)))],
-        ['AP', pdfDict([['N', appearanceRef]])],
-        ['MK', pdfDict([['R', pdfNumber(page.rotate)]])],
-      ]) as PdfValue,
-    },
-    addAnnotation(file, page, widgetRef),
-    ...addField(file, allocator, widgetRef),
+      ],
+      request.rect,
+      appearanceObject(request.appearance, request.image, request.rect, signaturePage.rotate),
+      signaturePage.rotate,
+    ),
   ];
+  for (const field of fields) {
+    const rotate = pageOf(field.pageIndex).rotate;
+    const isText = field.kind === 'text';
+    const appearance = appearanceObject(isText ? field.appearance : EMPTY_APPEARANCE, isText ? undefined : field.image, field.rect, rotate);
+    added.push(
+      addWidget(
+        field.pageIndex,
+        isText
+          ? [
+              ['FT', pdfName('Tx')],
+              ['T', pdfTextString(field.fieldName)],
+              ['V', pdfTextString(field.value)],
+              // Read only: the value is what the signer signed.
+              ['Ff', pdfNumber(1)],
+            ]
+          : [
+              // A push button is the form's way of showing an image; read only as well.
+              ['FT', pdfName('Btn')],
+              ['T', pdfTextString(field.fieldName)],
+              ['Ff', pdfNumber(65536 + 1)],
+            ],
+        field.rect,
+        appearance,
+        rotate,
+      ),
+    );
+  }
+  for (const [pageIndex, widgets] of widgetsByPage) objects.push(addAnnotations(file, pageOf(pageIndex), widgets));
+  objects.push(...addFields(file, allocator, added));
 
   const { tail, offsets } = appendRevision({ file, source: options.source, objects, allocator });
   const total = options.source.length + tail.length;
