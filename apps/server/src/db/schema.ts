@@ -335,6 +335,8 @@ export const epaks = pgTable(
     viewEnforced: boolean('view_enforced').notNull().default(false),
     /** When the draft was sent (POST start); null while it is a draft. */
     startedAt: ts('started_at'),
+    /** The order of the step under way (the engine's currentStep); null before start and after the end. */
+    currentStep: integer('current_step'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

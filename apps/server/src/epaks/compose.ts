@@ -3,6 +3,7 @@ import {
   failedRecipientFilter,
   type Role,
   type TenantSettings,
+  type SignerStatus,
   resolveViewEnforced,
   type ViewEnforceOption,
   type EpakDetail,
@@ -211,6 +212,7 @@ export async function loadEpakDetail(db: Db, scope: Scope, epakId: string): Prom
         firstName: user.firstName,
         lastName: user.lastName,
         type: user.type,
+        status: recipient.status as SignerStatus,
       })),
   }));
   return {
@@ -228,6 +230,7 @@ export async function loadEpakDetail(db: Db, scope: Scope, epakId: string): Prom
       pages: doc.pages as PageGeometry[],
     })),
     steps: presentedSteps,
+    currentStep: epak.currentStep,
     signerCount: signerCountOf(presentedSteps),
     expiresOn: epak.expiresAt?.toISOString() ?? null,
     notificationStartDate: epak.notificationStartAt?.toISOString() ?? null,

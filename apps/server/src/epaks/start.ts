@@ -13,6 +13,10 @@ import {
   tagLayoutError,
   validateTagLayout,
   type TagProblem,
+  transition,
+  type EngineState,
+  type SignerStatus,
+  type WorkflowStateType,
 } from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/database';
@@ -99,13 +103,41 @@ export async function startEpak(options: { db: Db; scope: Scope; epakId: string;
       }
     }
 
+    // The engine decides where the ePak stands once started (EMAIL steps run at once; a
+    // workflow of EMAIL steps only is completed right away); this stores its answer.
+    const steps = await tx.select().from(epakSteps).where(eq(epakSteps.epakId, epak.id)).orderBy(asc(epakSteps.position));
+    const recipients = await tx.select().from(epakRecipients).where(eq(epakRecipients.epakId, epak.id)).orderBy(asc(epakRecipients.position));
+    const engineState: EngineState = {
+      status: 'Draft',
+      currentStep: null,
+      steps: steps.map((step) => ({
+        order: step.position,
+        type: step.type as WorkflowStateType,
+        recipients: recipients.filter((r) => r.stepId === step.id).map((r) => ({ recipientId: r.id, status: r.status as SignerStatus })),
+      })),
+    };
+    const started = transition(engineState, { type: 'start' });
+    if (!started.ok) throw new DomainError(ResponseCode[started.code], started.reason);
     const now = new Date();
-    await tx.update(epaks).set({ status: 'InProgress', startedAt: now, updatedAt: now }).where(eq(epaks.id, epak.id));
+    await tx
+      .update(epaks)
+      .set({ status: started.state.status, currentStep: started.state.currentStep, startedAt: now, updatedAt: now })
+      .where(eq(epaks.id, epak.id));
+    for (const step of started.state.steps) {
+      for (const recipient of step.recipients) {
+        const before = recipients.find((r) => r.id === recipient.recipientId);
+        if (before && before.status !== recipient.status) {
+          await tx.update(epakRecipients).set({ status: recipient.status }).where(eq(epakRecipients.id, recipient.recipientId));
+        }
+      }
+    }
     await recordEpakActivity(tx, {
       epakId: epak.id,
       actorId: scope.ownerId,
       action: 'started',
-      details: { documents: docs.length, signers: workflowSigners.size, signatureFields: signatureTags.length },
+      // The effects (who to notify, what to mail) are kept with the record; sending them is the
+      // job of the notification work still to come (issue 5).
+      details: { documents: docs.length, signers: workflowSigners.size, signatureFields: signatureTags.length, effects: started.effects },
       ip: options.ip ?? null,
     });
   });

@@ -304,13 +304,38 @@ describe('starting an ePak', () => {
     expect((await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } })).statusCode).toBe(200);
     const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
     expect(res.statusCode, res.body).toBe(200);
-    expect(EpakDetail.parse(res.json().data).status).toBe('InProgress');
+    const sent = EpakDetail.parse(res.json().data);
+    // The engine puts the ePak at its first step, the review, with everyone waiting.
+    expect([sent.status, sent.currentStep]).toEqual(['InProgress', 1]);
+    expect(sent.steps.flatMap((step) => step.recipients.map((r) => r.status))).toEqual(['Pending', 'Pending', 'Pending']);
     expect(await activity(epak.ePakId)).toEqual(['composed', 'started']);
     // A started ePak is not started again, and its tags are no longer placed through signatureblocks.
     const again = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
     expect(again.statusCode).toBe(400);
     expect((await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: [] } })).statusCode).toBe(400);
     expect(await activity(epak.ePakId)).toEqual(['composed', 'started']);
+  });
+
+  it('runs EMAIL steps at once: a workflow that only mails is completed when started', async () => {
+    t = await buildTestApp();
+    const owner = await custodian();
+    const doc = await upload(owner.headers, 'plain-1p-pdftex.pdf');
+    const state = await states(owner.headers);
+    const composed = await t.app.inject({
+      method: 'POST',
+      url: '/msbapi/v2/epak',
+      headers: owner.headers,
+      payload: { subject: 'For the record', documentIds: [doc.documentId], steps: [{ workflowStateId: state('EMAIL'), recipients: [{ email: 'archive@acme.test' }] }] },
+    });
+    const epak = EpakDetail.parse(composed.json().data);
+    const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
+    const sent = EpakDetail.parse(res.json().data);
+    expect([sent.status, sent.currentStep, sent.steps[0]!.recipients[0]!.status]).toEqual(['Completed', null, 'Emailed']);
+    const [started] = await t.database.db.select().from(epakActivities).where(eq(epakActivities.action, 'started'));
+    expect((started!.details as { effects: unknown[] }).effects).toEqual([
+      { type: 'mailDocuments', order: 1, recipientIds: [sent.steps[0]!.recipients[0]!.recipientId] },
+      { type: 'completed' },
+    ]);
   });
 
   it('accepts a draft without signature fields: its signers place their own', async () => {

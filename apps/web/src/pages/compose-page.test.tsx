@@ -94,10 +94,12 @@ function detailOf(body: { subject: string; documentIds: string[]; steps: { workf
           firstName: recipient.email.split('@')[0]!,
           lastName: '',
           type: 'external' as const,
+          status: 'Pending' as const,
         })),
       };
     }),
     signerCount: body.steps.filter((step) => step.workflowStateId === SIGN).reduce((sum, step) => sum + step.recipients.length, 0),
+    currentStep: null,
     expiresOn: null,
     notificationStartDate: null,
     viewEnforced: false,
@@ -273,7 +275,11 @@ describe('/compose', () => {
               },
               422,
             )
-          : ok({ ...draftDetail, status: 'InProgress' }),
+          : ok({
+              ...draftDetail,
+              status: 'InProgress',
+              currentStep: 1,
+            }),
     });
     await openCompose(`/compose?ePakId=${EPAK_ID}`);
     fireEvent.click(await screen.findByRole('button', { name: en.compose.start.send }));
@@ -285,6 +291,8 @@ describe('/compose', () => {
     // The page no longer speaks of a draft.
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(en.compose.sent.title);
     expect(screen.queryByText(en.compose.draft.tagsNext)).toBeNull();
+    // Each person's standing shows once it is sent.
+    expect(screen.getAllByText(en.compose.recipientStatus.Pending)).toHaveLength(2);
     expect(requestsTo('POST', `/msbapi/v2/epaks/${EPAK_ID}/start`)).toHaveLength(2);
   });
 

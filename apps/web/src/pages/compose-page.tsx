@@ -1064,9 +1064,17 @@ function DraftSummary({ epak }: { readonly epak: EpakDetail }) {
                 <Stack component="ul" gap={2} m={0} pl="md">
                   {step.recipients.map((recipient) => (
                     <li key={recipient.recipientId}>
-                      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                        {recipient.email}
-                      </Text>
+                      <Group gap="xs" wrap="wrap">
+                        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                          {recipient.email}
+                        </Text>
+                        {/* Once sent, where each person stands (spec §4 signer statuses). */}
+                        {epak.status !== 'Draft' && (
+                          <Badge size="sm" variant="light" color={recipient.status === 'Pending' ? (epak.currentStep === step.order ? 'blue' : 'gray') : 'teal'} tt="none">
+                            {t(`compose.recipientStatus.${recipient.status}`)}
+                          </Badge>
+                        )}
+                      </Group>
                     </li>
                   ))}
                 </Stack>

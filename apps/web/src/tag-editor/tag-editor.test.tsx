@@ -28,6 +28,7 @@ const recipient = (n: number, email: string) => ({
   firstName: email.split('@')[0]!,
   lastName: 'Shah',
   type: 'external' as const,
+  status: 'Pending' as const,
 });
 
 const epak: EpakDetail = {
@@ -49,6 +50,7 @@ const epak: EpakDetail = {
     },
   ],
   signerCount: 2,
+  currentStep: null,
   expiresOn: null,
   notificationStartDate: null,
   viewEnforced: false,

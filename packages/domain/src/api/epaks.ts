@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SigningPolicy } from '../constants/signing-policies';
-import { UserType } from '../constants/statuses';
+import { SignerStatus, UserType } from '../constants/statuses';
 import { EmailAddress } from '../constants/validation';
 import { WorkflowStateType } from '../constants/workflow';
 import { PageGeometry } from '../documents';
@@ -45,6 +45,8 @@ export const EpakRecipient = z.object({
   firstName: z.string(),
   lastName: z.string(),
   type: UserType,
+  /** Where this person stands (spec §4 signer statuses); Pending until they act. */
+  status: SignerStatus,
 });
 export type EpakRecipient = z.infer<typeof EpakRecipient>;
 
@@ -75,6 +77,8 @@ export const EpakDetail = z.object({
     }),
   ),
   signerCount: z.number().int().nonnegative(),
+  /** The order of the step under way; null for a draft and once the ePak has ended. */
+  currentStep: z.number().int().positive().nullable(),
   expiresOn: z.iso.datetime().nullable(),
   notificationStartDate: z.iso.datetime().nullable(),
   viewEnforced: z.boolean(),

@@ -1,0 +1,1 @@
+ALTER TABLE "epaks" ADD COLUMN "current_step" integer;
