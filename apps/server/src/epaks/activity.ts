@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import { epakActivities } from '../db/schema';
 
 /** The ePak actions recorded so far; the workflow engine adds its own. */
-export type EpakActivityAction = 'composed' | 'started';
+export type EpakActivityAction = 'composed' | 'started' | 'rejected';
 
 /**
  * Appends one entry to an ePak's activity, inside the caller's transaction so the change and its

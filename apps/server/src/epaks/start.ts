@@ -14,14 +14,12 @@ import {
   validateTagLayout,
   type TagProblem,
   transition,
-  type EngineState,
-  type SignerStatus,
-  type WorkflowStateType,
 } from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { epakDocuments, epakRecipients, epakSteps, epaks, users } from '../db/schema';
 import { recordEpakActivity } from './activity';
+import { loadEngineState, storeEngineState } from './engine-store';
 
 type Scope = { tenantId: string; ownerId: string };
 
@@ -105,32 +103,10 @@ export async function startEpak(options: { db: Db; scope: Scope; epakId: string;
 
     // The engine decides where the ePak stands once started (EMAIL steps run at once; a
     // workflow of EMAIL steps only is completed right away); this stores its answer.
-    const steps = await tx.select().from(epakSteps).where(eq(epakSteps.epakId, epak.id)).orderBy(asc(epakSteps.position));
-    const recipients = await tx.select().from(epakRecipients).where(eq(epakRecipients.epakId, epak.id)).orderBy(asc(epakRecipients.position));
-    const engineState: EngineState = {
-      status: 'Draft',
-      currentStep: null,
-      steps: steps.map((step) => ({
-        order: step.position,
-        type: step.type as WorkflowStateType,
-        recipients: recipients.filter((r) => r.stepId === step.id).map((r) => ({ recipientId: r.id, status: r.status as SignerStatus })),
-      })),
-    };
-    const started = transition(engineState, { type: 'start' });
+    const stored = await loadEngineState(tx, epak);
+    const started = transition(stored.state, { type: 'start' });
     if (!started.ok) throw new DomainError(ResponseCode[started.code], started.reason);
-    const now = new Date();
-    await tx
-      .update(epaks)
-      .set({ status: started.state.status, currentStep: started.state.currentStep, startedAt: now, updatedAt: now })
-      .where(eq(epaks.id, epak.id));
-    for (const step of started.state.steps) {
-      for (const recipient of step.recipients) {
-        const before = recipients.find((r) => r.id === recipient.recipientId);
-        if (before && before.status !== recipient.status) {
-          await tx.update(epakRecipients).set({ status: recipient.status }).where(eq(epakRecipients.id, recipient.recipientId));
-        }
-      }
-    }
+    await storeEngineState(tx, epak.id, stored, started, { startedAt: new Date() });
     await recordEpakActivity(tx, {
       epakId: epak.id,
       actorId: scope.ownerId,

@@ -400,6 +400,56 @@ describe('starting an ePak', () => {
   });
 });
 
+describe('rejecting an ePak', () => {
+  it('lets the recipient of the step under way end it with a comment; afterwards -23, and nobody else is asked', async () => {
+    t = await buildTestApp();
+    const owner = await custodian();
+    const reviewer = await makeMember(t.database.db, { role: 'signer', tenant: owner.tenant });
+    const signer = await makeMember(t.database.db, { role: 'signer', tenant: owner.tenant });
+    const doc = await upload(owner.headers, 'plain-1p-pdftex.pdf');
+    const state = await states(owner.headers);
+    const composed = await t.app.inject({
+      method: 'POST',
+      url: '/msbapi/v2/epak',
+      headers: owner.headers,
+      payload: {
+        subject: 'Lease',
+        documentIds: [doc.documentId],
+        steps: [
+          { workflowStateId: state('REVIEW'), recipients: [{ email: reviewer.user.email }] },
+          { workflowStateId: state('SIGN'), recipients: [{ email: signer.user.email }] },
+        ],
+      },
+    });
+    const epak = EpakDetail.parse(composed.json().data);
+    const headersOf = async (user: { email: string }) => ({ ...bearer(await signIn(t.app, user.email, GOOD_PASSWORD)), 'x-tenant-id': owner.tenant.id });
+    const rejectAs = async (headers: Record<string, string>, comment = 'The rent is wrong.') =>
+      t.app.inject({ method: 'POST', url: `/msbapi/v2/epaks/${epak.ePakId}/reject`, headers, payload: { comment } });
+    const signerHeaders = await headersOf(signer.user);
+    const reviewerHeaders = await headersOf(reviewer.user);
+
+    // A draft waits for nobody.
+    expect((await rejectAs(reviewerHeaders)).json().code).toBe(-28);
+    expect((await t.app.inject({ method: 'POST', url: `/msbapi/v2/epaks/${epak.ePakId}/start`, headers: owner.headers })).statusCode).toBe(200);
+    // The signer's step is not under way yet.
+    expect((await rejectAs(signerHeaders)).json().code).toBe(-28);
+    // A colleague who is not in the ePak does not learn it exists.
+    const colleague = await makeMember(t.database.db, { role: 'signer', tenant: owner.tenant });
+    expect((await rejectAs(await headersOf(colleague.user))).statusCode).toBe(404);
+    expect((await rejectAs(reviewerHeaders, '   ')).json().code).toBe(-6);
+
+    const rejected = await rejectAs(reviewerHeaders);
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    expect(rejected.json().data).toEqual({ ePakId: epak.ePakId, status: 'Rejected' });
+    const detail = EpakDetail.parse((await t.app.inject({ method: 'GET', url: `/msbapi/v2/epaks/${epak.ePakId}`, headers: owner.headers })).json().data);
+    expect(detail.steps.map((step) => step.recipients[0]!.status)).toEqual(['Rejected', 'NotRequired']);
+    expect(detail.currentStep).toBeNull();
+    expect((await rejectAs(signerHeaders)).json().code).toBe(-23);
+    const [record] = await t.database.db.select().from(epakActivities).where(eq(epakActivities.action, 'rejected'));
+    expect(record).toMatchObject({ actorId: reviewer.user.id, details: { comment: 'The rent is wrong.' } });
+  });
+});
+
 describe('the directory for recipient fields', () => {
   it('finds active members by the start of a name or address, from 2 characters, and nobody else', async () => {
     t = await buildTestApp();

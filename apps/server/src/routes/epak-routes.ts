@@ -4,6 +4,7 @@ import {
   downloadEpakDocument,
   getEpak,
   getSignatureBlocks,
+  rejectEpak,
   searchDirectory,
   startEpak,
   updateSignatureBlocks,
@@ -12,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
 import { composeEpak, loadEpakDetail, loadEpakDocument, readTags, saveTags, searchDirectory as findPeople } from '../epaks/compose';
 import { startEpak as sendEpak } from '../epaks/start';
+import { rejectEpak as reject } from '../epaks/act';
 import { route } from '../http/route';
 import { loadTenantSettings } from '../identity/tenant-configuration';
 
@@ -51,6 +53,12 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
     await sendEpak({ db, scope: scopeOf(auth), epakId: params.ePakId, ip: request.ip });
     request.log.info({ ePakId: params.ePakId }, 'ePak started');
     return loadEpakDetail(db, scopeOf(auth), params.ePakId);
+  });
+
+  route(app, ctx, rejectEpak, async ({ auth, params, body, request }) => {
+    const { status } = await reject({ db, actor: { tenantId: auth.tenant.id, userId: auth.user.id }, epakId: params.ePakId, comment: body.comment, ip: request.ip });
+    request.log.info({ ePakId: params.ePakId }, 'ePak rejected');
+    return { ePakId: params.ePakId, status };
   });
 
   for (const endpoint of [createSignatureBlocks, updateSignatureBlocks]) {

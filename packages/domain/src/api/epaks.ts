@@ -177,6 +177,18 @@ export const startEpak = defineEndpoint({
   response: EpakDetail,
 });
 
+export const rejectEpak = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/epaks/:ePakId/reject',
+  access: 'tenant',
+  action: 'epak.act',
+  summary:
+    'The caller, a recipient of the step under way, rejects the ePak with a comment: it ends for everyone (-28 when nothing waits for the caller, -23 once rejected, -72 once completed).',
+  params: EpakParams,
+  body: z.object({ comment: z.string().trim().min(1).max(2000) }),
+  response: z.object({ ePakId: z.uuid(), status: EpakStatus }),
+});
+
 /** One person the compose form may offer for an address it is typing (spec §5 signer input). */
 export const DirectoryUser = z.object({
   userId: z.uuid(),

@@ -48,6 +48,7 @@ const ACTION_MATRIX: ReadonlyArray<readonly [Action, ...boolean[]]> = [
   ['workflowState.edit',        N,   N,          N,     N,        N,        Y,    N],
   ['epak.compose',              N,   N,          N,     Y,        Y,        Y,    N],
   ['epak.bulkCompose',          N,   N,          N,     Y,        Y,        Y,    N],
+  ['epak.act',                  N,   N,          Y,     Y,        Y,        Y,    N],
   ['document.manage',           N,   N,          N,     Y,        Y,        Y,    N],
   ['stampPaper.manage',         N,   N,          N,     N,        N,        Y,    N],
   ['report.read',               N,   N,          Y,     Y,        Y,        Y,    N],
@@ -201,7 +202,7 @@ describe('refusals map to the spec catalogue', () => {
 
 describe('allowedActions', () => {
   it('lists what a signer may do in ACTIONS order', () => {
-    expect(allowedActions(actor('signer'))).toEqual(['user.read', 'profile.read', 'profile.update', 'password.change', 'report.read', 'teamroom.use']);
+    expect(allowedActions(actor('signer'))).toEqual(['user.read', 'profile.read', 'profile.update', 'password.change', 'epak.act', 'report.read', 'teamroom.use']);
   });
 
   it('applies the context, e.g. settings', () => {

@@ -34,6 +34,7 @@ export const ACTIONS = [
   'workflowState.edit',
   'epak.compose',
   'epak.bulkCompose',
+  'epak.act',
   'document.manage',
   'stampPaper.manage',
   'report.read',
@@ -212,6 +213,10 @@ export const ACTION_RULES = {
   // /compose and /bulkcompose: submitter, custodian, admin (§2).
   'epak.compose': { roles: COMPOSER_ROLES, scope: 'tenant' },
   'epak.bulkCompose': { roles: COMPOSER_ROLES, scope: 'tenant' },
+  // Acting on an ePak one is a recipient of (review, sign, reject): anyone who reaches the
+  // dashboard and its inbox (§2: signer and up; the registrar has no inbox). Being a recipient of
+  // the step under way is the command's check (-28), since it depends on the ePak.
+  'epak.act': { roles: CONTENT_ROLES, scope: 'tenant' },
   // Documents are uploaded to be composed: whoever may compose keeps their own (§2 compose tabs).
   'document.manage': { roles: COMPOSER_ROLES, scope: 'tenant' },
   // /stamppapers is admin-only (§2) and its menu item "stamps" has its own setting.
