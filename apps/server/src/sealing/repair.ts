@@ -1,4 +1,4 @@
-import { PDFDocument, PDFName, PDFDict } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import { PdfStructureError } from '../pdf/errors';
 import { openPdfFile } from '../pdf/pdf-file';
 import { SealError } from './seal-error';
@@ -17,13 +17,15 @@ export interface PreparedSource {
   readonly repaired: boolean;
 }
 
-function carriesSignature(doc: PDFDocument): boolean {
-  const form = doc.catalog.lookupMaybe(PDFName.of('AcroForm'), PDFDict);
-  if (!form) return false;
-  return doc.getForm().getFields().some((field) => {
-    const dict = field.acroField.dict;
-    return dict.get(PDFName.of('FT')) === PDFName.of('Sig') && dict.get(PDFName.of('V')) !== undefined;
-  });
+/**
+ * Whether the bytes hold a signature. Every signature dictionary has a /ByteRange, so looking
+ * for it in the raw file is the cautious test: it cannot miss a signature hidden in a broken
+ * form tree (an inherited /FT, a field pdf-lib cannot read) the way a form walk could. Object
+ * streams are compressed, but a signature dictionary is never inside one: its byte offsets must
+ * be readable in the file (PDF 32000-1 12.8.1).
+ */
+function carriesSignature(source: Buffer): boolean {
+  return source.includes('/ByteRange');
 }
 
 export async function prepareForSealing(source: Buffer): Promise<PreparedSource> {
@@ -33,24 +35,22 @@ export async function prepareForSealing(source: Buffer): Promise<PreparedSource>
   } catch (error) {
     if (!(error instanceof PdfStructureError)) throw error;
   }
+  if (carriesSignature(source)) {
+    throw new SealError('The document is damaged and already signed: repairing it would break that signature, so it cannot be signed again.');
+  }
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(source, { updateMetadata: false, throwOnInvalidObject: false });
   } catch {
     throw new SealError('The document is damaged beyond repair and cannot be signed.');
   }
-  let signed: boolean;
   let repaired: Buffer;
   try {
-    signed = carriesSignature(doc);
     repaired = Buffer.from(await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
     // What we wrote must read with our own reader, or the repair failed.
     openPdfFile(repaired).pages();
   } catch {
     throw new SealError('The document is damaged beyond repair and cannot be signed.');
-  }
-  if (signed) {
-    throw new SealError('The document is damaged and already signed: repairing it would break that signature, so it cannot be signed again.');
   }
   return { source: repaired, repaired: true };
 }

@@ -8,6 +8,7 @@ import { openPdfFile } from '../pdf/pdf-file';
 import { maxCmsSize, signDigest } from '../signing/cms';
 import { createSealFixture, nssDatabaseTrusting, run, type SealFixture } from '../signing/test-support';
 import { shownSizeOfRect, textAppearance, type Rotation } from './appearance';
+import { prepareForSealing } from './repair';
 import { sealRevision } from './seal';
 
 const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/pdfs/', import.meta.url));
@@ -49,6 +50,21 @@ async function signStep(source: Buffer, signer: string, pageIndex = 0) {
     cmsMaxSize: maxCmsSize({ certificate: fixture.seal.certificatePem, chain }),
     sign: (digest) => signDigest({ digest, key: fixture.seal.privateKeyPkcs8Pem, certificate: fixture.seal.certificatePem, chain }),
   });
+}
+
+/** Pixels per point of the renders compared below (36 dpi). */
+const RENDER_SCALE = 0.5;
+
+/** One page rendered by poppler as 8-bit grey (PGM). */
+function renderGray(bytes: Buffer, page: number, name: string): { width: number; height: number; pixels: Buffer } {
+  const file = path.join(fixture.dir, `${name}.pdf`);
+  fs.writeFileSync(file, bytes);
+  const out = path.join(fixture.dir, `${name}-render`);
+  const rendered = run('pdftoppm', ['-r', String(RENDER_SCALE * 72), '-gray', '-f', String(page), '-l', String(page), '-singlefile', file, out]);
+  expect(rendered.status, rendered.stderr).toBe(0);
+  const pgm = fs.readFileSync(`${out}.pgm`);
+  const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 64).toString('latin1'))!;
+  return { width: Number(header[1]), height: Number(header[2]), pixels: pgm.subarray(header[0].length) };
 }
 
 interface PdfsigResult {
@@ -142,10 +158,31 @@ describe('a signer step sealed as an incremental update', () => {
       return annots.kind === 'array' ? annots.items.length : 0;
     };
     expect([0, 1, 2, 3].map(annotCount)).toEqual([1, 0, 0, 3]);
-    // Drawn as a person sees it: the rendered page differs from the unsigned one where the fields are.
-    const dir = process.env.PAKT_KEEP_RENDER ?? fixture.dir;
-    fs.writeFileSync(path.join(dir, 'fields-render.pdf'), sealed.bytes);
-    expect(run('pdftoppm', ['-r', '30', '-f', '4', '-l', '4', '-png', path.join(dir, 'fields-render.pdf'), path.join(dir, 'page')]).status).toBe(0);
+    // Drawn as a person sees it: rendered by poppler, page 4 differs from the unsigned page in
+    // each of the three boxes and nowhere else.
+    const before = renderGray(source, 4, 'unsigned');
+    const after = renderGray(sealed.bytes, 4, 'fields');
+    const boxes: Array<readonly [number, number, number, number]> = [
+      [40, 40, 190, 90],
+      [40, 100, 190, 120],
+      [220, 40, 320, 140],
+    ];
+    const changedIn = boxes.map(() => 0);
+    let changedOutside = 0;
+    for (let y = 0; y < after.height; y++) {
+      for (let x = 0; x < after.width; x++) {
+        if (after.pixels[y * after.width + x] === before.pixels[y * before.width + x]) continue;
+        // Back to page points, y from the bottom; one pixel of slack for anti-aliasing.
+        const px = x / RENDER_SCALE;
+        const py = (after.height - y) / RENDER_SCALE;
+        const slack = 1 / RENDER_SCALE;
+        const hit = boxes.findIndex(([x0, y0, x1, y1]) => px >= x0 - slack && px <= x1 + slack && py >= y0 - slack && py <= y1 + slack);
+        if (hit < 0) changedOutside++;
+        else changedIn[hit]!++;
+      }
+    }
+    expect(changedOutside).toBe(0);
+    expect(changedIn.every((count) => count > 0), `changed pixels per box: ${changedIn.join(', ')}`).toBe(true);
   });
 
   it('refuses an image that is not what it says, and a field named twice, changing nothing', async () => {
@@ -172,5 +209,21 @@ describe('a signer step sealed as an incremental update', () => {
       sealRevision({ ...base, signature, fields: [{ kind: 'image', pageIndex: 0, rect: [0, 0, 10, 10], fieldName: 'I', image: { data: Buffer.from([0xff, 0xd8, 0xff, 0xd9]), format: 'jpeg' } }] }),
     ).rejects.toThrow(/JPEG/);
     await expect(sealRevision({ ...base, signature: { ...signature, pageIndex: 5 } })).rejects.toThrow(/no page 6/);
+  });
+});
+
+describe('repair before the first signature', () => {
+  it('never rewrites a damaged file that already carries a signature', async () => {
+    const signed = fs.readFileSync(path.join(CORPUS, 'signed-pkcs7-1sig.pdf'));
+    // Point startxref at nothing: our reader refuses the file, so only a rewrite could read it.
+    const text = signed.toString('latin1');
+    const at = text.lastIndexOf('startxref');
+    const damaged = Buffer.from(`${text.slice(0, at)}startxref\n7\n%%EOF\n`, 'latin1');
+    expect(() => openPdfFile(damaged)).toThrow();
+    await expect(prepareForSealing(damaged)).rejects.toThrow(/already signed/);
+    // The same damage on an unsigned file is repaired.
+    const plain = fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf')).toString('latin1');
+    const unsigned = Buffer.from(`${plain.slice(0, plain.lastIndexOf('startxref'))}startxref\n7\n%%EOF\n`, 'latin1');
+    expect((await prepareForSealing(unsigned)).repaired).toBe(true);
   });
 });

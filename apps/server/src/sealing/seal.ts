@@ -204,13 +204,11 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
   const file = openPdfFile(options.source, options.password === undefined ? {} : { password: options.password });
   assertChangesAllowed(file);
   const request = options.signature;
-  if (file.signatureFields().some((field) => field.name === request.fieldName)) {
-    throw new SealError(`The document already has a field named ${request.fieldName}.`);
-  }
 
   const allocator = new ObjectAllocator(file);
   const fields = options.fields ?? [];
   const taken = new Set(file.signatureFields().map((field) => field.name));
+  if (taken.has(request.fieldName)) throw new SealError(`The document already has a field named ${request.fieldName}.`);
   for (const field of fields) {
     if (field.fieldName === request.fieldName || taken.has(field.fieldName)) throw new SealError(`Two fields would be named ${field.fieldName}.`);
     taken.add(field.fieldName);
