@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
-import { bundles, capture, fieldLabelled, mailedLink, signUpThroughApi } from './support';
+import { apiHeadersOf, bundles, capture, fieldLabelled, mailedLink, saveViewportScreenshot, signUpThroughApi } from './support';
 
 const { en } = bundles;
 const compose = en.compose;
@@ -12,13 +12,6 @@ const MIXED = 'mixed-sizes-openoffice.pdf';
 const withNumber = (text: string, number: number) => text.replace('{{number}}', String(number));
 const step = (page: Page, number: number) =>
   page.getByRole('form', { name: compose.title }).getByRole('group', { name: withNumber(en.workflows.form.step, number), exact: true });
-
-async function bearerOf(request: APIRequestContext, email: string, password: string) {
-  const signedIn = await request.post('/msbapi/v1/authenticate', { form: { username: email, password } });
-  expect(signedIn.ok(), await signedIn.text()).toBe(true);
-  const { accessToken, user } = ((await signedIn.json()) as { data: { accessToken: string; user: { tenants: { tenantUuid: string }[] } } }).data;
-  return { authorization: `Bearer ${accessToken}`, 'x-tenant-id': user.tenants[0]!.tenantUuid };
-}
 
 /** Arms a field type for a signer and clicks it onto page 1 at a fraction of the page's size. */
 async function place(page: Page, signer: string, type: string, at: { x: number; y: number }) {
@@ -49,7 +42,7 @@ test('switching templates asks first; a signer without a signature field is name
     const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', person.email));
     await page.goto(link.pathname + link.search);
     await expect(page.getByText(en.thanks.ready.replace('{{name}}', person.firstName).replace('{{tenant}}', person.orgName))).toBeVisible();
-    const headers = await bearerOf(request, person.email, person.password);
+    const headers = await apiHeadersOf(request, person.email, person.password);
     const states = ((await (await request.get('/msbapi/v1/workflow/states', { headers })).json()) as { data: { states: { workflowStateId: string; type: string }[] } }).data.states;
     const created = await request.post('/msbapi/v2/workflows', {
       headers,
@@ -69,9 +62,7 @@ test('switching templates asks first; a signer without a signature field is name
     await page.getByRole('combobox', { name: compose.workflow.template }).selectOption({ label: 'Lease signing' });
     const dialog = page.getByRole('dialog', { name: compose.workflow.switchTitle });
     await expect(dialog).toBeVisible();
-    // The dialog fades in: the picture waits for its transitions, not for a fixed time.
-    await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
-    await saveDialogShot(page, testInfo, 'compose-template-switch');
+    await saveViewportScreenshot(page, testInfo, 'compose-template-switch');
     await dialog.getByRole('button', { name: compose.workflow.switchKeep }).click();
     await expect(dialog).toBeHidden();
     await expect(step(page, 1).getByRole('listitem')).toHaveCount(2);
@@ -108,8 +99,3 @@ test('switching templates asks first; a signer without a signature field is name
     await capture(page, testInfo, 'send-done');
   });
 });
-
-/** A dialog sits over the viewport: the picture is of what the person sees, not the whole page. */
-async function saveDialogShot(page: Page, testInfo: { project: { name: string } }, name: string) {
-  await page.screenshot({ path: fileURLToPath(new URL(`../screenshots/${testInfo.project.name}-${name}.png`, import.meta.url)) });
-}

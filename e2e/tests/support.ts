@@ -16,6 +16,15 @@ export async function saveScreenshot(page: Page, testInfo: TestInfo, name: strin
 }
 
 /**
+ * What the viewport shows now, once running transitions have ended: for a dialog, which sits over
+ * the viewport, rather than the whole page. Waits on the animations themselves, not on a time.
+ */
+export async function saveViewportScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+  await page.screenshot({ path: `${screenshotDir}${testInfo.project.name}-${name}.png` });
+}
+
+/**
  * A full-page capture of a scrolled page draws the fixed header where the viewport was, across the
  * middle of the picture; from the top it sits where a person sees it.
  */
@@ -143,4 +152,15 @@ export async function logOutAs(page: Page, name: string): Promise<void> {
 export async function capture(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   await expectNoHorizontalOverflow(page);
   await saveScreenshot(page, testInfo, name);
+}
+
+/**
+ * Headers for calling the API as this person in their first tenant, for tests that arrange data
+ * or check what the server stored without going through the screens.
+ */
+export async function apiHeadersOf(request: APIRequestContext, email: string, password: string): Promise<Record<string, string>> {
+  const signedIn = await request.post('/msbapi/v1/authenticate', { form: { username: email, password } });
+  expect(signedIn.ok(), await signedIn.text()).toBe(true);
+  const { accessToken, user } = ((await signedIn.json()) as { data: { accessToken: string; user: { tenants: { tenantUuid: string }[] } } }).data;
+  return { authorization: `Bearer ${accessToken}`, 'x-tenant-id': user.tenants[0]!.tenantUuid };
 }

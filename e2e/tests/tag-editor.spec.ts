@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
-import { bundles, capture, fieldLabelled, mailedLink, signUpThroughApi } from './support';
+import { apiHeadersOf, bundles, capture, fieldLabelled, mailedLink, signUpThroughApi } from './support';
 
 const { en } = bundles;
 const compose = en.compose;
@@ -80,10 +80,7 @@ function storedSize(type: FieldType, page: PageGeometry) {
 const shownWidth = (page: PageGeometry) => (page.rotate === 90 || page.rotate === 270 ? page.height : page.width);
 
 async function apiSession(request: APIRequestContext, email: string, password: string) {
-  const signedIn = await request.post('/msbapi/v1/authenticate', { form: { username: email, password } });
-  expect(signedIn.ok(), await signedIn.text()).toBe(true);
-  const { accessToken, user } = ((await signedIn.json()) as { data: { accessToken: string; user: { tenants: { tenantUuid: string }[] } } }).data;
-  const headers = { authorization: `Bearer ${accessToken}`, 'x-tenant-id': user.tenants[0]!.tenantUuid };
+  const headers = await apiHeadersOf(request, email, password);
   return {
     get: async <T>(path: string): Promise<T> => {
       const answer = await request.get(path, { headers });

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { bundles, capture, mailedLink, signUpThroughApi } from './support';
+import { apiHeadersOf, bundles, capture, mailedLink, saveViewportScreenshot, signUpThroughApi } from './support';
 
 const { en } = bundles;
 const editor = en.tagEditor;
@@ -15,10 +15,7 @@ const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQ
 const HUGE = Buffer.concat([PIXEL, Buffer.alloc(600 * 1024)]);
 
 async function draftThroughApi(request: APIRequestContext, email: string, password: string, signer: string): Promise<string> {
-  const signedIn = await request.post('/msbapi/v1/authenticate', { form: { username: email, password } });
-  expect(signedIn.ok(), await signedIn.text()).toBe(true);
-  const { accessToken, user } = ((await signedIn.json()) as { data: { accessToken: string; user: { tenants: { tenantUuid: string }[] } } }).data;
-  const headers = { authorization: `Bearer ${accessToken}`, 'x-tenant-id': user.tenants[0]!.tenantUuid };
+  const headers = await apiHeadersOf(request, email, password);
   const uploaded = await request.post('/msbapi/v1/documents', {
     headers,
     multipart: { file: { name: MIXED, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${MIXED}`) } },
@@ -107,8 +104,7 @@ test('a custodian fills a QR code, uploads a letterhead and places a smart tag, 
     await picker.getByRole('searchbox', { name: panel.smartTags.search }).fill('email');
     await expect(picker.getByRole('button', { name: panel.smartFields.signerEmail })).toBeVisible();
     await expect(picker.getByRole('button', { name: panel.smartFields.documentName })).toHaveCount(0);
-    await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
-    await page.screenshot({ path: fileURLToPath(new URL(`../screenshots/${project}-tag-smart-picker.png`, import.meta.url)) });
+    await saveViewportScreenshot(page, testInfo, 'tag-smart-picker');
     await picker.getByRole('button', { name: panel.smartFields.signerEmail }).click();
     await expect(picker).toBeHidden();
     await clickPage(page, { x: 0.6, y: 0.6 });
