@@ -10,6 +10,7 @@ import {
   type EndpointQuery,
   responseEnvelope,
   SUCCESS_CODE,
+  type TenantSettings,
 } from '@pakt/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -20,6 +21,9 @@ import { actorOf, type AuthFor, authorizeOrThrow, resolveAuth, type TenantAuth, 
 
 // Filled before validation, so an unauthenticated caller learns nothing about the schemas.
 const authOf = new WeakMap<FastifyRequest, UserAuth | TenantAuth>();
+// The tenant's settings, loaded at most once per request: the permission check may need them,
+// and so may the handler (recipient filters, disabled formats...).
+const settingsOf = new WeakMap<FastifyRequest, Promise<TenantSettings>>();
 
 export interface RouteInput<E extends Endpoint> {
   params: EndpointParams<E>;
@@ -28,6 +32,8 @@ export interface RouteInput<E extends Endpoint> {
   auth: AuthFor<E['access']>;
   request: FastifyRequest;
   reply: FastifyReply;
+  /** The caller's tenant's stored settings, read once per request (tenant endpoints only). */
+  tenantSettings: () => Promise<TenantSettings>;
 }
 
 /**
@@ -46,6 +52,14 @@ export function route<E extends Endpoint>(
     // A role exists only inside a tenant (or for root): such an action could never be checked.
     throw new Error(`${endpoint.method} ${endpoint.path}: an action needs tenant or root access`);
   }
+  const tenantSettingsOf = (request: FastifyRequest, auth: TenantAuth): Promise<TenantSettings> => {
+    let loaded = settingsOf.get(request);
+    if (!loaded) {
+      loaded = loadTenantSettings(ctx.database.db, auth.tenant.id);
+      settingsOf.set(request, loaded);
+    }
+    return loaded;
+  };
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path,
@@ -64,10 +78,7 @@ export function route<E extends Endpoint>(
       if (endpoint.action) {
         // Setting gates (restrict-workflow, the admin sub-items' switches...) are checked with the
         // tenant's settings in force, so a screen switched off is switched off for its API too.
-        const settings =
-          'tenant' in auth
-            ? effectivePermissionSettings(ctx.config.features, await loadTenantSettings(ctx.database.db, auth.tenant.id))
-            : undefined;
+        const settings = 'tenant' in auth ? effectivePermissionSettings(ctx.config.features, await tenantSettingsOf(request, auth)) : undefined;
         authorizeOrThrow(actorOf(auth), endpoint.action, settings ? { settings } : undefined);
       }
       else if (endpoint.access !== 'user' && mustChangePassword(auth.user.status)) {
@@ -85,6 +96,11 @@ export function route<E extends Endpoint>(
         auth,
         request,
         reply,
+        tenantSettings: () => {
+          const current = authOf.get(request);
+          if (!current || !('tenant' in current)) return Promise.reject(new Error(`${endpoint.path} has no tenant to read settings of`));
+          return tenantSettingsOf(request, current);
+        },
       });
       if (endpoint.binaryResponse) {
         const body = data as BinaryBody;

@@ -28,7 +28,6 @@ import {
 } from '../documents/documents';
 import { findLibreOffice } from '../documents/office';
 import { route } from '../http/route';
-import { loadTenantSettings } from '../identity/tenant-configuration';
 
 export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
@@ -47,9 +46,8 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
     if (!file) throw invalidInput('Send the document as the multipart field "file".');
     return file;
   };
-  const disabledFormatsOf = async (tenantId: string) => (await loadTenantSettings(db, tenantId)).disabledDocumentFormats ?? [];
 
-  route(app, ctx, uploadDocument, async ({ auth, request }) => {
+  route(app, ctx, uploadDocument, async ({ auth, request, tenantSettings }) => {
     const file = await fileOf(request);
     const row = await receiveDocument({
       db,
@@ -59,7 +57,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
       ownerId: auth.user.id,
       fileName: file.filename,
       stream: file.file,
-      disabledFormats: await disabledFormatsOf(auth.tenant.id),
+      disabledFormats: (await tenantSettings()).disabledDocumentFormats ?? [],
       limits,
     });
     request.log.info({ documentId: row.id, pages: row.pageCount, size: row.size }, 'document uploaded');
@@ -83,13 +81,13 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
     ),
   );
 
-  route(app, ctx, convertDocument, async ({ auth, request }) => {
+  route(app, ctx, convertDocument, async ({ request, tenantSettings }) => {
     const file = await fileOf(request);
     return convertToPdf({
       workRoot,
       fileName: file.filename,
       stream: file.file,
-      disabledFormats: await disabledFormatsOf(auth.tenant.id),
+      disabledFormats: (await tenantSettings()).disabledDocumentFormats ?? [],
       limits,
       // Read whole before the scratch directory goes: a converted file is bounded by the limits.
       send: async (pdf) => {

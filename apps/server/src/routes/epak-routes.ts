@@ -15,14 +15,13 @@ import { composeEpak, loadEpakDetail, loadEpakDocument, readTags, saveTags, sear
 import { startEpak as sendEpak } from '../epaks/start';
 import { rejectEpak as reject } from '../epaks/act';
 import { route } from '../http/route';
-import { loadTenantSettings } from '../identity/tenant-configuration';
 
 export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
   const scopeOf = (auth: { tenant: { id: string }; user: { id: string } }) => ({ tenantId: auth.tenant.id, ownerId: auth.user.id });
 
-  route(app, ctx, createEpak, async ({ auth, body, request }) => {
-    const settings = await loadTenantSettings(db, auth.tenant.id);
+  route(app, ctx, createEpak, async ({ auth, body, request, tenantSettings }) => {
+    const settings = await tenantSettings();
     const id = await composeEpak({
       db,
       scope: scopeOf(auth),
@@ -35,8 +34,8 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
     return loadEpakDetail(db, scopeOf(auth), id);
   });
 
-  route(app, ctx, searchDirectory, async ({ auth, query }) => ({
-    users: await findPeople(db, auth.tenant.id, query.q, query.limit, await loadTenantSettings(db, auth.tenant.id)),
+  route(app, ctx, searchDirectory, async ({ auth, query, tenantSettings }) => ({
+    users: await findPeople(db, auth.tenant.id, query.q, query.limit, await tenantSettings()),
   }));
 
   route(app, ctx, getEpak, async ({ auth, params }) => loadEpakDetail(db, scopeOf(auth), params.ePakId));
