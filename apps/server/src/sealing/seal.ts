@@ -31,9 +31,6 @@ import { SealError } from './seal-error';
 
 export { SealError };
 
-/** Stands in for the text appearance of a widget that draws an image. */
-const EMPTY_APPEARANCE: Appearance = { content: Buffer.alloc(0), bbox: [0, 0, 1, 1], matrix: [1, 0, 0, 1, 0, 0], usesFont: false, unencodable: [] };
-
 export interface SignatureRequest {
   /** 0-based page index. */
   readonly pageIndex: number;
@@ -231,12 +228,13 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
     return fontRef;
   };
 
-  /** The appearance XObject of a widget: the given text one, or one drawing an image. */
-  const appearanceObject = (text: Appearance, image: SealImage | undefined, rect: PdfBox, rotate: Rotation): PdfRef => {
+  /** The appearance XObject of a widget: the text appearance given, or one drawing an image. */
+  const appearanceObject = (drawn: { text: Appearance } | { image: SealImage }, rect: PdfBox, rotate: Rotation): PdfRef => {
     const ref = allocator.allocate();
-    let appearance = text;
     const resources = pdfDict();
-    if (image) {
+    let appearance: Appearance;
+    if ('image' in drawn) {
+      const { image } = drawn;
       const xobject = imageXObject(image.data, image.format);
       const maskRef = xobject.mask ? allocator.allocate() : undefined;
       const imageRef = allocator.allocate();
@@ -244,8 +242,9 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
       objects.push({ ref: imageRef, value: withSoftMask(xobject.image.dict, maskRef), stream: xobject.image.data });
       appearance = imageAppearance({ ...shownSizeOfRect(rect, rotate), rotate, image: xobject });
       resources.entries.set('XObject', pdfDict([[APPEARANCE_IMAGE_KEY, imageRef]]));
-    } else if (appearance.usesFont) {
-      resources.entries.set('Font', pdfDict([[APPEARANCE_FONT_KEY, font()]]));
+    } else {
+      appearance = drawn.text;
+      if (appearance.usesFont) resources.entries.set('Font', pdfDict([[APPEARANCE_FONT_KEY, font()]]));
     }
     objects.push({
       ref,
@@ -306,14 +305,14 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
         ['V', signatureRef],
       ],
       request.rect,
-      appearanceObject(request.appearance, request.image, request.rect, signaturePage.rotate),
+      appearanceObject(request.image ? { image: request.image } : { text: request.appearance }, request.rect, signaturePage.rotate),
       signaturePage.rotate,
     ),
   ];
   for (const field of fields) {
     const rotate = pageOf(field.pageIndex).rotate;
     const isText = field.kind === 'text';
-    const appearance = appearanceObject(isText ? field.appearance : EMPTY_APPEARANCE, isText ? undefined : field.image, field.rect, rotate);
+    const appearance = appearanceObject(isText ? { text: field.appearance } : { image: field.image }, field.rect, rotate);
     added.push(
       addWidget(
         field.pageIndex,
