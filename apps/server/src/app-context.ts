@@ -1,6 +1,7 @@
 import type { Config } from './config';
 import type { Database } from './db/database';
 import type { JobQueue } from './jobs/job-queue';
+import type { KeyVault } from './signing/key-vault';
 import type { FileStorage } from './storage/file-storage';
 
 /** The services a request handler may use, built once at start and passed down explicitly. */
@@ -9,6 +10,8 @@ export interface AppContext {
   version: string;
   database: Database;
   storage: FileStorage;
+  /** Opens the tenants' sealed signing keys (SEAL_MASTER_KEY or the data dir's key file). */
+  vault: KeyVault;
   /** Absent when JOBS_ENABLED=false (e.g. a web-only process in a scaled-out install). */
   jobs: JobQueue | undefined;
   /**

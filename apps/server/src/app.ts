@@ -8,6 +8,8 @@ import { registerOutboxRoutes } from './routes/outbox-routes';
 import { registerDocumentRoutes } from './routes/document-routes';
 import { registerWorkflowRoutes } from './routes/workflow-routes';
 import { registerEpakRoutes } from './routes/epak-routes';
+import { registerEpakAuditRoutes } from './routes/epak-audit-routes';
+import { registerEpakActionRoutes } from './routes/epak-action-routes';
 import { registerPublicRoutes } from './routes/public-routes';
 import formBody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -62,6 +64,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerDocumentRoutes(app, context);
   registerWorkflowRoutes(app, context);
   registerEpakRoutes(app, context);
+  registerEpakAuditRoutes(app, context);
+  registerEpakActionRoutes(app, context);
   await serveWebApp(app, context.config.webDistDir);
   await options.beforeReady?.(app, context);
   await app.ready();

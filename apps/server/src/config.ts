@@ -57,6 +57,10 @@ const EnvSchema = z
     SMS_WEBHOOK_TOKEN: z.string().min(1).max(500).optional(),
     /** Base64 of 32 bytes: the key vault's master key (signing/key-vault.ts). */
     SEAL_MASTER_KEY: z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be the base64 of 32 bytes').optional(),
+    // The key type of a tenant seal made from now on (existing seals keep theirs).
+    SEAL_KEY_ALGORITHM: z.enum(['rsa-3072', 'ecdsa-p256']).default('rsa-3072'),
+    // How long a signing link mailed to a recipient stays good, in days.
+    SIGNING_LINK_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     SETUP_TOKEN: z.string().min(32, 'must be at least 32 characters').max(200).optional(),
     SUPPORTED_LANGUAGES: z
       .string()
@@ -125,6 +129,8 @@ export interface Config {
   sms: { webhookUrl: string; token: string | undefined } | undefined;
   /** SEAL_MASTER_KEY; unset, an embedded install keeps a key file in dataDir (signing/key-vault.ts). */
   sealMasterKey: string | undefined;
+  sealKeyAlgorithm: 'rsa-3072' | 'ecdsa-p256';
+  signingLinkDays: number;
   documents: {
     maxBytes: number;
     maxPages: number;
@@ -188,6 +194,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
     sms: e.SMS_WEBHOOK_URL ? { webhookUrl: e.SMS_WEBHOOK_URL, token: e.SMS_WEBHOOK_TOKEN } : undefined,
     sealMasterKey: e.SEAL_MASTER_KEY,
+    sealKeyAlgorithm: e.SEAL_KEY_ALGORITHM,
+    signingLinkDays: e.SIGNING_LINK_DAYS,
     documents: { maxBytes: e.DOCUMENT_MAX_MB * 1024 * 1024, maxPages: e.DOCUMENT_MAX_PAGES, libreOfficePath: e.LIBREOFFICE_PATH },
     supportedLanguages: e.SUPPORTED_LANGUAGES,
     defaultLanguage: e.DEFAULT_LANGUAGE,

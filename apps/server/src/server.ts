@@ -1,3 +1,4 @@
+import { keyVault, loadMasterKey } from './signing/key-vault';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context';
@@ -6,6 +7,7 @@ import type { Config } from './config';
 import { type Database, openDatabase } from './db/database';
 import { type JobQueue, startJobQueue } from './jobs/job-queue';
 import { SWEEP_TEMPORARY_FILES_CRON, sweepTemporaryFilesJob } from './jobs/sweep-temporary-files';
+import { EXPIRE_EPAKS_CRON, expireEpaksJob } from './jobs/expire-epaks';
 import { seedDemo } from './identity/demo';
 import { deliverOutboxJob, deliverSmsJob, smtpTransport } from './identity/mail-delivery';
 import { prepareFirstRun } from './identity/first-run';
@@ -50,6 +52,7 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
       version: VERSION,
       database: opened.database,
       storage,
+      vault: keyVault(loadMasterKey({ fromEnv: config.sealMasterKey, dataDir: config.dataDir })),
       jobs: undefined,
       nudgeMailDelivery: () => {},
     };
@@ -67,6 +70,14 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
       });
       await opened.jobs.register(sweep);
       await opened.jobs.schedule(sweep, SWEEP_TEMPORARY_FILES_CRON, { olderThanMinutes: 60 });
+      const expire = expireEpaksJob({
+        db: opened.database.db,
+        mail: { publicUrl: config.publicUrl, linkDays: config.signingLinkDays },
+        onExpired: (ids) => ids.length > 0 && (app.log.info({ ePakIds: ids }, 'ePaks expired'), context.nudgeMailDelivery()),
+        onError: (ePakId, error) => app.log.error({ err: error, ePakId }, 'could not expire an ePak'),
+      });
+      await opened.jobs.register(expire);
+      await opened.jobs.schedule(expire, EXPIRE_EPAKS_CRON, {});
       const jobs = opened.jobs;
       const deliveries = [
         config.smtp && deliverOutboxJob({ db: opened.database.db, transport: smtpTransport(config.smtp.url), from: config.smtp.from }),

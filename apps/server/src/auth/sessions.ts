@@ -32,6 +32,8 @@ export async function issueSession(options: {
   lifetimes: TokenLifetimes;
   client?: ClientInfo;
   familyId?: string;
+  /** A signing-link session: one ePak of one tenant (http/auth-guard.ts). */
+  scope?: { tenantId: string; epakId: string };
 }): Promise<IssuedTokens> {
   const { db, lifetimes } = options;
   const accessToken = generateSecret('pka');
@@ -49,6 +51,8 @@ export async function issueSession(options: {
       refreshExpiresAt: new Date(now + lifetimes.refreshSeconds * 1000),
       ipAddress: options.client?.ipAddress,
       userAgent: options.client?.userAgent?.slice(0, 500),
+      scopeTenantId: options.scope?.tenantId ?? null,
+      scopeEpakId: options.scope?.epakId ?? null,
     })
     .returning({ id: sessions.id });
   return {
@@ -98,6 +102,8 @@ export async function rotateSession(options: {
       lifetimes: options.lifetimes,
       client: options.client,
       familyId: row.familyId,
+      // A signing-link session stays one: rotating must never widen what it reaches.
+      ...(row.scopeEpakId && row.scopeTenantId ? { scope: { tenantId: row.scopeTenantId, epakId: row.scopeEpakId } } : {}),
     });
     return { reused: false as const, issued, userId: row.userId, familyId: row.familyId };
   }).then((result) => {
@@ -113,6 +119,9 @@ export interface ResolvedSession {
   userId: string;
   accessExpiresAt: Date;
   user: typeof users.$inferSelect;
+  /** Set for a signing-link session: it reaches this ePak of this tenant only. */
+  scopeTenantId: string | null;
+  scopeEpakId: string | null;
 }
 
 /** The session an access token belongs to: -27 when it has expired, -5 when it is not valid. */
@@ -132,6 +141,8 @@ export async function resolveAccessToken(options: { db: Db; accessToken: string 
     userId: row.session.userId,
     accessExpiresAt: row.session.accessExpiresAt,
     user: row.user,
+    scopeTenantId: row.session.scopeTenantId,
+    scopeEpakId: row.session.scopeEpakId,
   };
 }
 

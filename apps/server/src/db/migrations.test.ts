@@ -21,9 +21,12 @@ describe('migrations', () => {
     expect(rows.map((r) => (r as { table_name: string }).table_name)).toEqual([
       'documents',
       'epak_activities',
+      'epak_document_revisions',
       'epak_documents',
+      'epak_links',
       'epak_recipients',
       'epak_steps',
+      'epak_user_states',
       'epaks',
       'invitations',
       'memberships',

@@ -159,6 +159,13 @@ export const sessions = pgTable(
     revokedAt: ts('revoked_at'),
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
+    /**
+     * A session opened from a signing link (easy-sign exchange) reaches one ePak of one tenant
+     * and nothing else: the guard refuses every endpoint not made for signing links, and every
+     * other ePak, whatever the user's memberships.
+     */
+    scopeTenantId: uuid('scope_tenant_id'),
+    scopeEpakId: uuid('scope_epak_id'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -337,6 +344,15 @@ export const epaks = pgTable(
     startedAt: ts('started_at'),
     /** The order of the step under way (the engine's currentStep); null before start and after the end. */
     currentStep: integer('current_step'),
+    /** When the engine ended it (Completed, Rejected, Stopped, Expired). */
+    endedAt: ts('ended_at'),
+    /** Moved to the Deleted folder by its owner (-46 for any action afterwards). */
+    deletedAt: ts('deleted_at'),
+    deletedBy: uuid('deleted_by'),
+    /** Archived by its owner (-47 for any action afterwards). */
+    archivedAt: ts('archived_at'),
+    /** Days after its end the ePak is kept before archival (PUT updateEpakArchivalPeriod). */
+    archivalPeriodDays: integer('archival_period_days'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -359,6 +375,10 @@ export const epakActivities = pgTable(
     details: jsonb('details').notNull().default({}),
     ip: text('ip'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** The previous entry's hash (64 zeros for the first): the log is a chain, so an edit shows. */
+    prevHash: text('prev_hash'),
+    /** SHA-256 over prevHash and this entry's canonical JSON (epaks/activity.ts). */
+    hash: text('hash'),
   },
   (t) => [uniqueIndex('epak_activities_seq').on(t.epakId, t.seq)],
 );
@@ -405,8 +425,73 @@ export const epakRecipients = pgTable(
     userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
     status: text('status').notNull().default('Pending'),
+    /** The recipient who handed this place over (delegate); null for the ones composed. */
+    delegatedFromId: uuid('delegated_from_id'),
+    lastRemindedAt: ts('last_reminded_at'),
+    actedAt: ts('acted_at'),
   },
   (t) => [index('epak_recipients_epak').on(t.epakId), index('epak_recipients_user').on(t.userId)],
+);
+
+/**
+ * One signer's revision of one document: the bytes appended to the file as it was (`tail`,
+ * stored as a blob of its own), so the current file is the composed original followed by every
+ * tail in `seq` order. The blob is stored before this row commits, and this row commits with the
+ * state change it belongs to; a recipient has at most one revision per document, which is what
+ * makes a retried sign idempotent.
+ */
+export const epakDocumentRevisions = pgTable(
+  'epak_document_revisions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    epakDocumentId: uuid('epak_document_id').notNull().references(() => epakDocuments.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    recipientId: uuid('recipient_id').references(() => epakRecipients.id, { onDelete: 'set null' }),
+    /** SHA-256 of the whole file this revision was appended to, and of the whole file after it. */
+    predecessorSha256: text('predecessor_sha256').notNull(),
+    sha256: text('sha256').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    tailSha256: text('tail_sha256').notNull(),
+    tailSize: bigint('tail_size', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('epak_document_revisions_seq').on(t.epakDocumentId, t.seq),
+    uniqueIndex('epak_document_revisions_recipient').on(t.epakDocumentId, t.recipientId),
+  ],
+);
+
+/**
+ * Signing links (easy-sign) for recipients: a high-entropy secret stored as its digest, good for
+ * one recipient of one ePak until it expires or the recipient's part is over.
+ */
+export const epakLinks = pgTable(
+  'epak_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    epakId: uuid('epak_id').notNull().references(() => epaks.id, { onDelete: 'cascade' }),
+    recipientId: uuid('recipient_id').notNull().references(() => epakRecipients.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    lastUsedAt: ts('last_used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('epak_links_token').on(t.tokenHash), index('epak_links_recipient').on(t.recipientId)],
+);
+
+/** Per person and ePak: the star, the read state, and which documents they have opened. */
+export const epakUserStates = pgTable(
+  'epak_user_states',
+  {
+    epakId: uuid('epak_id').notNull().references(() => epaks.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    starred: boolean('starred').notNull().default(false),
+    readAt: ts('read_at'),
+    /** epak_documents ids this person has opened; all of them make the ePak read (view enforcement). */
+    viewedDocumentIds: jsonb('viewed_document_ids').notNull().default([]),
+  },
+  (t) => [primaryKey({ columns: [t.epakId, t.userId] }), index('epak_user_states_user').on(t.userId)],
 );
 
 /**

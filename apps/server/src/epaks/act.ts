@@ -1,27 +1,33 @@
 import { DomainError, type EpakStatus, notFound, ResponseCode, transition } from '@pakt/domain';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../app-context';
 import type { Db } from '../db/database';
-import { epaks } from '../db/schema';
+import { epakRecipients, users } from '../db/schema';
+import { assertActionable, type EpakActor, loadVisibleEpak } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState, storeEngineState } from './engine-store';
-
-type Actor = { tenantId: string; userId: string };
+import { queueEngineEffects } from './notify';
 
 /**
  * A recipient rejects an ePak (spec §7 POST …/reject). The domain engine decides; this loads the
  * ePak under its row lock, finds the caller among the recipients, and stores the answer with its
- * activity record (the comment included) in one transaction. Someone who is neither its owner
- * nor one of its recipients is told it does not exist.
+ * activity record (the comment included) and the owner's mail in one transaction. Someone who is
+ * neither its owner nor one of its recipients is told it does not exist.
  */
-export async function rejectEpak(options: { db: Db; actor: Actor; epakId: string; comment: string; ip?: string | null }): Promise<{ status: EpakStatus }> {
-  return options.db.transaction(async (txRaw) => {
+export async function rejectEpak(options: {
+  ctx: Pick<AppContext, 'config'> & { database: { db: Db } };
+  actor: EpakActor;
+  epakId: string;
+  comment: string;
+  ip?: string | null;
+  now?: Date;
+}): Promise<{ status: EpakStatus }> {
+  const { ctx } = options;
+  const at = options.now ?? new Date();
+  return ctx.database.db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
-    const [epak] = await tx
-      .select()
-      .from(epaks)
-      .where(and(eq(epaks.id, options.epakId), eq(epaks.tenantId, options.actor.tenantId)))
-      .for('update');
-    if (!epak) throw notFound('No such ePak.');
+    const { epak } = await loadVisibleEpak(tx, options.actor, options.epakId, { forUpdate: true });
+    assertActionable(epak);
     const stored = await loadEngineState(tx, epak);
     const mine = stored.recipients.filter((r) => r.userId === options.actor.userId);
     if (mine.length === 0 && epak.ownerId !== options.actor.userId) throw notFound('No such ePak.');
@@ -30,13 +36,24 @@ export async function rejectEpak(options: { db: Db; actor: Actor; epakId: string
     const current = mine.find((r) => stored.stepOrderById.get(r.stepId) === epak.currentStep) ?? mine[0];
     const result = transition(stored.state, { type: 'reject', recipientId: current?.id ?? '' });
     if (!result.ok) throw new DomainError(ResponseCode[result.code], result.reason);
-    await storeEngineState(tx, epak.id, stored, result);
+    await storeEngineState(tx, epak.id, stored, result, { endedAt: at });
+    await tx.update(epakRecipients).set({ actedAt: at }).where(eq(epakRecipients.id, current!.id));
     await recordEpakActivity(tx, {
       epakId: epak.id,
       actorId: options.actor.userId,
       action: 'rejected',
       details: { comment: options.comment, effects: result.effects },
       ip: options.ip ?? null,
+    });
+    const [me] = await tx.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, options.actor.userId));
+    await queueEngineEffects(tx, {
+      epakId: epak.id,
+      effects: result.effects,
+      publicUrl: ctx.config.publicUrl,
+      linkDays: ctx.config.signingLinkDays,
+      now: at,
+      actorName: me ? `${me.firstName} ${me.lastName}`.trim() : undefined,
+      comment: options.comment,
     });
     return { status: result.state.status };
   });

@@ -23,6 +23,8 @@ import {
 } from '@pakt/domain';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
+import { assertActionable, loadViewer, loadVisibleEpak } from './access';
+import { revisionsByDocument } from './revisions';
 import { documents, epakDocuments, epakRecipients, epakSteps, epaks, memberships, users } from '../db/schema';
 import { listStates } from '../workflows/workflows';
 import { recordEpakActivity } from './activity';
@@ -188,8 +190,10 @@ export async function loadOwnEpak(db: Db, scope: Scope, epakId: string) {
   return row;
 }
 
+/** An ePak as its owner or one of its recipients sees it, with what the caller may do with it. */
 export async function loadEpakDetail(db: Db, scope: Scope, epakId: string): Promise<EpakDetail> {
-  const epak = await loadOwnEpak(db, scope, epakId);
+  const actor = { tenantId: scope.tenantId, userId: scope.ownerId };
+  const { epak } = await loadVisibleEpak(db, actor, epakId);
   const docs = await db.select().from(epakDocuments).where(eq(epakDocuments.epakId, epak.id)).orderBy(asc(epakDocuments.position));
   const steps = await db.select().from(epakSteps).where(eq(epakSteps.epakId, epak.id)).orderBy(asc(epakSteps.position));
   const recipients = await db
@@ -198,6 +202,8 @@ export async function loadEpakDetail(db: Db, scope: Scope, epakId: string): Prom
     .innerJoin(users, eq(users.id, epakRecipients.userId))
     .where(eq(epakRecipients.epakId, epak.id))
     .orderBy(asc(epakRecipients.position));
+  const revisionCounts = await revisionsByDocument(db, docs.map((doc) => doc.id));
+  const [owner] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, epak.ownerId));
   const presentedSteps = steps.map((step) => ({
     order: step.position,
     workflowStateId: step.workflowStateId,
@@ -228,6 +234,7 @@ export async function loadEpakDetail(db: Db, scope: Scope, epakId: string): Prom
       name: doc.name,
       pageCount: doc.pageCount,
       pages: doc.pages as PageGeometry[],
+      revisions: revisionCounts.get(doc.id)?.length ?? 0,
     })),
     steps: presentedSteps,
     currentStep: epak.currentStep,
@@ -236,13 +243,16 @@ export async function loadEpakDetail(db: Db, scope: Scope, epakId: string): Prom
     notificationStartDate: epak.notificationStartAt?.toISOString() ?? null,
     viewEnforced: epak.viewEnforced,
     ownerId: epak.ownerId,
+    ownerName: owner ? `${owner.firstName} ${owner.lastName}`.trim() : '',
     createdOn: epak.createdAt.toISOString(),
     modifiedOn: epak.updatedAt.toISOString(),
+    viewer: await loadViewer(db, actor, epak),
   };
 }
 
-export async function loadEpakDocument(db: Db, scope: Scope, epakId: string, documentId: string) {
-  const epak = await loadOwnEpak(db, scope, epakId);
+/** One document of an ePak its owner or a recipient may see (readers); saveTags wants the owner. */
+export async function loadEpakDocument(db: Db, scope: Scope, epakId: string, documentId: string, options: { ownerOnly?: boolean } = {}) {
+  const epak = options.ownerOnly ? await loadOwnEpak(db, scope, epakId) : (await loadVisibleEpak(db, { tenantId: scope.tenantId, userId: scope.ownerId }, epakId)).epak;
   const [doc] = await db.select().from(epakDocuments).where(and(eq(epakDocuments.id, documentId), eq(epakDocuments.epakId, epak.id)));
   if (!doc) throw notFound('No such document in this ePak.');
   return { epak, doc };
@@ -258,7 +268,8 @@ export async function readTags(db: Db, scope: Scope, epakId: string, documentId:
  */
 export async function saveTags(options: { db: Db; scope: Scope; epakId: string; documentId: string; tags: Tag[] }): Promise<Tag[]> {
   const { db, scope } = options;
-  const { epak, doc } = await loadEpakDocument(db, scope, options.epakId, options.documentId);
+  const { epak, doc } = await loadEpakDocument(db, scope, options.epakId, options.documentId, { ownerOnly: true });
+  assertActionable(epak);
   if (epak.status !== 'Draft') {
     throw invalidInput('Tags are placed while the ePak is a draft; a started ePak is changed by editing it.');
   }

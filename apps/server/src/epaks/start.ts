@@ -18,8 +18,10 @@ import {
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { epakDocuments, epakRecipients, epakSteps, epaks, users } from '../db/schema';
+import { assertActionable } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState, storeEngineState } from './engine-store';
+import { queueEngineEffects } from './notify';
 
 type Scope = { tenantId: string; ownerId: string };
 
@@ -37,7 +39,14 @@ const addressOf = (key: string) => key.slice(key.indexOf('|') + 1).replace(/^ema
  * concurrent starts cannot both succeed. Moving recipients through the steps is the workflow
  * engine's; this marks the ePak InProgress and records when.
  */
-export async function startEpak(options: { db: Db; scope: Scope; epakId: string; ip?: string | null }): Promise<void> {
+export async function startEpak(options: {
+  db: Db;
+  scope: Scope;
+  epakId: string;
+  ip?: string | null;
+  /** Where mail links point and how long signing links last; no mail is queued without it. */
+  notify?: { publicUrl: string; linkDays: number };
+}): Promise<void> {
   const { db, scope } = options;
   await db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
@@ -47,6 +56,7 @@ export async function startEpak(options: { db: Db; scope: Scope; epakId: string;
       .where(and(eq(epaks.id, options.epakId), eq(epaks.tenantId, scope.tenantId), eq(epaks.ownerId, scope.ownerId)))
       .for('update');
     if (!epak) throw notFound('No such ePak.');
+    assertActionable(epak);
     if (epak.status === 'Completed') throw new DomainError(ResponseCode.EPAK_ALREADY_COMPLETED, 'This ePak is already completed.');
     if (epak.status !== 'Draft') throw invalidInput('This ePak was already sent.', [{ path: 'status', message: epak.status }]);
 
@@ -111,10 +121,10 @@ export async function startEpak(options: { db: Db; scope: Scope; epakId: string;
       epakId: epak.id,
       actorId: scope.ownerId,
       action: 'started',
-      // The effects (who to notify, what to mail) are kept with the record; sending them is the
-      // job of the notification work still to come (issue 5).
       details: { documents: docs.length, signers: workflowSigners.size, signatureFields: signatureTags.length, effects: started.effects },
       ip: options.ip ?? null,
     });
+    // The first step's people are mailed in the same transaction (the outbox row is the job).
+    if (options.notify) await queueEngineEffects(tx, { epakId: epak.id, effects: started.effects, ...options.notify });
   });
 }

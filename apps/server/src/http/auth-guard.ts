@@ -46,12 +46,19 @@ function bearerToken(request: FastifyRequest): string {
  * tenant header only selects among the caller's active memberships: anything else is 404, so
  * an outsider cannot even learn that a tenant exists.
  */
-export async function resolveAuth(options: { db: Db; access: EndpointAccess; request: FastifyRequest }): Promise<UserAuth | TenantAuth | undefined> {
+export async function resolveAuth(options: {
+  db: Db;
+  access: EndpointAccess;
+  request: FastifyRequest;
+  /** The endpoint is made for signing-link sessions too (contract `signingLink`). */
+  signingLink?: boolean;
+}): Promise<UserAuth | TenantAuth | undefined> {
   const { db, access, request } = options;
   if (access === 'public') return undefined;
   const session = await resolveAccessToken({ db, accessToken: bearerToken(request) });
   const auth: UserAuth = { session, user: session.user };
   if (session.user.disabledAt) throw new DomainError(ResponseCode.USER_DISABLED, 'This account is disabled.');
+  if (session.scopeEpakId) return resolveLinkAuth({ db, request, auth, signingLink: access === 'tenant' && options.signingLink === true });
   if (access === 'user') return auth;
   if (access === 'root') {
     if (!session.user.isRoot) throw forbidden('Only the instance administrator may do this.');
@@ -80,10 +87,43 @@ export async function resolveAuth(options: { db: Db; access: EndpointAccess; req
   return { ...auth, tenant: { id: row.tenant.id, name: row.tenant.name }, role: row.membership.role as Role };
 }
 
+/** The ePak a request is about: in its path (ePakId or epakId) or, for POST epak/status, its body. */
+function epakIdOf(request: FastifyRequest): string | undefined {
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const id = params['ePakId'] ?? params['epakId'] ?? body['ePakId'];
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * A session opened from a signing link acts as a signer of one tenant on one ePak, whatever the
+ * user's memberships (an external recipient's is still 'invited'). Any other endpoint is 403,
+ * any other ePak or tenant 404.
+ */
+async function resolveLinkAuth(options: { db: Db; request: FastifyRequest; auth: UserAuth; signingLink: boolean }): Promise<TenantAuth> {
+  const { auth, request } = options;
+  const { scopeEpakId, scopeTenantId } = auth.session;
+  if (!options.signingLink) throw forbidden('A signing link opens only the ePak it was sent for.');
+  const tenantHeader = request.headers[API_HEADERS.tenant.toLowerCase()];
+  if ((typeof tenantHeader === 'string' && tenantHeader.length > 0 && tenantHeader !== scopeTenantId) || epakIdOf(request) !== scopeEpakId) {
+    throw notFound();
+  }
+  // The link is the grant: an external recipient may have no membership at all. One that an
+  // administrator disabled still stops them.
+  const [tenant] = await options.db.select().from(tenants).where(eq(tenants.id, scopeTenantId!));
+  if (!tenant) throw notFound();
+  const [membership] = await options.db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, tenant.id), eq(memberships.userId, auth.user.id)));
+  if (membership?.status === 'disabled') throw new DomainError(ResponseCode.USER_DISABLED, 'Your account is disabled in this tenant.');
+  return { ...auth, tenant: { id: tenant.id, name: tenant.name }, role: 'signer' };
+}
+
 /** The permissions module's view of the caller. Root acts outside any tenant. */
 export function actorOf(auth: UserAuth | TenantAuth): Actor {
   const base = { userId: auth.user.id, userStatus: auth.user.status as UserStatus };
-  if ('tenant' in auth) return { ...base, role: auth.role, tenantId: auth.tenant.id };
+  if ('tenant' in auth) return { ...base, role: auth.role, tenantId: auth.tenant.id, ...(auth.session.scopeEpakId ? { viaSigningLink: true } : {}) };
   // Only root acts outside a tenant with a role; route() refuses actions on 'user' endpoints.
   if (!auth.user.isRoot) throw new Error('actorOf: a non-root user outside a tenant has no role');
   return { ...base, role: 'root' };

@@ -72,7 +72,7 @@ export function route<E extends Endpoint>(
       ...(endpoint.binaryResponse ? {} : { response: { 200: responseEnvelope(endpoint) } }),
     },
     async preValidation(request) {
-      const auth = await resolveAuth({ db: ctx.database.db, access: endpoint.access, request });
+      const auth = await resolveAuth({ db: ctx.database.db, access: endpoint.access, request, signingLink: endpoint.signingLink === true });
       if (!auth) return;
       authOf.set(request, auth);
       if (endpoint.action) {

@@ -428,8 +428,8 @@ describe('rejecting an ePak', () => {
     const signerHeaders = await headersOf(signer.user);
     const reviewerHeaders = await headersOf(reviewer.user);
 
-    // A draft waits for nobody.
-    expect((await rejectAs(reviewerHeaders)).json().code).toBe(-28);
+    // A draft is its owner's alone: its recipients learn of it when it is sent.
+    expect((await rejectAs(reviewerHeaders)).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'POST', url: `/msbapi/v2/epaks/${epak.ePakId}/start`, headers: owner.headers })).statusCode).toBe(200);
     // The signer's step is not under way yet.
     expect((await rejectAs(signerHeaders)).json().code).toBe(-28);

@@ -1,5 +1,9 @@
 import {
+  actOnEpakDocument,
   createEpak,
+  exchangeEasyToken,
+  setEpakStatus,
+  signEpakDocument,
   createSignatureBlocks,
   downloadEpakDocument,
   getEpak,
@@ -15,6 +19,10 @@ import { composeEpak, loadEpakDetail, loadEpakDocument, readTags, saveTags, sear
 import { startEpak as sendEpak } from '../epaks/start';
 import { rejectEpak as reject } from '../epaks/act';
 import { route } from '../http/route';
+import { exchangeSigningLink } from '../epaks/links';
+import { revisionsOf, streamCurrentDocument } from '../epaks/revisions';
+import { signDocument } from '../epaks/sign';
+import { recordDocumentView, setEpakStatus as changeStatus } from '../epaks/status';
 
 export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
@@ -45,18 +53,46 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, ctx, downloadEpakDocument, async ({ auth, params }) => {
     const { doc } = await loadEpakDocument(db, scopeOf(auth), params.ePakId, params.documentId);
     const fileName = /\.pdf$/i.test(doc.name) ? doc.name : `${doc.name.replace(/\.[^.]*$/, '')}.pdf`;
-    return { contentType: 'application/pdf', size: doc.size, fileName, stream: await ctx.storage.get(doc.sha256) };
+    // The file as composed followed by every signer's revision: what pdfsig verifies.
+    const revisions = await revisionsOf(db, doc.id);
+    const size = revisions.at(-1)?.size ?? doc.size;
+    return { contentType: 'application/pdf', size, fileName, stream: streamCurrentDocument(ctx.storage, doc, revisions) };
   });
 
+  const actorOf = (auth: { tenant: { id: string }; user: { id: string } }) => ({ tenantId: auth.tenant.id, userId: auth.user.id });
+
+  route(app, ctx, signEpakDocument, async ({ auth, params, body, request }) => {
+    const result = await signDocument({ ctx, actor: actorOf(auth), epakId: params.ePakId, documentId: params.documentId, body, ip: request.ip });
+    request.log.info({ ePakId: params.ePakId, documentId: params.documentId, revision: result.revision }, 'document signed');
+    ctx.nudgeMailDelivery();
+    return result;
+  });
+
+  route(app, ctx, setEpakStatus, async ({ auth, body, request }) => {
+    const result = await changeStatus({ ctx, actor: actorOf(auth), epakId: body.ePakId, status: body.status, comment: body.comment, ip: request.ip });
+    ctx.nudgeMailDelivery();
+    return result;
+  });
+
+  route(app, ctx, actOnEpakDocument, async ({ auth, params }) =>
+    recordDocumentView({ db, actor: actorOf(auth), epakId: params.epakId, documentId: params.documentId }),
+  );
+
+  route(app, ctx, exchangeEasyToken, async ({ params, request }) =>
+    exchangeSigningLink({ db, token: params.easytoken, client: { ipAddress: request.ip, userAgent: request.headers['user-agent'] } }),
+  );
+
   route(app, ctx, startEpak, async ({ auth, params, request }) => {
-    await sendEpak({ db, scope: scopeOf(auth), epakId: params.ePakId, ip: request.ip });
+    await sendEpak({ db, scope: scopeOf(auth), epakId: params.ePakId, ip: request.ip, notify: { publicUrl: ctx.config.publicUrl, linkDays: ctx.config.signingLinkDays } });
     request.log.info({ ePakId: params.ePakId }, 'ePak started');
+    ctx.nudgeMailDelivery();
     return loadEpakDetail(db, scopeOf(auth), params.ePakId);
   });
 
   route(app, ctx, rejectEpak, async ({ auth, params, body, request }) => {
-    const { status } = await reject({ db, actor: { tenantId: auth.tenant.id, userId: auth.user.id }, epakId: params.ePakId, comment: body.comment, ip: request.ip });
+    const { status } = await reject({ ctx, actor: actorOf(auth), epakId: params.ePakId, comment: body.comment, ip: request.ip });
     request.log.info({ ePakId: params.ePakId }, 'ePak rejected');
+    ctx.nudgeMailDelivery();
     return { ePakId: params.ePakId, status };
   });
 

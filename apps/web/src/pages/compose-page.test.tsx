@@ -79,6 +79,7 @@ function detailOf(body: { subject: string; documentIds: string[]; steps: { workf
         name: document.name,
         pageCount: document.pageCount,
         pages: document.pages,
+        revisions: 0,
       })),
     steps: body.steps.map((step, index) => {
       const state = states.find((candidate) => candidate.workflowStateId === step.workflowStateId)!;
@@ -106,6 +107,7 @@ function detailOf(body: { subject: string; documentIds: string[]; steps: { workf
     ownerId: adminUser.id,
     createdOn: '2025-03-05T10:00:00.000Z',
     modifiedOn: '2025-03-05T10:00:00.000Z',
+    ownerName: 'Asha Rao',
   };
 }
 

@@ -38,7 +38,7 @@ const epak: EpakDetail = {
   status: 'Draft',
   signingPolicy: 'QUICKSIGN',
   workflowId: null,
-  documents: [{ documentId: DOC_ID, sourceDocumentId: null, name: 'lease.pdf', pageCount: 2, pages: [A4, TURNED] }],
+  documents: [{ documentId: DOC_ID, sourceDocumentId: null, name: 'lease.pdf', pageCount: 2, pages: [A4, TURNED], revisions: 0 }],
   steps: [
     { order: 1, workflowStateId: '1d1c5a2e-0a6b-4c5e-9f1a-000000000001', name: 'Review', type: 'REVIEW', recipients: [recipient(1, 'lawyer@example.com')] },
     {
@@ -57,6 +57,7 @@ const epak: EpakDetail = {
   ownerId: adminUser.id,
   createdOn: '2025-03-05T10:00:00.000Z',
   modifiedOn: '2025-03-05T10:00:00.000Z',
+  ownerName: 'Asha Rao',
 };
 
 const buyer = { userEmail: 'buyer@example.com', userUuid: recipient(2, '').userId, wfsOrderId: 2 };

@@ -43,6 +43,12 @@ export interface Endpoint<
   readonly binaryResponse?: boolean;
   /** Largest JSON body accepted, when an endpoint needs more than the server's 1 MB default. */
   readonly maxBodyBytes?: number;
+  /**
+   * Reachable with a session opened from a signing link (easy-sign exchange). Such a session
+   * reaches only these endpoints, and only for the ePak its link was for (`ePakId` or `epakId`
+   * in the path); everything else answers 403.
+   */
+  readonly signingLink?: boolean;
   readonly response: R;
 }
 

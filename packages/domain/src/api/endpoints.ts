@@ -1,5 +1,8 @@
 import type { Endpoint } from './contract';
 import * as documents from './documents';
+import * as epakActions from './epak-actions';
+import * as epakAudit from './epak-audit';
+import * as epakSigning from './epak-signing';
 import * as epaks from './epaks';
 import * as identity from './identity';
 import * as publicEndpoints from './public';
@@ -13,4 +16,4 @@ function isEndpoint(value: unknown): value is Endpoint {
  * Every endpoint of the contract. Tests walk it to prove each guarded endpoint refuses outsiders
  * and wrong roles, and that the server serves nothing outside it.
  */
-export const ALL_ENDPOINTS: readonly Endpoint[] = ([...Object.values(publicEndpoints), ...Object.values(identity), ...Object.values(documents), ...Object.values(epaks), ...Object.values(workflows)] as unknown[]).filter(isEndpoint);
+export const ALL_ENDPOINTS: readonly Endpoint[] = ([...Object.values(publicEndpoints), ...Object.values(identity), ...Object.values(documents), ...Object.values(epaks), ...Object.values(epakSigning), ...Object.values(epakActions), ...Object.values(epakAudit), ...Object.values(workflows)] as unknown[]).filter(isEndpoint);

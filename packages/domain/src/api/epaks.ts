@@ -50,6 +50,30 @@ export const EpakRecipient = z.object({
 });
 export type EpakRecipient = z.infer<typeof EpakRecipient>;
 
+/**
+ * What the caller may do with the ePak they are looking at: its owner, a recipient of the step
+ * under way, or someone who acted before. `eligibleForAction` is the view-enforcement rule of
+ * spec §5: true when the ePak is not viewEnforced, or the caller has read it (opened every
+ * document).
+ */
+export const EpakViewer = z.object({
+  isOwner: z.boolean(),
+  /** The caller's place in the step under way when they have one, else their latest place. */
+  recipientId: z.uuid().nullable(),
+  stepOrder: z.number().int().positive().nullable(),
+  stepType: WorkflowStateType.nullable(),
+  status: SignerStatus.nullable(),
+  /** Something waits for the caller now (their status is Pending in the step under way). */
+  canAct: z.boolean(),
+  isRead: z.boolean(),
+  eligibleForAction: z.boolean(),
+  viewedDocumentIds: z.array(z.uuid()),
+  /** The documents the caller has already signed in their place (a retried sign is a no-op). */
+  signedDocumentIds: z.array(z.uuid()),
+  starred: z.boolean(),
+});
+export type EpakViewer = z.infer<typeof EpakViewer>;
+
 export const EpakDetail = z.object({
   ePakId: z.uuid(),
   subject: z.string(),
@@ -65,6 +89,8 @@ export const EpakDetail = z.object({
       name: z.string(),
       pageCount: z.number().int().positive(),
       pages: z.array(PageGeometry),
+      /** Signers' revisions appended so far (0 for the file as composed). */
+      revisions: z.number().int().nonnegative().default(0),
     }),
   ),
   steps: z.array(
@@ -83,8 +109,10 @@ export const EpakDetail = z.object({
   notificationStartDate: z.iso.datetime().nullable(),
   viewEnforced: z.boolean(),
   ownerId: z.uuid(),
+  ownerName: z.string().default(''),
   createdOn: z.iso.datetime(),
   modifiedOn: z.iso.datetime(),
+  viewer: EpakViewer.optional(),
 });
 export type EpakDetail = z.infer<typeof EpakDetail>;
 
@@ -105,8 +133,9 @@ export const getEpak = defineEndpoint({
   method: 'GET',
   path: '/msbapi/v2/epaks/:ePakId',
   access: 'tenant',
-  action: 'epak.compose',
-  summary: 'One of the caller\'s ePaks.',
+  action: 'epak.act',
+  signingLink: true,
+  summary: 'An ePak the caller owns or is a recipient of, with what the caller may do with it (viewer); anyone else is told it does not exist.',
   params: EpakParams,
   response: EpakDetail,
 });
@@ -124,8 +153,9 @@ export const getSignatureBlocks = defineEndpoint({
   method: 'GET',
   path: '/msbapi/v2/epaks/:ePakId/documents/:documentId/signatureblocks',
   access: 'tenant',
-  action: 'epak.compose',
-  summary: 'The tags placed on one document of an ePak.',
+  action: 'epak.act',
+  signingLink: true,
+  summary: 'The tags placed on one document of an ePak (its owner and its recipients).',
   params: BlockParams,
   response: TagsBody,
 });
@@ -159,8 +189,9 @@ export const downloadEpakDocument = defineEndpoint({
   method: 'GET',
   path: '/msbapi/v2/epaks/:ePakId/documents/:documentId/download',
   access: 'tenant',
-  action: 'epak.compose',
-  summary: 'The current PDF of one document of an ePak (what the tag editor shows).',
+  action: 'epak.act',
+  signingLink: true,
+  summary: 'The current PDF of one document of an ePak, every signer\'s revision included (its owner and its recipients).',
   params: BlockParams,
   binaryResponse: true,
   response: z.custom<BinaryBody>(),
@@ -182,6 +213,7 @@ export const rejectEpak = defineEndpoint({
   path: '/msbapi/v2/epaks/:ePakId/reject',
   access: 'tenant',
   action: 'epak.act',
+  signingLink: true,
   summary:
     'The caller, a recipient of the step under way, rejects the ePak with a comment: it ends for everyone (-28 when nothing waits for the caller, -23 once rejected, -72 once completed).',
   params: EpakParams,

@@ -14,6 +14,12 @@ import type { ResponseCodeName } from '../response-codes';
  * record Signed (the caller has already checked the signer's required tags and sealed the
  * revision), EMAIL mails the documents to its recipients and moves on at once. A rejection ends
  * the ePak.
+ *
+ * The owner may change who a step waits for while the ePak is under way: a recipient of the step
+ * under way delegates their place (they become Delegated, the delegate takes a new place in the
+ * same step), the delegation is taken back before the delegate acts, or the owner removes a
+ * recipient who has not acted from a step not yet finished (a step under way left with nobody to
+ * wait for is done, and the ePak moves on).
  */
 
 /** The ePak statuses of api/epaks.ts. */
@@ -44,7 +50,16 @@ export type EngineEvent =
   | { readonly type: 'sign'; readonly recipientId: string }
   | { readonly type: 'reject'; readonly recipientId: string }
   | { readonly type: 'stop' }
-  | { readonly type: 'expire' };
+  | { readonly type: 'expire' }
+  /**
+   * `recipientId` hands their place in the step under way to a new recipient `delegateId` (an id
+   * the caller made), Pending, or DelegatePending while the delegate has not registered.
+   */
+  | { readonly type: 'delegate'; readonly recipientId: string; readonly delegateId: string; readonly delegateStatus?: 'Pending' | 'DelegatePending' }
+  /** The place `delegateId` took from `originalId` goes back to `originalId`, Pending again. */
+  | { readonly type: 'delegateCancel'; readonly delegateId: string; readonly originalId: string }
+  /** A recipient who has not acted leaves a step not yet finished. */
+  | { readonly type: 'removeRecipient'; readonly recipientId: string };
 
 /** What the server does after commit. */
 export type EngineEffect =
@@ -71,6 +86,18 @@ const ACTION_OF_STEP: Record<WorkflowStateType, 'review' | 'sign' | null> = {
 const DONE_STATUSES: readonly SignerStatus[] = ['Reviewed', 'Signed', 'Emailed', 'NotRequired', 'Skipped', 'Delegated'];
 
 const refuse = (code: ResponseCodeName, reason: string): EngineResult => ({ ok: false, code, reason });
+
+const isWaiting = (recipient: EngineRecipient) => recipient.status === 'Pending' || recipient.status === 'DelegatePending';
+
+function withSteps(state: EngineState, order: number, update: (recipients: readonly EngineRecipient[]) => EngineRecipient[]): EngineState {
+  return { ...state, steps: state.steps.map((step) => (step.order !== order ? step : { ...step, recipients: update(step.recipients) })) };
+}
+
+/** The step under way is done once nobody in it is left to act: the ePak moves on. */
+function advanceIfStepDone(state: EngineState, order: number, effects: EngineEffect[]): EngineState {
+  const step = state.steps.find((candidate) => candidate.order === order)!;
+  return step.recipients.every((r) => DONE_STATUSES.includes(r.status)) ? advance(state, order, effects) : state;
+}
 
 function withRecipient(state: EngineState, order: number, recipientId: string, status: SignerStatus): EngineState {
   return {
@@ -102,6 +129,8 @@ function advance(state: EngineState, from: number, effects: EngineEffect[]): Eng
   for (const step of ordered) {
     if (step.order <= from) continue;
     if (step.type === 'EMAIL') {
+      // A mailing step whose recipients were all removed has nobody to mail.
+      if (step.recipients.length === 0) continue;
       effects.push({ type: 'mailDocuments', order: step.order, recipientIds: step.recipients.map((r) => r.recipientId) });
       for (const recipient of step.recipients) current = withRecipient(current, step.order, recipient.recipientId, 'Emailed');
       continue;
@@ -156,9 +185,59 @@ export function transition(state: EngineState, event: EngineEvent): EngineResult
         return refuse('INVALID_INPUT', `This step asks for ${ACTION_OF_STEP[step.type] ?? 'nothing'}, not ${event.type}.`);
       }
       const acted = withRecipient(state, step.order, recipient.recipientId, event.type === 'review' ? 'Reviewed' : 'Signed');
-      const stepNow = acted.steps.find((candidate) => candidate.order === step.order)!;
-      const finished = stepNow.recipients.every((r) => DONE_STATUSES.includes(r.status));
-      return { ok: true, state: finished ? advance(acted, step.order, effects) : acted, effects };
+      return { ok: true, state: advanceIfStepDone(acted, step.order, effects), effects };
+    }
+    case 'delegate': {
+      const refused = notUnderWay(state);
+      if (refused) return refused;
+      const step = state.steps.find((candidate) => candidate.order === state.currentStep);
+      const recipient = step?.recipients.find((candidate) => candidate.recipientId === event.recipientId);
+      if (!step || !recipient || !isWaiting(recipient)) {
+        return refuse('USER_WORKFLOW_STATUS_NOT_PENDING', 'Only a place waiting in the step under way can be delegated.');
+      }
+      if (state.steps.some((candidate) => candidate.recipients.some((r) => r.recipientId === event.delegateId))) {
+        return refuse('INVALID_INPUT', 'The delegate needs a place of their own.');
+      }
+      const delegated = withSteps(state, step.order, (recipients) => [
+        ...recipients.map((r) => (r.recipientId === recipient.recipientId ? { ...r, status: 'Delegated' as const } : r)),
+        { recipientId: event.delegateId, status: event.delegateStatus ?? 'Pending' },
+      ]);
+      effects.push({ type: 'notifyStep', order: step.order, recipientIds: [event.delegateId], stepType: step.type });
+      return { ok: true, state: delegated, effects };
+    }
+    case 'delegateCancel': {
+      const refused = notUnderWay(state);
+      if (refused) return refused;
+      const step = state.steps.find((candidate) => candidate.order === state.currentStep);
+      const delegate = step?.recipients.find((candidate) => candidate.recipientId === event.delegateId);
+      const original = step?.recipients.find((candidate) => candidate.recipientId === event.originalId);
+      if (!step || !delegate || !original || original.status !== 'Delegated') {
+        return refuse('USER_WORKFLOW_STATUS_NOT_PENDING', 'No delegation of the step under way can be taken back here.');
+      }
+      if (!isWaiting(delegate)) {
+        return refuse('USER_WORKFLOW_STATUS_NOT_PENDING', `The delegate has already acted (${delegate.status}): the delegation cannot be taken back.`);
+      }
+      const restored = withSteps(state, step.order, (recipients) =>
+        recipients.filter((r) => r.recipientId !== delegate.recipientId).map((r) => (r.recipientId === original.recipientId ? { ...r, status: 'Pending' as const } : r)),
+      );
+      effects.push({ type: 'notifyStep', order: step.order, recipientIds: [original.recipientId], stepType: step.type });
+      return { ok: true, state: restored, effects };
+    }
+    case 'removeRecipient': {
+      const refused = notUnderWay(state);
+      if (refused) return refused;
+      const step = state.steps.find((candidate) => candidate.recipients.some((r) => r.recipientId === event.recipientId));
+      const recipient = step?.recipients.find((r) => r.recipientId === event.recipientId);
+      if (!step || !recipient) return refuse('USER_WORKFLOW_STATUS_NOT_PENDING', 'This person has no place in the ePak.');
+      if (state.currentStep === null || step.order < state.currentStep) {
+        return refuse('USER_WORKFLOW_STATUS_NOT_PENDING', 'This step is finished: nobody is removed from it.');
+      }
+      if (!isWaiting(recipient)) {
+        return refuse('USER_WORKFLOW_STATUS_NOT_PENDING', `This person has already acted (${recipient.status}) and stays in the ePak.`);
+      }
+      const removed = withSteps(state, step.order, (recipients) => recipients.filter((r) => r.recipientId !== recipient.recipientId));
+      // A later step left with nobody is skipped when the ePak gets there.
+      return { ok: true, state: step.order === state.currentStep ? advanceIfStepDone(removed, step.order, effects) : removed, effects };
     }
     case 'stop':
     case 'expire': {

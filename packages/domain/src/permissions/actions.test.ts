@@ -168,6 +168,10 @@ const CONTEXT_ROWS: readonly ContextRow[] = [
   ['invite expired',                                actor('signer', { userStatus: 'admininviteexpired' }), 'profile.read', {},    'invitationExpired'],
   ['delegation invite expired',                     actor('custodian', { userStatus: 'delegationinviteexpired' }), 'epak.compose', {}, 'invitationExpired'],
   ['invitation cancelled',                          actor('signer', { userStatus: 'cancelInvitation' }), 'password.change', {},   'invitationCancelled'],
+  ['invited, through a signing link: act on the ePak', actor('signer', { userStatus: 'admininvited', viaSigningLink: true }), 'epak.act', {}, 'allowed'],
+  ['invited, through a signing link: nothing else',  actor('signer', { userStatus: 'admininvited', viaSigningLink: true }), 'report.read', {}, 'registrationPending'],
+  ['invited without a link: no ePak actions',        actor('signer', { userStatus: 'invitewithdelegation' }), 'epak.act', {},      'registrationPending'],
+  ['invite expired, even through a link',            actor('signer', { userStatus: 'admininviteexpired', viaSigningLink: true }), 'epak.act', {}, 'invitationExpired'],
   ['unknown status is not held against the actor',  actor('custodian', { userStatus: undefined }), 'epak.compose', {},            'allowed'],
 ];
 

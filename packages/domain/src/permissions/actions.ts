@@ -58,8 +58,16 @@ export const Actor = z.object({
   userId: z.string().min(1),
   tenantId: z.string().min(1).optional(),
   userStatus: UserStatus.optional(),
+  /**
+   * Acting through a signing link (easy-sign): the link is the grant for one ePak, so someone
+   * invited who has not registered yet may still act on it (LINK_ACTIONS), and nothing else.
+   */
+  viaSigningLink: z.boolean().optional(),
 });
 export type Actor = z.infer<typeof Actor>;
+
+/** What a not-yet-registered recipient may do through a signing link. */
+export const LINK_ACTIONS: readonly Action[] = ['epak.act'];
 
 /** What the action is aimed at, when that matters. Leave out what does not apply. */
 export interface AuthorizationContext {
@@ -272,7 +280,8 @@ export function authorize(actor: Actor, action: Action, context: AuthorizationCo
     (context.targetUserId === undefined ? rule.self === true : context.targetUserId === actor.userId);
 
   const restriction = actor.userStatus === undefined ? undefined : STATUS_RESTRICTIONS[actor.userStatus];
-  if (restriction && !(isSelf && restriction.allowed.includes(action))) return refuse(restriction.reason);
+  const linkGrant = actor.viaSigningLink === true && restriction?.reason === 'registrationPending' && LINK_ACTIONS.includes(action);
+  if (restriction && !linkGrant && !(isSelf && restriction.allowed.includes(action))) return refuse(restriction.reason);
 
   if (isSelf && rule.self) return ALLOWED;
 

@@ -1,0 +1,84 @@
+import { DomainError, type EpakViewer, notFound, ResponseCode, type SignerStatus, type WorkflowStateType } from '@pakt/domain';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/database';
+import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, epakUserStates } from '../db/schema';
+
+/** Who is asking, inside which tenant. */
+export interface EpakActor {
+  tenantId: string;
+  userId: string;
+}
+
+export type EpakRow = typeof epaks.$inferSelect;
+
+/**
+ * An ePak the caller may see: theirs, or one they are a recipient of. Anyone else, inside the
+ * tenant or not, is told it does not exist (404), so ids cannot be probed. `forUpdate` takes the
+ * ePak's row lock, which every change of a started ePak holds.
+ */
+export async function loadVisibleEpak(db: Db, actor: EpakActor, epakId: string, options: { forUpdate?: boolean } = {}): Promise<{ epak: EpakRow; isOwner: boolean }> {
+  const query = db.select().from(epaks).where(and(eq(epaks.id, epakId), eq(epaks.tenantId, actor.tenantId)));
+  const [epak] = options.forUpdate ? await query.for('update') : await query;
+  if (!epak) throw notFound('No such ePak.');
+  if (epak.ownerId === actor.userId) return { epak, isOwner: true };
+  const [mine] = await db
+    .select({ id: epakRecipients.id })
+    .from(epakRecipients)
+    .where(and(eq(epakRecipients.epakId, epak.id), eq(epakRecipients.userId, actor.userId)))
+    .limit(1);
+  // A draft is its owner's alone: recipients learn of an ePak when it is sent.
+  if (!mine || epak.status === 'Draft') throw notFound('No such ePak.');
+  return { epak, isOwner: false };
+}
+
+/** Refuses any action on an ePak its owner deleted (-46) or archived (-47). */
+export function assertActionable(epak: EpakRow): void {
+  if (epak.deletedAt) throw new DomainError(ResponseCode.EPAK_DELETED, 'This ePak was deleted.');
+  if (epak.archivedAt) throw new DomainError(ResponseCode.EPAK_ARCHIVED, 'This ePak is archived.');
+}
+
+/** What the caller may do with an ePak (EpakDetail.viewer). */
+export async function loadViewer(db: Db, actor: EpakActor, epak: EpakRow): Promise<EpakViewer> {
+  const mine = await db
+    .select({ id: epakRecipients.id, status: epakRecipients.status, order: epakSteps.position, type: epakSteps.type })
+    .from(epakRecipients)
+    .innerJoin(epakSteps, eq(epakSteps.id, epakRecipients.stepId))
+    .where(and(eq(epakRecipients.epakId, epak.id), eq(epakRecipients.userId, actor.userId)));
+  const current = mine.find((r) => r.order === epak.currentStep) ?? [...mine].sort((a, b) => b.order - a.order)[0];
+  const [state] = await db
+    .select()
+    .from(epakUserStates)
+    .where(and(eq(epakUserStates.epakId, epak.id), eq(epakUserStates.userId, actor.userId)));
+  const documentIds = (await db.select({ id: epakDocuments.id }).from(epakDocuments).where(eq(epakDocuments.epakId, epak.id))).map((d) => d.id);
+  const viewed = ((state?.viewedDocumentIds as string[] | undefined) ?? []).filter((id) => documentIds.includes(id));
+  const isRead = Boolean(state?.readAt) || (documentIds.length > 0 && documentIds.every((id) => viewed.includes(id)));
+  const signed = current
+    ? (
+        await db
+          .select({ documentId: epakDocumentRevisions.epakDocumentId })
+          .from(epakDocumentRevisions)
+          .where(and(eq(epakDocumentRevisions.recipientId, current.id), inArray(epakDocumentRevisions.epakDocumentId, documentIds.length ? documentIds : ['00000000-0000-0000-0000-000000000000'])))
+      ).map((r) => r.documentId)
+    : [];
+  const canAct =
+    epak.status === 'InProgress' &&
+    !epak.deletedAt &&
+    !epak.archivedAt &&
+    current !== undefined &&
+    current.order === epak.currentStep &&
+    (current.status === 'Pending' || current.status === 'DelegatePending');
+  return {
+    isOwner: epak.ownerId === actor.userId,
+    recipientId: current?.id ?? null,
+    stepOrder: current?.order ?? null,
+    stepType: (current?.type as WorkflowStateType | undefined) ?? null,
+    status: (current?.status as SignerStatus | undefined) ?? null,
+    canAct,
+    isRead,
+    // Spec §5: eligible when the ePak is not view-enforced, or the caller has read it.
+    eligibleForAction: !epak.viewEnforced || isRead,
+    viewedDocumentIds: viewed,
+    signedDocumentIds: signed,
+    starred: state?.starred ?? false,
+  };
+}

@@ -1,0 +1,162 @@
+import type { EngineEffect } from '@pakt/domain';
+import { eq, inArray } from 'drizzle-orm';
+import { digestSecret, generateSecret } from '../auth/secrets';
+import type { Db } from '../db/database';
+import { epakDocuments, epakLinks, epakRecipients, epaks, users } from '../db/schema';
+import { queueEmail } from '../identity/outbox';
+
+/**
+ * The mail an engine answer calls for, queued in the outbox inside the transaction that stores
+ * the answer: the outbox row is the durable job, so a state change and its mail commit together
+ * and a rolled-back change mails nobody. Delivery (SMTP) picks the rows up after commit.
+ *
+ * Internal people sign in and open /sign?ePakId=…; external people get a signing link: a
+ * 32-byte random token stored as its digest, good for that recipient of that ePak only, until it
+ * expires or their part is over. The token appears in the mail and nowhere else: no API answer
+ * to the sender carries it.
+ */
+
+export interface NotifyOptions {
+  readonly epakId: string;
+  readonly publicUrl: string;
+  readonly linkDays: number;
+  readonly now?: Date;
+}
+
+type EpakRow = typeof epaks.$inferSelect;
+
+async function recipientsById(tx: Db, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return tx
+    .select({ recipientId: epakRecipients.id, userId: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, type: users.type })
+    .from(epakRecipients)
+    .innerJoin(users, eq(users.id, epakRecipients.userId))
+    .where(inArray(epakRecipients.id, [...ids]));
+}
+
+/** A fresh signing link for one recipient; earlier links of theirs stay good until they expire. */
+export async function createSigningLink(tx: Db, options: { epakId: string; recipientId: string; publicUrl: string; linkDays: number; now?: Date }): Promise<string> {
+  const token = generateSecret('pks');
+  const now = options.now ?? new Date();
+  await tx.insert(epakLinks).values({
+    epakId: options.epakId,
+    recipientId: options.recipientId,
+    tokenHash: digestSecret(token),
+    expiresAt: new Date(now.getTime() + options.linkDays * 24 * 3600 * 1000),
+  });
+  return `${options.publicUrl}/emailsign?token=${encodeURIComponent(token)}`;
+}
+
+/** Where a recipient opens the ePak: the app for internal people, a signing link for others. */
+async function linkFor(tx: Db, options: NotifyOptions, person: { recipientId: string; type: string }): Promise<string> {
+  if (person.type === 'internal') return `${options.publicUrl}/sign?ePakId=${options.epakId}`;
+  return createSigningLink(tx, { ...options, recipientId: person.recipientId });
+}
+
+const nameOf = (person: { firstName: string; lastName: string; email: string }) => `${person.firstName} ${person.lastName}`.trim() || person.email;
+
+/**
+ * Mails the people a step now waits for (sign or review request). Also used by reminders and
+ * delegation, with their own wording.
+ */
+export async function notifyRecipients(
+  tx: Db,
+  options: NotifyOptions & { recipientIds: readonly string[]; kind: 'sign_request' | 'review_request' | 'reminder' | 'delegated'; note?: string },
+): Promise<void> {
+  const [epak] = await tx.select().from(epaks).where(eq(epaks.id, options.epakId));
+  if (!epak) return;
+  const sender = await ownerOf(tx, epak);
+  const review = options.kind === 'review_request';
+  for (const person of await recipientsById(tx, options.recipientIds)) {
+    const link = await linkFor(tx, options, person);
+    const verb = review ? 'review' : 'sign';
+    const lead =
+      options.kind === 'reminder'
+        ? `A reminder: ${sender} is waiting for you to ${verb} "${epak.subject}".`
+        : options.kind === 'delegated'
+          ? `"${epak.subject}" from ${sender} was handed over to you to ${verb}.`
+          : `${sender} asks you to ${verb} "${epak.subject}".`;
+    await queueEmail({
+      db: tx,
+      tenantId: epak.tenantId,
+      to: person.email,
+      subject: `${options.kind === 'reminder' ? 'Reminder: ' : ''}Please ${verb}: ${epak.subject}`,
+      body: [
+        `Hello ${nameOf(person)},`,
+        '',
+        lead,
+        ...(epak.message ? ['', epak.message] : []),
+        ...(options.note ? ['', options.note] : []),
+        '',
+        `Open it here: ${link}`,
+        '',
+        'Pakt',
+      ].join('\n'),
+      kind: `epak_${options.kind}`,
+    });
+  }
+}
+
+async function ownerOf(tx: Db, epak: EpakRow): Promise<string> {
+  const [owner] = await tx.select().from(users).where(eq(users.id, epak.ownerId));
+  return owner ? nameOf(owner) : 'Someone';
+}
+
+async function mailOwner(tx: Db, epak: EpakRow, options: NotifyOptions, kind: string, subject: string, lines: string[]) {
+  const [owner] = await tx.select().from(users).where(eq(users.id, epak.ownerId));
+  if (!owner) return;
+  await queueEmail({
+    db: tx,
+    tenantId: epak.tenantId,
+    to: owner.email,
+    subject,
+    body: [`Hello ${nameOf(owner)},`, '', ...lines, '', `Open it here: ${options.publicUrl}/sign?ePakId=${epak.id}`, '', 'Pakt'].join('\n'),
+    kind,
+  });
+}
+
+/** Queues what each engine effect asks for; called in the transaction that stores the answer. */
+export async function queueEngineEffects(tx: Db, options: NotifyOptions & { effects: readonly EngineEffect[]; actorName?: string; comment?: string }): Promise<void> {
+  const [epak] = await tx.select().from(epaks).where(eq(epaks.id, options.epakId));
+  if (!epak) return;
+  for (const effect of options.effects) {
+    switch (effect.type) {
+      case 'notifyStep':
+        await notifyRecipients(tx, { ...options, recipientIds: effect.recipientIds, kind: effect.stepType === 'REVIEW' ? 'review_request' : 'sign_request' });
+        break;
+      case 'mailDocuments': {
+        // Outbox mail carries no attachments yet: EMAIL-step recipients get a link to the current
+        // documents (internal: the app; external: a link that opens the ePak read-only).
+        const docs = await tx.select({ name: epakDocuments.name }).from(epakDocuments).where(eq(epakDocuments.epakId, epak.id));
+        const sender = await ownerOf(tx, epak);
+        for (const person of await recipientsById(tx, effect.recipientIds)) {
+          const link = await linkFor(tx, options, person);
+          await queueEmail({
+            db: tx,
+            tenantId: epak.tenantId,
+            to: person.email,
+            subject: `Documents: ${epak.subject}`,
+            body: [`Hello ${nameOf(person)},`, '', `${sender} shares the documents of "${epak.subject}" with you:`, ...docs.map((d) => `- ${d.name}`), '', `Open them here: ${link}`, '', 'Pakt'].join('\n'),
+            kind: 'epak_documents',
+          });
+        }
+        break;
+      }
+      case 'completed':
+        await mailOwner(tx, epak, options, 'epak_completed', `Completed: ${epak.subject}`, [`Everyone has acted on "${epak.subject}". The signed documents and the certificate of completion are ready to download.`]);
+        break;
+      case 'rejected':
+        await mailOwner(tx, epak, options, 'epak_rejected', `Rejected: ${epak.subject}`, [
+          `${options.actorName ?? 'A recipient'} rejected "${epak.subject}".`,
+          ...(options.comment ? ['', `Comment: ${options.comment}`] : []),
+        ]);
+        break;
+      case 'stopped':
+      case 'expired':
+        await mailOwner(tx, epak, options, `epak_${effect.type}`, `${effect.type === 'stopped' ? 'Stopped' : 'Expired'}: ${epak.subject}`, [
+          `"${epak.subject}" has ${effect.type === 'stopped' ? 'been stopped' : 'expired'}; nobody can act on it any more.`,
+        ]);
+        break;
+    }
+  }
+}

@@ -1,0 +1,444 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  DomainError,
+  flattenTags,
+  imageValueProblem,
+  invalidInput,
+  isSignatureTag,
+  type PageGeometry,
+  qrEntriesOf,
+  qrPayload,
+  ResponseCode,
+  type SignDocumentBody,
+  type SignDocumentResult,
+  type SignerStatus,
+  type Tag,
+  tagRect,
+  toPdfUserSpace,
+  transition,
+} from '@pakt/domain';
+import { and, asc, eq } from 'drizzle-orm';
+import type { AppContext } from '../app-context';
+import type { Db } from '../db/database';
+import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, users } from '../db/schema';
+import type { PdfBox } from '../pdf/pdf-file';
+import { shownSizeOfRect, textAppearance, type Rotation } from '../sealing/appearance';
+import { qrPng } from '../sealing/qr-image';
+import { prepareForSealing } from '../sealing/repair';
+import { type FieldRequest, type SealImage, sealRevision, type SignatureRequest } from '../sealing/seal';
+import { SealError } from '../sealing/seal-error';
+import { maxCmsSize, signDigest } from '../signing/cms';
+import { ensureTenantSeal } from '../signing/tenant-seal';
+import { assertActionable, type EpakActor, loadViewer, loadVisibleEpak } from './access';
+import { recordEpakActivity } from './activity';
+import { loadEngineState, storeEngineState } from './engine-store';
+import { queueEngineEffects } from './notify';
+import { currentVersion, readCurrentDocument, revisionsOf } from './revisions';
+
+/**
+ * A recipient signs one document of an ePak (POST …/documents/{documentId}/sign).
+ *
+ * 1. Checks, without locks: the caller's place is Pending in the step under way, the step is a
+ *    signing step, view enforcement is met, and the values are theirs and complete.
+ * 2. Seals: the server draws the values as read-only fields and appends one incremental revision
+ *    carrying a PAdES signature made with the tenant's seal. The earlier file is never rewritten.
+ * 3. Stores the revision's tail as a blob BEFORE any row changes.
+ * 4. One transaction, under the ePak's row lock: checks again that nothing moved (the file is
+ *    still the one sealed over, the place still Pending), records the revision, the values, the
+ *    activity (hashes before and after), and — with the caller's last document — the engine's
+ *    step change and the mail it calls for.
+ *
+ * A crash before 4 commits leaves the ePak as it was (an unused blob at most); after, the step
+ * is done. A retried call finds the revision already there and answers as the first did. Two
+ * signers of one step signing the same document at once: the second sees a new predecessor
+ * under the lock and seals again over the first one's revision.
+ */
+
+export interface SignDocumentOptions {
+  readonly ctx: Pick<AppContext, 'storage' | 'vault' | 'config'> & { database: { db: Db } };
+  readonly actor: EpakActor;
+  readonly epakId: string;
+  readonly documentId: string;
+  readonly body: SignDocumentBody;
+  readonly ip?: string | null;
+  readonly now?: () => Date;
+  /** Test seam: runs between storing the blob and the transaction (crash tests). */
+  readonly afterBlobStored?: () => Promise<void>;
+}
+
+/** Tags whose value is a picture when it is a data URL (anything else is drawn as text). */
+const IMAGE_DATA_URL = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]*={0,2})$/;
+/** A drawn or uploaded signature is kept small: the spec's -142 for anything larger. */
+export const SIGNATURE_IMAGE_MAX_BYTES = 2 * 1024 * 1024;
+const TEXT_VALUE_MAX_LENGTH = 4000;
+const MAX_SEAL_ATTEMPTS = 4;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** Spec §9 timestamp format yyyy-MM-dd HH:mm:ss, in UTC (said on the page). */
+export function formatTimestamp(at: Date): string {
+  return `${at.getUTCFullYear()}-${pad(at.getUTCMonth() + 1)}-${pad(at.getUTCDate())} ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())} UTC`;
+}
+
+const isEmpty = (value: Tag['value']) => value === null || value === '' || (Array.isArray(value) && value.length === 0);
+
+/** Is this tag the caller's to fill: theirs by address, in their step when it names one. */
+function isMine(tag: Tag, email: string, stepOrder: number): boolean {
+  if (tag.userEmail?.trim().toLowerCase() !== email) return false;
+  return tag.wfsOrderId === undefined || tag.wfsOrderId === stepOrder;
+}
+
+function imageOf(value: string): SealImage | null {
+  const match = IMAGE_DATA_URL.exec(value);
+  if (!match) return null;
+  return { format: match[1] === 'png' ? 'png' : 'jpeg', data: Buffer.from(match[2]!, 'base64') };
+}
+
+function textOf(tag: Tag): string {
+  if (Array.isArray(tag.value)) return tag.value.join(', ');
+  return tag.value ?? '';
+}
+
+interface Signer {
+  readonly recipientId: string;
+  readonly stepOrder: number;
+  readonly stepType: string;
+  readonly email: string;
+  readonly name: string;
+  readonly userId: string;
+}
+
+/**
+ * The caller's tags with the values sent merged in and the server's own filled (time stamp,
+ * name, address, ids); refuses values for tags that are not the caller's, malformed images, and
+ * required tags left empty.
+ */
+export function fillSignerTags(options: { tags: Tag[]; signer: Signer; body: SignDocumentBody; documentId: string; at: Date }): { tags: Tag[]; filled: Tag[] } {
+  const { signer, body } = options;
+  const all = flattenTags(options.tags);
+  const byUuid = new Map(all.map((tag) => [tag.uuid, tag]));
+  const problems: Array<{ path: string; message: string }> = [];
+  const sent = new Map<string, Tag['value']>();
+  for (const fill of body.values) {
+    const tag = byUuid.get(fill.uuid);
+    if (!tag) problems.push({ path: `values.${fill.uuid}`, message: 'no such tag on this document' });
+    else if (!isMine(tag, signer.email, signer.stepOrder)) problems.push({ path: `values.${fill.uuid}`, message: 'this field is not yours to fill' });
+    else if (tag.type === 'timeStamp') problems.push({ path: `values.${fill.uuid}`, message: 'time stamps are set by the server' });
+    else sent.set(fill.uuid, fill.value);
+  }
+  if (problems.length > 0) throw invalidInput('Some values are not for your fields.', problems);
+
+  const serverValue = (tag: Tag): Tag['value'] | undefined => {
+    switch (tag.type) {
+      case 'timeStamp':
+        return formatTimestamp(options.at);
+      case 'username':
+        return signer.name;
+      case 'email':
+        return signer.email;
+      case 'userUuid':
+        return signer.userId;
+      case 'docUuid':
+        return options.documentId;
+      case 'reason':
+      case 'reasonFreeText':
+        return body.reason;
+      case 'location':
+        return body.location;
+      default:
+        return undefined;
+    }
+  };
+
+  const filled: Tag[] = [];
+  const fill = (tag: Tag): Tag => {
+    const children = tag.children?.map(fill);
+    if (!isMine(tag, signer.email, signer.stepOrder)) return children ? { ...tag, children } : tag;
+    let value = sent.has(tag.uuid) ? sent.get(tag.uuid)! : tag.value;
+    if (tag.type === 'timeStamp' || (isEmpty(value) && serverValue(tag) !== undefined)) value = serverValue(tag) ?? value;
+    const next: Tag = { ...tag, value: value ?? null, ...(children ? { children } : {}) };
+    if (tag.type !== 'composite') {
+      const required = isSignatureTag(tag) || tag.validations?.required?.value === true;
+      if (required && isEmpty(next.value)) problems.push({ path: `values.${tag.uuid}`, message: tag.validations?.required?.message || 'required' });
+      if (typeof next.value === 'string' && next.value.startsWith('data:')) {
+        const image = imageOf(next.value);
+        if (!image) problems.push({ path: `values.${tag.uuid}`, message: 'imageTypeNotAllowed' });
+        else if (isSignatureTag(tag) || tag.type === 'userInitial') {
+          if (image.data.length > SIGNATURE_IMAGE_MAX_BYTES) {
+            throw new DomainError(ResponseCode.SIGNATURE_UPLOAD_SIZE, `A signature image may be at most ${SIGNATURE_IMAGE_MAX_BYTES / 1024 / 1024} MB.`, {
+              issues: [{ path: `values.${tag.uuid}`, message: 'maxSizeExceeded' }],
+            });
+          }
+        } else {
+          const problem = imageValueProblem(next);
+          if (problem) problems.push({ path: `values.${tag.uuid}`, message: problem.messageKey });
+        }
+      } else if (textOf(next).length > TEXT_VALUE_MAX_LENGTH) {
+        problems.push({ path: `values.${tag.uuid}`, message: `at most ${TEXT_VALUE_MAX_LENGTH} characters` });
+      }
+      if (!isEmpty(next.value)) filled.push(next);
+    }
+    return next;
+  };
+  const tags = options.tags.map(fill);
+  if (problems.length > 0) throw invalidInput('Fill in every required field of yours before signing.', problems);
+  return { tags, filled };
+}
+
+/** The owner's values set at compose time (letterhead, QR, custodian text) not yet drawn. */
+function ownersUndrawn(tags: Tag[]): Tag[] {
+  return flattenTags(tags).filter((tag) => tag.type !== 'composite' && !tag.userEmail && tag.status !== 'done' && !isEmpty(tag.value));
+}
+
+function markDone(tags: Tag[], uuids: ReadonlySet<string>): Tag[] {
+  return tags.map((tag) => ({
+    ...tag,
+    ...(uuids.has(tag.uuid) ? { status: 'done' as const } : {}),
+    ...(tag.children ? { children: markDone(tag.children, uuids) } : {}),
+  }));
+}
+
+/** What one tag becomes in the PDF: a field drawn in the signer's revision. */
+function fieldOf(tag: Tag, pages: PageGeometry[], index: number): FieldRequest | null {
+  const page = pages[tag.pageNumber - 1];
+  if (!page) return null;
+  const rect = toPdfUserSpace(tagRect(tag), page) as PdfBox;
+  const pageIndex = tag.pageNumber - 1;
+  const fieldName = `Pakt ${tag.type} ${index + 1} ${tag.uuid.slice(0, 8)}`;
+  if (tag.type === 'qrcode') {
+    const payload = qrPayload(qrEntriesOf(tag));
+    return payload ? { kind: 'image', pageIndex, rect, fieldName, image: { format: 'png', data: qrPng(payload) } } : null;
+  }
+  const text = textOf(tag);
+  const image = text.startsWith('data:') ? imageOf(text) : null;
+  if (image) return { kind: 'image', pageIndex, rect, fieldName, image };
+  const rotate = page.rotate as Rotation;
+  const lines = tag.type === 'textArea' ? text.split(/\r?\n/) : [text];
+  return { kind: 'text', pageIndex, rect, fieldName, value: text, appearance: textAppearance({ ...shownSizeOfRect(rect, rotate), rotate, lines, ...(tag.fontSize ? { fontSize: tag.fontSize } : {}) }) };
+}
+
+/** The signature widget: the caller's first signature tag, or an invisible one when they have none here. */
+function signatureOf(options: { tags: Tag[]; pages: PageGeometry[]; signer: Signer; body: SignDocumentBody; at: Date }): { request: SignatureRequest; uses: Tag | null } {
+  const { signer, pages, at } = options;
+  const tag = options.tags.find((candidate) => isSignatureTag(candidate) && pages[candidate.pageNumber - 1]);
+  const common = {
+    fieldName: `Pakt signature ${signer.recipientId.slice(0, 8)} ${at.getTime()}`,
+    signerName: signer.name,
+    signedAt: at,
+    ...(options.body.reason ? { reason: options.body.reason } : {}),
+    ...(options.body.location ? { location: options.body.location } : {}),
+  };
+  if (!tag) {
+    // An invisible signature (zero-size widget on page 1): the revision is still signed.
+    return { request: { ...common, pageIndex: 0, rect: [0, 0, 0, 0], appearance: textAppearance({ width: 0, height: 0, rotate: 0, lines: [] }) }, uses: null };
+  }
+  const page = pages[tag.pageNumber - 1]!;
+  const rect = toPdfUserSpace(tagRect(tag), page) as PdfBox;
+  const rotate = page.rotate as Rotation;
+  const text = textOf(tag);
+  const image = imageOf(text);
+  const lines = image ? [] : [text || signer.name, `Signed ${formatTimestamp(at)}`];
+  return {
+    request: {
+      ...common,
+      pageIndex: tag.pageNumber - 1,
+      rect,
+      appearance: textAppearance({ ...shownSizeOfRect(rect, rotate), rotate, lines, border: true }),
+      ...(image ? { image } : {}),
+    },
+    uses: tag,
+  };
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+async function findSigner(db: Db, epakId: string, userId: string, currentStep: number | null): Promise<Signer | null> {
+  const rows = await db
+    .select({ recipientId: epakRecipients.id, status: epakRecipients.status, order: epakSteps.position, type: epakSteps.type, email: users.email, firstName: users.firstName, lastName: users.lastName })
+    .from(epakRecipients)
+    .innerJoin(epakSteps, eq(epakSteps.id, epakRecipients.stepId))
+    .innerJoin(users, eq(users.id, epakRecipients.userId))
+    .where(and(eq(epakRecipients.epakId, epakId), eq(epakRecipients.userId, userId)));
+  const row = rows.find((r) => r.order === currentStep) ?? rows[0];
+  if (!row) return null;
+  return {
+    recipientId: row.recipientId,
+    stepOrder: row.order,
+    stepType: row.type,
+    email: row.email.toLowerCase(),
+    name: `${row.firstName} ${row.lastName}`.trim() || row.email,
+    userId,
+  };
+}
+
+/** The engine's reason a recipient cannot act now (-28, -23, -72), thrown. */
+function refuseLikeTheEngine(state: Parameters<typeof transition>[0], recipientId: string): never {
+  const result = transition(state, { type: 'sign', recipientId });
+  if (!result.ok) throw new DomainError(ResponseCode[result.code], result.reason);
+  throw new DomainError(ResponseCode.USER_WORKFLOW_STATUS_NOT_PENDING, 'Nothing of this ePak is waiting for you now.');
+}
+
+export async function signDocument(options: SignDocumentOptions): Promise<SignDocumentResult> {
+  const { ctx, body } = options;
+  const db = ctx.database.db;
+  if (body.action !== 'SIGN') {
+    throw invalidInput(`${body.action} needs a signing policy with the signer's own device; this tenant signs with its seal (action SIGN).`, [{ path: 'action', message: body.action }]);
+  }
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await attemptSign(options, db);
+    if (outcome !== 'moved') return outcome;
+    // Another signer of the same step appended a revision while this one was being sealed.
+    if (attempt >= MAX_SEAL_ATTEMPTS) throw new DomainError(ResponseCode.EPAK_MODIFIED, 'The document kept changing while it was being signed; try again.');
+  }
+}
+
+async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDocumentResult | 'moved'> {
+  const { ctx, actor, body } = options;
+  const at = options.now?.() ?? new Date();
+  const { epak } = await loadVisibleEpak(db, actor, options.epakId);
+  assertActionable(epak);
+  const signer = await findSigner(db, epak.id, actor.userId, epak.currentStep);
+  if (!signer) throw new DomainError(ResponseCode.NOT_AUTHORIZED, 'Only a recipient of this ePak signs it.', { httpStatus: 403 });
+  const [doc] = await db.select().from(epakDocuments).where(and(eq(epakDocuments.id, options.documentId), eq(epakDocuments.epakId, epak.id)));
+  if (!doc) throw new DomainError(ResponseCode.DOCUMENT_DOES_NOT_EXIST, 'No such document in this ePak.');
+
+  const existing = await db
+    .select()
+    .from(epakDocumentRevisions)
+    .where(and(eq(epakDocumentRevisions.epakDocumentId, doc.id), eq(epakDocumentRevisions.recipientId, signer.recipientId)));
+  if (existing[0]) return presentResult(db, { epakId: epak.id, documentId: doc.id, recipientId: signer.recipientId, revision: existing[0].seq });
+
+  const stored = await loadEngineState(db, epak);
+  const mine = stored.recipients.find((r) => r.id === signer.recipientId);
+  if (epak.status !== 'InProgress' || signer.stepOrder !== epak.currentStep || (mine?.status !== 'Pending' && mine?.status !== 'DelegatePending')) {
+    refuseLikeTheEngine(stored.state, signer.recipientId);
+  }
+  if (signer.stepType !== 'SIGN' && signer.stepType !== 'INPERSONSIGN') {
+    throw invalidInput('This step asks for a review, not a signature: mark it reviewed instead.', [{ path: 'action', message: signer.stepType }]);
+  }
+  const viewer = await loadViewer(db, actor, epak);
+  if (!viewer.eligibleForAction) {
+    throw invalidInput('This ePak must be read before you act: open every document first.', [{ path: 'viewEnforced', message: 'notRead' }]);
+  }
+
+  const pages = doc.pages as PageGeometry[];
+  const { tags: filledTags, filled } = fillSignerTags({ tags: doc.tags as Tag[], signer, body, documentId: doc.id, at });
+  const seal = await ensureTenantSeal({ db, vault: ctx.vault, tenantId: actor.tenantId, keyAlgorithm: ctx.config.sealKeyAlgorithm });
+
+  const revisions = await revisionsOf(db, doc.id);
+  const before = currentVersion(doc, revisions);
+  const current = await readCurrentDocument(ctx.storage, doc, revisions);
+  // A file poppler can only read after rebuilding its cross-reference is rewritten once, before
+  // its first signature (sealing/repair.ts); from then on everything is appended.
+  const prepared = revisions.length === 0 ? await prepareForSealing(current).catch(sealRefusal) : { source: current, repaired: false };
+
+  const { request, uses } = signatureOf({ tags: filled, pages, signer, body, at });
+  const owners = ownersUndrawn(filledTags);
+  const drawn = [...filled.filter((tag) => tag !== uses), ...owners];
+  const fields = drawn.map((tag, index) => fieldOf(tag, pages, index)).filter((field): field is FieldRequest => field !== null);
+  const chain = [seal.caCertificatePem];
+  const sealed = await sealRevision({
+    source: prepared.source,
+    signature: request,
+    fields,
+    cmsMaxSize: maxCmsSize({ certificate: seal.sealCertificatePem, chain }),
+    sign: (digest) => signDigest({ digest, key: seal.sealPrivateKeyPem, certificate: seal.sealCertificatePem, chain }),
+  }).catch(sealRefusal);
+
+  // The bytes exist on disk before any row points at them.
+  const base = prepared.repaired ? await ctx.storage.put(Readable.from([prepared.source])) : null;
+  const tail = await ctx.storage.put(Readable.from([sealed.tail]));
+  const afterSha = sha256(sealed.bytes);
+  await options.afterBlobStored?.();
+
+  const doneUuids = new Set([...filled, ...owners].map((tag) => tag.uuid));
+  const committed = await db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const [locked] = await tx.select().from(epaks).where(eq(epaks.id, epak.id)).for('update');
+    if (!locked) throw new DomainError(ResponseCode.EPAK_DELETED, 'This ePak no longer exists.');
+    assertActionable(locked);
+    const [again] = await tx
+      .select()
+      .from(epakDocumentRevisions)
+      .where(and(eq(epakDocumentRevisions.epakDocumentId, doc.id), eq(epakDocumentRevisions.recipientId, signer.recipientId)));
+    if (again) return { revision: again.seq };
+    const [docNow] = await tx.select().from(epakDocuments).where(eq(epakDocuments.id, doc.id));
+    const revisionsNow = await tx.select().from(epakDocumentRevisions).where(eq(epakDocumentRevisions.epakDocumentId, doc.id)).orderBy(asc(epakDocumentRevisions.seq));
+    if (currentVersion(docNow!, revisionsNow).sha256 !== before.sha256) return 'moved' as const;
+    const state = await loadEngineState(tx, locked);
+    const place = state.recipients.find((r) => r.id === signer.recipientId);
+    if (locked.status !== 'InProgress' || signer.stepOrder !== locked.currentStep || (place?.status !== 'Pending' && place?.status !== 'DelegatePending')) {
+      refuseLikeTheEngine(state.state, signer.recipientId);
+    }
+
+    if (base) await tx.update(epakDocuments).set({ sha256: base.sha256, size: base.size }).where(eq(epakDocuments.id, doc.id));
+    const seq = revisionsNow.length + 1;
+    await tx.insert(epakDocumentRevisions).values({
+      epakDocumentId: doc.id,
+      seq,
+      recipientId: signer.recipientId,
+      predecessorSha256: base?.sha256 ?? before.sha256,
+      sha256: afterSha,
+      size: sealed.bytes.length,
+      tailSha256: tail.sha256,
+      tailSize: tail.size,
+    });
+    // The values go into the stored tags too, so every viewer shows what the PDF now shows. Tags
+    // are re-read under the lock: another signer of this step may have filled theirs meanwhile.
+    const { tags: latest } = fillSignerTags({ tags: docNow!.tags as Tag[], signer, body, documentId: doc.id, at });
+    await tx.update(epakDocuments).set({ tags: markDone(latest, doneUuids) }).where(eq(epakDocuments.id, doc.id));
+    await recordEpakActivity(tx, {
+      epakId: epak.id,
+      actorId: actor.userId,
+      action: 'documentSigned',
+      details: { documentId: doc.id, documentName: doc.name, revision: seq, before: before.sha256, after: afterSha, repaired: prepared.repaired, fields: fields.length, reason: body.reason ?? null },
+      ip: options.ip ?? null,
+    });
+
+    // With the caller's last document their place is done and the engine moves on.
+    const docIds = (await tx.select({ id: epakDocuments.id }).from(epakDocuments).where(eq(epakDocuments.epakId, epak.id))).map((d) => d.id);
+    const signedIds = new Set(
+      (await tx.select({ id: epakDocumentRevisions.epakDocumentId }).from(epakDocumentRevisions).where(eq(epakDocumentRevisions.recipientId, signer.recipientId))).map((r) => r.id),
+    );
+    if (docIds.every((id) => signedIds.has(id))) {
+      const result = transition(state.state, { type: 'sign', recipientId: signer.recipientId });
+      if (!result.ok) throw new DomainError(ResponseCode[result.code], result.reason);
+      await storeEngineState(tx, epak.id, state, result, result.state.status === 'InProgress' ? {} : { endedAt: at });
+      await tx.update(epakRecipients).set({ actedAt: at }).where(eq(epakRecipients.id, signer.recipientId));
+      await recordEpakActivity(tx, {
+        epakId: epak.id,
+        actorId: actor.userId,
+        action: 'signed',
+        details: { recipientId: signer.recipientId, step: signer.stepOrder, status: result.state.status, effects: result.effects },
+        ip: options.ip ?? null,
+      });
+      await queueEngineEffects(tx, { epakId: epak.id, effects: result.effects, publicUrl: ctx.config.publicUrl, linkDays: ctx.config.signingLinkDays, now: at, actorName: signer.name });
+    }
+    return { revision: seq };
+  });
+  if (committed === 'moved') return 'moved';
+  return presentResult(db, { epakId: epak.id, documentId: doc.id, recipientId: signer.recipientId, revision: committed.revision });
+}
+
+function sealRefusal(error: unknown): never {
+  if (error instanceof SealError) throw new DomainError(ResponseCode.INVALID_DOCUMENT, `This document cannot be signed: ${error.message}`);
+  throw error;
+}
+
+async function presentResult(db: Db, options: { epakId: string; documentId: string; recipientId: string; revision: number }): Promise<SignDocumentResult> {
+  const [epak] = await db.select({ status: epaks.status }).from(epaks).where(eq(epaks.id, options.epakId));
+  const [recipient] = await db.select({ status: epakRecipients.status }).from(epakRecipients).where(eq(epakRecipients.id, options.recipientId));
+  const docIds = (await db.select({ id: epakDocuments.id }).from(epakDocuments).where(eq(epakDocuments.epakId, options.epakId)).orderBy(asc(epakDocuments.position))).map((d) => d.id);
+  const signed = new Set(
+    (await db.select({ id: epakDocumentRevisions.epakDocumentId }).from(epakDocumentRevisions).where(eq(epakDocumentRevisions.recipientId, options.recipientId))).map((r) => r.id),
+  );
+  return {
+    ePakId: options.epakId,
+    documentId: options.documentId,
+    documentStatus: 'Signed',
+    signerStatus: recipient!.status as SignerStatus,
+    epakStatus: epak!.status as SignDocumentResult['epakStatus'],
+    remainingDocumentIds: docIds.filter((id) => !signed.has(id)),
+    revision: options.revision,
+  };
+}

@@ -1,0 +1,28 @@
+import { downloadEpak, getEpakActivity } from '@pakt/domain';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app-context';
+import { loadEpakActivity } from '../epaks/activity';
+import { prepareEpakDownload } from '../epaks/download';
+import { route } from '../http/route';
+
+/** An ePak's audit trail: its hash-chained activity, and its download with the certificate. */
+export function registerEpakAuditRoutes(app: FastifyInstance, ctx: AppContext) {
+  const db = ctx.database.db;
+  const actorOf = (auth: { tenant: { id: string }; user: { id: string } }) => ({ tenantId: auth.tenant.id, userId: auth.user.id });
+
+  route(app, ctx, getEpakActivity, async ({ auth, params }) => loadEpakActivity(db, actorOf(auth), params.ePakId));
+
+  route(app, ctx, downloadEpak, async ({ auth, params, request }) => {
+    const download = await prepareEpakDownload({
+      db,
+      storage: ctx.storage,
+      vault: ctx.vault,
+      keyAlgorithm: ctx.config.sealKeyAlgorithm,
+      actor: actorOf(auth),
+      epakId: params.ePakId,
+      now: new Date(),
+    });
+    request.log.info({ ePakId: params.ePakId, contentType: download.contentType, size: download.size }, 'ePak downloaded');
+    return download;
+  });
+}

@@ -1,0 +1,224 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DocumentSummary, EpakDetail, newTag, type Tag, type TokenGrant, type WorkflowStateDefinition } from '@pakt/domain';
+import { asc, eq } from 'drizzle-orm';
+import { PNG } from 'pngjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { epakActivities, epakDocumentRevisions, outbox } from '../db/schema';
+import { run } from '../signing/test-support';
+import { GOOD_PASSWORD, makeMember } from '../test/factories';
+import { multipart } from '../test/multipart';
+import { bearer, signIn } from '../test/sign-in';
+import { buildTestApp, type TestApp } from '../test/test-app';
+
+/**
+ * The signing flow through the API (issue 5): a reviewer, two internal signers and an external
+ * signer reached by the link in the outbox. Every signer's step is a PAdES revision; the result
+ * verifies in pdfsig (three valid signatures) and passes qpdf --check.
+ */
+const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/pdfs/', import.meta.url));
+
+let t: TestApp;
+afterEach(() => t.close());
+
+type Headers = Record<string, string>;
+
+async function member(role: 'custodian' | 'signer', tenant?: { id: string }, email?: string) {
+  const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}), ...(email ? { user: { email } } : {}) });
+  const grant: TokenGrant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
+  return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } as Headers };
+}
+
+/** A small transparent PNG with a stroke: what a drawn signature arrives as. */
+function drawnSignature(): string {
+  const png = new PNG({ width: 60, height: 20 });
+  for (let x = 5; x < 55; x++) {
+    const y = 10 + Math.round(4 * Math.sin(x / 5));
+    const at = (y * 60 + x) * 4;
+    png.data[at] = 20;
+    png.data[at + 1] = 30;
+    png.data[at + 2] = 120;
+    png.data[at + 3] = 255;
+  }
+  return `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
+}
+
+const inject = (method: 'GET' | 'POST' | 'PUT', url: string, headers: Headers, payload?: unknown) =>
+  t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+
+async function composeAndStart(file = 'incremental-pdf20.pdf') {
+  const owner = await member('custodian');
+  const reviewer = await member('custodian', owner.tenant);
+  const first = await member('signer', owner.tenant);
+  const second = await member('signer', owner.tenant);
+  const external = 'outside.signer@elsewhere.test';
+  const upload = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
+  const doc = DocumentSummary.parse(
+    (await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...upload.headers }, payload: upload.payload })).json().data,
+  );
+  const list = (await inject('GET', '/msbapi/v1/workflow/states', owner.headers)).json().data.states as WorkflowStateDefinition[];
+  const state = (type: string) => list.find((s) => s.type === type)!.workflowStateId;
+  const composed = await inject('POST', '/msbapi/v2/epak', owner.headers, {
+    subject: 'Lease renewal',
+    documentIds: [doc.documentId],
+    viewEnforced: true,
+    steps: [
+      { workflowStateId: state('REVIEW'), recipients: [{ email: reviewer.user.email }] },
+      { workflowStateId: state('SIGN'), recipients: [{ email: first.user.email }, { email: second.user.email }, { email: external }] },
+    ],
+  });
+  expect(composed.statusCode, composed.body).toBe(200);
+  const epak = EpakDetail.parse(composed.json().data);
+  const documentId = epak.documents[0]!.documentId;
+  const tag = (uuid: string, type: Tag['type'], x: number, y: number, email: string, extra: Partial<Tag> = {}) =>
+    ({ ...newTag({ uuid, type, pageNumber: 1, positionX: x, positionY: y, userEmail: email }, { rotate: epak.documents[0]!.pages[0]!.rotate }), ...extra }) as Tag;
+  const tags = [
+    tag('00000000-0000-4000-8000-000000000001', 'signature', 40, 40, first.user.email),
+    tag('00000000-0000-4000-8000-000000000002', 'reason', 40, 100, first.user.email),
+    tag('00000000-0000-4000-8000-000000000003', 'timeStamp', 40, 130, first.user.email),
+    tag('00000000-0000-4000-8000-000000000004', 'signature', 220, 40, second.user.email),
+    tag('00000000-0000-4000-8000-000000000005', 'reason', 220, 100, second.user.email),
+    tag('00000000-0000-4000-8000-000000000006', 'text', 220, 130, second.user.email, { validations: { required: { value: true } } }),
+    tag('00000000-0000-4000-8000-000000000007', 'signature', 40, 200, external),
+    tag('00000000-0000-4000-8000-000000000008', 'reason', 40, 260, external),
+  ];
+  const saved = await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/signatureblocks`, owner.headers, { tags });
+  expect(saved.statusCode, saved.body).toBe(200);
+  const started = await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/start`, owner.headers);
+  expect(started.statusCode, started.body).toBe(200);
+  return { owner, reviewer, first, second, external, epak, documentId };
+}
+
+const signUrl = (epakId: string, documentId: string) => `/msbapi/v2/epaks/${epakId}/documents/${documentId}/sign`;
+const viewUrl = (epakId: string, documentId: string) => `/msbapi/v2/epak/${epakId}/document/${documentId}/view`;
+
+describe('signing an ePak', () => {
+  it('takes a reviewer, two internal signers and an external signer to three valid signatures', async () => {
+    t = await buildTestApp();
+    const { owner, reviewer, first, second, external, epak, documentId } = await composeAndStart();
+    const db = t.database.db;
+
+    // The reviewer is asked first; view enforcement holds the review until the document is opened.
+    expect((await db.select().from(outbox).where(eq(outbox.recipient, reviewer.user.email)))[0]).toMatchObject({ kind: 'epak_review_request' });
+    const early = await inject('POST', '/msbapi/v2/epak/status', reviewer.headers, { ePakId: epak.ePakId, status: 'Reviewed' });
+    expect(early.json()).toMatchObject({ code: -6, issues: [{ path: 'viewEnforced' }] });
+    expect((await inject('POST', signUrl(epak.ePakId, documentId), reviewer.headers, { values: [] })).json().code).toBe(-6);
+    // A signer cannot act before their step (-28).
+    expect((await inject('POST', signUrl(epak.ePakId, documentId), first.headers, { values: [] })).json().code).toBe(-28);
+    const viewed = await inject('PUT', viewUrl(epak.ePakId, documentId), reviewer.headers);
+    expect(viewed.json().data).toMatchObject({ isRead: true, eligibleForAction: true, canAct: true, stepType: 'REVIEW' });
+    const reviewed = await inject('POST', '/msbapi/v2/epak/status', reviewer.headers, { ePakId: epak.ePakId, status: 'Reviewed' });
+    expect(reviewed.json().data).toMatchObject({ status: 'InProgress', signerStatus: 'Reviewed' });
+
+    // The signing step's people are mailed: the internal ones a link into the app, the external
+    // one a signing link, which no answer to the sender ever shows.
+    const mails = await db.select().from(outbox).where(eq(outbox.kind, 'epak_sign_request')).orderBy(asc(outbox.createdAt));
+    expect(mails.map((m) => m.recipient).sort()).toEqual([first.user.email, second.user.email, external].sort());
+    expect(mails.find((m) => m.recipient === first.user.email)!.body).toContain(`/sign?ePakId=${epak.ePakId}`);
+    const link = /\/emailsign\?token=([A-Za-z0-9_-]+)/.exec(mails.find((m) => m.recipient === external)!.body)![1]!;
+    const ownerView = await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}`, owner.headers);
+    expect(ownerView.body).not.toContain(link);
+
+    // A required field left empty is named (-6); values for someone else's field are refused.
+    await inject('PUT', viewUrl(epak.ePakId, documentId), second.headers);
+    const missing = await inject('POST', signUrl(epak.ePakId, documentId), second.headers, {
+      values: [{ uuid: '00000000-0000-4000-8000-000000000004', value: drawnSignature() }],
+    });
+    expect(missing.json()).toMatchObject({ code: -6, issues: [{ path: 'values.00000000-0000-4000-8000-000000000006' }] });
+    const foreign = await inject('POST', signUrl(epak.ePakId, documentId), second.headers, {
+      values: [{ uuid: '00000000-0000-4000-8000-000000000001', value: 'x' }],
+    });
+    expect(foreign.json()).toMatchObject({ code: -6, issues: [{ message: 'this field is not yours to fill' }] });
+
+    // The external signer: the link becomes a session for this ePak only.
+    expect((await inject('GET', '/msbapi/v2/epaks/pks_not-a-real-token-at-all/exchange', {})).json().code).toBe(-42);
+    const exchanged = await inject('GET', `/msbapi/v2/epaks/${link}/exchange`, {});
+    expect(exchanged.statusCode, exchanged.body).toBe(200);
+    const linkHeaders = { authorization: `Bearer ${exchanged.json().data.accessToken}` };
+    expect((await inject('GET', '/msbapi/v1/users/profile', linkHeaders)).statusCode).toBe(403);
+    expect((await inject('GET', `/msbapi/v2/epaks/${owner.tenant.id}`, linkHeaders)).statusCode).toBe(404);
+    const externalView = await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}`, linkHeaders);
+    expect(externalView.statusCode, externalView.body).toBe(200);
+    const asExternal = EpakDetail.parse(externalView.json().data);
+    expect(asExternal.viewer).toMatchObject({ canAct: true, stepType: 'SIGN', eligibleForAction: false });
+    await inject('PUT', viewUrl(epak.ePakId, documentId), linkHeaders);
+    const externalSigned = await inject('POST', signUrl(epak.ePakId, documentId), linkHeaders, {
+      values: [{ uuid: '00000000-0000-4000-8000-000000000007', value: drawnSignature() }],
+      reason: 'I agree',
+    });
+    expect(externalSigned.json().data, externalSigned.body).toMatchObject({ documentStatus: 'Signed', signerStatus: 'Signed', epakStatus: 'InProgress', revision: 1 });
+
+    // The first signer; a retry answers the same and appends nothing.
+    await inject('PUT', viewUrl(epak.ePakId, documentId), first.headers);
+    const firstBody = { values: [{ uuid: '00000000-0000-4000-8000-000000000001', value: drawnSignature() }], reason: 'Approved' };
+    const once = await inject('POST', signUrl(epak.ePakId, documentId), first.headers, firstBody);
+    const again = await inject('POST', signUrl(epak.ePakId, documentId), first.headers, firstBody);
+    expect(once.json().data).toMatchObject({ revision: 2, signerStatus: 'Signed' });
+    expect(again.json().data).toEqual(once.json().data);
+
+    const last = await inject('POST', signUrl(epak.ePakId, documentId), second.headers, {
+      values: [
+        { uuid: '00000000-0000-4000-8000-000000000004', value: drawnSignature() },
+        { uuid: '00000000-0000-4000-8000-000000000006', value: 'Flat 4B' },
+      ],
+      reason: 'Witness',
+    });
+    expect(last.json().data, last.body).toMatchObject({ revision: 3, epakStatus: 'Completed', remainingDocumentIds: [] });
+    expect((await db.select().from(outbox).where(eq(outbox.kind, 'epak_completed'))).map((m) => m.recipient)).toEqual([owner.user.email]);
+    // Too late to reject (-72).
+    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/reject`, first.headers, { comment: 'no' })).json().code).toBe(-72);
+
+    // The owner downloads: three signatures, all valid; qpdf is happy.
+    const download = await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/download`, owner.headers);
+    expect(download.statusCode).toBe(200);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-signed-'));
+    const file = path.join(dir, 'signed.pdf');
+    fs.writeFileSync(file, download.rawPayload);
+    const sig = run('pdfsig', [file]);
+    expect((sig.stdout.match(/^Signature #\d+:/gm) ?? []).length, sig.stdout).toBe(3);
+    expect((sig.stdout.match(/Signature Validation: Signature is Valid\./g) ?? []).length, sig.stdout).toBe(3);
+    const qpdf = run('qpdf', ['--check', file]);
+    expect(qpdf.status, qpdf.stdout + qpdf.stderr).toBe(0);
+    const text = run('pdftotext', [file, '-']).stdout;
+    expect(text).toContain('Flat 4B');
+    fs.rmSync(dir, { recursive: true, force: true });
+
+    // Each revision appends to the one before it, and the activity says so with hashes.
+    const revisions = await db.select().from(epakDocumentRevisions).orderBy(asc(epakDocumentRevisions.seq));
+    expect(revisions.map((r) => r.seq)).toEqual([1, 2, 3]);
+    expect(revisions[1]!.predecessorSha256).toBe(revisions[0]!.sha256);
+    const actions = (await db.select().from(epakActivities).where(eq(epakActivities.epakId, epak.ePakId)).orderBy(asc(epakActivities.seq))).map((a) => a.action);
+    expect(actions).toEqual(['composed', 'started', 'reviewed', 'documentSigned', 'signed', 'documentSigned', 'signed', 'documentSigned', 'signed']);
+  });
+
+  it('keeps strangers out: another tenant 404, a link session on another endpoint 403', async () => {
+    t = await buildTestApp();
+    const { epak, documentId } = await composeAndStart('plain-1p-pdftex.pdf');
+    const stranger = await member('custodian');
+    for (const [method, url] of [
+      ['GET', `/msbapi/v2/epaks/${epak.ePakId}`],
+      ['POST', signUrl(epak.ePakId, documentId)],
+      ['PUT', viewUrl(epak.ePakId, documentId)],
+      ['GET', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/download`],
+    ] as const) {
+      const res = await inject(method, url, stranger.headers, method === 'GET' || method === 'PUT' ? undefined : { values: [] });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+    }
+    // Someone of the same tenant who is not a recipient is told the same.
+    const colleague = await member('signer', stranger.tenant.id === epak.ownerId ? undefined : undefined);
+    expect((await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}`, colleague.headers)).statusCode).toBe(404);
+  });
+
+  it('the owner stops an ePak under way; a recipient may not', async () => {
+    t = await buildTestApp();
+    const { owner, reviewer, epak } = await composeAndStart('plain-1p-pdftex.pdf');
+    expect((await inject('POST', '/msbapi/v2/epak/status', reviewer.headers, { ePakId: epak.ePakId, status: 'Stopped' })).statusCode).toBe(403);
+    const stopped = await inject('POST', '/msbapi/v2/epak/status', owner.headers, { ePakId: epak.ePakId, status: 'Stopped' });
+    expect(stopped.json().data).toMatchObject({ status: 'Stopped' });
+    const after = EpakDetail.parse((await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}`, reviewer.headers)).json().data);
+    expect(after.steps.flatMap((s) => s.recipients.map((r) => r.status))).toEqual(['Skipped', 'Skipped', 'Skipped', 'Skipped']);
+    expect(after.viewer?.canAct).toBe(false);
+  });
+});

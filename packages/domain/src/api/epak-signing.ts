@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { SignerStatus } from '../constants/statuses';
+import { SignAction } from '../constants/workflow';
+import { TagValue } from '../tags/tag';
+import { defineEndpoint } from './contract';
+import { EpakStatus, EpakViewer, SIGNATURE_BLOCKS_MAX_BODY_BYTES } from './epaks';
+
+/**
+ * Acting on a started ePak (issue 5): a recipient signs each document (one PAdES revision per
+ * document, drawn by the server from the values sent), a reviewer marks the ePak reviewed, the
+ * owner stops it, and an external recipient reaches it through a signing link.
+ */
+
+const EpakParams = z.object({ ePakId: z.uuid() });
+const DocumentParams = EpakParams.extend({ documentId: z.uuid() });
+
+/** One tag's value as the signer filled it: text, a PNG/JPEG data URL, or a multiSelect's options. */
+export const TagFill = z.object({ uuid: z.guid(), value: TagValue });
+export type TagFill = z.infer<typeof TagFill>;
+
+/** Signing reasons are one short line in the signature dictionary and on the page. */
+export const SIGN_REASON_MAX_LENGTH = 200;
+
+export const SignDocumentBody = z.object({
+  /**
+   * SIGN: the server seals with the tenant's seal. PRESIGN/POSTSIGN (hash-then-sign with a
+   * signer's own device) are refused until a policy that uses them is configured.
+   */
+  action: SignAction.default('SIGN'),
+  /** Values of the caller's own tags on this document; other tags are not the caller's to fill. */
+  values: z.array(TagFill).max(500).default([]),
+  reason: z.string().trim().max(SIGN_REASON_MAX_LENGTH).optional(),
+  location: z.string().trim().max(200).optional(),
+});
+export type SignDocumentBody = z.infer<typeof SignDocumentBody>;
+
+export const SignDocumentResult = z.object({
+  ePakId: z.uuid(),
+  documentId: z.uuid(),
+  /** 'Signed' for this document; a retried sign answers the same as the first. */
+  documentStatus: z.literal('Signed'),
+  /** The caller's status in their step: still Pending until every document is signed. */
+  signerStatus: SignerStatus,
+  epakStatus: EpakStatus,
+  /** Documents of this ePak the caller has still to sign. */
+  remainingDocumentIds: z.array(z.uuid()),
+  /** The revision's number in this document (1 for the first signer). */
+  revision: z.number().int().positive(),
+});
+export type SignDocumentResult = z.infer<typeof SignDocumentResult>;
+
+export const signEpakDocument = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/epaks/:ePakId/documents/:documentId/sign',
+  access: 'tenant',
+  action: 'epak.act',
+  signingLink: true,
+  summary:
+    'The caller signs one document in their place of the step under way: their values are checked (every required tag of theirs filled, -6), drawn by the server and sealed as one incremental PAdES revision. When the last document is signed the step moves on. -28 when nothing waits for the caller, -23 rejected, -72 completed, -46 deleted, -47 archived.',
+  params: DocumentParams,
+  body: SignDocumentBody,
+  maxBodyBytes: SIGNATURE_BLOCKS_MAX_BODY_BYTES,
+  response: SignDocumentResult,
+});
+
+/** What a recipient or the owner sets with POST epak/status. */
+export const EPAK_STATUS_ACTIONS = ['Reviewed', 'Stopped'] as const;
+export const EpakStatusAction = z.enum(EPAK_STATUS_ACTIONS);
+
+export const setEpakStatus = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/epak/status',
+  access: 'tenant',
+  action: 'epak.act',
+  signingLink: true,
+  summary:
+    'Reviewed: a reviewer of the step under way has reviewed (view enforcement applies). Stopped: the owner stops an ePak under way; every open place becomes Skipped.',
+  body: z.object({ ePakId: z.uuid(), status: EpakStatusAction, comment: z.string().trim().max(2000).optional() }),
+  response: z.object({ ePakId: z.uuid(), status: EpakStatus, signerStatus: SignerStatus.nullable() }),
+});
+
+/** PUT …/document/{documentId}/{action}: what a person did with one document of an ePak. */
+export const EPAK_DOCUMENT_ACTIONS = ['view'] as const;
+
+export const actOnEpakDocument = defineEndpoint({
+  method: 'PUT',
+  path: '/msbapi/v2/epak/:epakId/document/:documentId/:action',
+  access: 'tenant',
+  action: 'epak.act',
+  signingLink: true,
+  summary: 'view: the caller opened this document; once every document is opened the ePak is read, and a view-enforced ePak becomes eligible for action.',
+  params: z.object({ epakId: z.uuid(), documentId: z.uuid(), action: z.enum(EPAK_DOCUMENT_ACTIONS) }),
+  response: EpakViewer,
+});
+
+/** A signing link's token: 32 random bytes, base64url, behind a short prefix. */
+export const EasyToken = z.string().regex(/^[A-Za-z0-9_-]{20,200}$/);
+
+export const exchangeEasyToken = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v2/epaks/:easytoken/exchange',
+  access: 'public',
+  summary:
+    'Turns a signing link into a session that reaches only that ePak, for its recipient (-42 when the link is unknown, expired or revoked, or the ePak was deleted). The link stays good after the recipient acts, so they can come back to read and download.',
+  params: z.object({ easytoken: EasyToken }),
+  response: z.object({
+    accessToken: z.string(),
+    expiresIn: z.number().int().positive(),
+    ePakId: z.uuid(),
+    tenantId: z.uuid(),
+    user: z.object({ userId: z.uuid(), email: z.string(), firstName: z.string(), lastName: z.string() }),
+  }),
+});
