@@ -122,6 +122,8 @@ export interface ResolvedSession {
   /** Set for a signing-link session: it reaches this ePak of this tenant only. */
   scopeTenantId: string | null;
   scopeEpakId: string | null;
+  /** Which client the session was issued to (e.g. 'inperson' for an in-person signer). */
+  clientId: string;
 }
 
 /** The session an access token belongs to: -27 when it has expired, -5 when it is not valid. */
@@ -143,6 +145,7 @@ export async function resolveAccessToken(options: { db: Db; accessToken: string 
     user: row.user,
     scopeTenantId: row.session.scopeTenantId,
     scopeEpakId: row.session.scopeEpakId,
+    clientId: row.session.clientId,
   };
 }
 

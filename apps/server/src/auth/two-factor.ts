@@ -77,13 +77,21 @@ export async function openChallenge(options: {
   throw new DomainError(ResponseCode.TWO_FACTOR_REQUIRED, 'Enter the code to finish signing in.', { data });
 }
 
-async function loadLiveChallenge(db: Db, otpId: string) {
+/**
+ * Challenges that confirm an in-person signer's identity (epaks/in-person.ts) carry a client id
+ * with this prefix. They are never a way to sign in: the host who started one knows its otpId,
+ * and must not be able to trade the signer's code for a session of the signer's own.
+ */
+export const IN_PERSON_CHALLENGE_PREFIX = 'inperson:';
+
+export async function loadLiveChallenge(db: Db, otpId: string, options: { inPerson?: boolean } = {}) {
   const [row] = await db
     .select({ challenge: otpChallenges, user: users })
     .from(otpChallenges)
     .innerJoin(users, eq(users.id, otpChallenges.userId))
     .where(eq(otpChallenges.id, otpId));
-  if (!row || row.challenge.consumedAt || row.challenge.expiresAt.getTime() <= Date.now()) {
+  const inPerson = row?.challenge.clientId.startsWith(IN_PERSON_CHALLENGE_PREFIX) ?? false;
+  if (!row || inPerson !== (options.inPerson ?? false) || row.challenge.consumedAt || row.challenge.expiresAt.getTime() <= Date.now()) {
     throw new DomainError(ResponseCode.INVALID_OTP_ID, 'This sign-in has expired: sign in again.');
   }
   if (row.challenge.attempts >= MAX_OTP_ATTEMPTS) {
@@ -172,9 +180,9 @@ async function acceptAuthenticatorCode(db: Db, user: UserRow, code: string): Pro
 }
 
 /** Checks a code; wrong ones count, and the fifth ends the challenge. Returns the signed-in user. */
-export async function verifyChallenge(options: { db: Db; otpId: string; code: string }): Promise<{ user: UserRow; clientId: string }> {
+export async function verifyChallenge(options: { db: Db; otpId: string; code: string; inPerson?: boolean }): Promise<{ user: UserRow; clientId: string }> {
   const { db } = options;
-  const { challenge, user } = await loadLiveChallenge(db, options.otpId);
+  const { challenge, user } = await loadLiveChallenge(db, options.otpId, { inPerson: options.inPerson ?? false });
   const outcome =
     challenge.method === 'totp'
       ? await acceptAuthenticatorCode(db, user, options.code)

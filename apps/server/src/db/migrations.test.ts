@@ -21,6 +21,7 @@ describe('migrations', () => {
     expect(rows.map((r) => (r as { table_name: string }).table_name)).toEqual([
       'documents',
       'epak_activities',
+      'epak_attachments',
       'epak_document_revisions',
       'epak_documents',
       'epak_links',

@@ -508,3 +508,24 @@ export const tenantSeals = pgTable('tenant_seals', {
   sealPrivateKeySealed: text('seal_private_key_sealed').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Files attached to a started ePak: to an attachment tag by the signer it is for (the tag then
+ * shows the file's name, and the name is drawn when they sign), or to the ePak as a whole by its
+ * owner or a recipient of the step under way. The bytes are a blob like any document's.
+ */
+export const epakAttachments = pgTable(
+  'epak_attachments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    epakId: uuid('epak_id').notNull().references(() => epaks.id, { onDelete: 'cascade' }),
+    epakDocumentId: uuid('epak_document_id').references(() => epakDocuments.id, { onDelete: 'cascade' }),
+    tagUuid: text('tag_uuid'),
+    uploadedBy: uuid('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    sha256: text('sha256').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('epak_attachments_epak').on(t.epakId, t.createdAt), uniqueIndex('epak_attachments_tag').on(t.epakDocumentId, t.tagUuid)],
+);

@@ -3,7 +3,7 @@ import { CERTIFICATE_FILE_NAME, type EpakStatus } from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
 import { ZipFile } from 'yazl';
 import type { Db } from '../db/database';
-import { epakDocuments } from '../db/schema';
+import { epakAttachments, epakDocuments } from '../db/schema';
 import type { SealKeyAlgorithm } from '../signing/algorithms';
 import type { KeyVault } from '../signing/key-vault';
 import type { FileStorage } from '../storage/file-storage';
@@ -75,9 +75,11 @@ export async function prepareEpakDownload(options: {
     return { doc, revisions: revs, size: currentVersion(doc, revs).size };
   });
 
+  const attachments = await db.select().from(epakAttachments).where(eq(epakAttachments.epakId, epak.id)).orderBy(asc(epakAttachments.createdAt));
+
   // An ePak that has ended always comes with its certificate (it says who rejected or stopped it
-  // and why); one still under way with one document is just that PDF.
-  if (files.length === 1 && !ENDED_STATUSES.includes(epak.status as EpakStatus)) {
+  // and why); one still under way with one document and nothing attached is just that PDF.
+  if (files.length === 1 && attachments.length === 0 && !ENDED_STATUSES.includes(epak.status as EpakStatus)) {
     const [only] = files;
     return {
       contentType: 'application/pdf',
@@ -122,6 +124,20 @@ export async function prepareEpakDownload(options: {
     });
   }
   if (certificate) zip.addBuffer(certificate, CERTIFICATE_FILE_NAME, { compress: false, mtime: options.now });
+  // Files signers attached go in a folder of their own, so they cannot clash with documents.
+  const attachmentNames = uniqueNames(attachments.map((a) => a.name), []);
+  for (const [index, attachment] of attachments.entries()) {
+    zip.addReadStreamLazy(`attachments/${attachmentNames[index]!}`, { compress: false, size: attachment.size, mtime: options.now }, (callback) => {
+      void storage.get(attachment.sha256).then(
+        (stream) => {
+          reading = stream;
+          stream.on('error', fail);
+          callback(null, stream);
+        },
+        (error: Error) => callback(error, undefined as unknown as Readable),
+      );
+    });
+  }
   const size = await new Promise<number>((resolve) => {
     // Known up front: every entry is stored with its size (@types/yazl leaves the argument out).
     (zip.end as (options: object, callback: (size: number) => void) => void).call(zip, {}, resolve);

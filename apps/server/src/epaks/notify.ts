@@ -122,6 +122,15 @@ export async function queueEngineEffects(tx: Db, options: NotifyOptions & { effe
   for (const effect of options.effects) {
     switch (effect.type) {
       case 'notifyStep':
+        if (effect.stepType === 'INPERSONSIGN') {
+          // Signed on the host's device: the host is told who is to sign with them.
+          const people = await recipientsById(tx, effect.recipientIds);
+          await mailOwner(tx, epak, options, 'epak_inperson_request', `Sign in person: ${epak.subject}`, [
+            `"${epak.subject}" now waits for ${people.map(nameOf).join(', ')} to sign in person.`,
+            'Open it with them present, confirm their identity with the code they receive, and hand them your device.',
+          ]);
+          break;
+        }
         await notifyRecipients(tx, { ...options, recipientIds: effect.recipientIds, kind: effect.stepType === 'REVIEW' ? 'review_request' : 'sign_request' });
         break;
       case 'mailDocuments': {

@@ -62,6 +62,8 @@ export interface SignDocumentOptions {
   readonly documentId: string;
   readonly body: SignDocumentBody;
   readonly ip?: string | null;
+  /** The caller is an in-person signer on the host's device (epaks/in-person.ts). */
+  readonly inPerson?: boolean;
   readonly now?: () => Date;
   /** Test seam: runs between storing the blob and the transaction (crash tests). */
   readonly afterBlobStored?: () => Promise<void>;
@@ -315,6 +317,11 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
   }
   if (signer.stepType !== 'SIGN' && signer.stepType !== 'INPERSONSIGN') {
     throw invalidInput('This step asks for a review, not a signature: mark it reviewed instead.', [{ path: 'action', message: signer.stepType }]);
+  }
+  if (signer.stepType === 'INPERSONSIGN' && !options.inPerson) {
+    throw invalidInput('This step is signed in person, on the device of the person who sent it, after confirming your identity there.', [
+      { path: 'action', message: 'INPERSONSIGN' },
+    ]);
   }
   const viewer = await loadViewer(db, actor, epak);
   if (!viewer.eligibleForAction) {

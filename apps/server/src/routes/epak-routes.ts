@@ -1,5 +1,12 @@
 import {
   actOnEpakDocument,
+  attachToEpak,
+  attachToTag,
+  downloadEpakAttachment,
+  EPAK_ATTACHMENT_MAX_BYTES,
+  invalidInput,
+  listEpakAttachments,
+  authorizeInPersonSigner,
   createEpak,
   exchangeEasyToken,
   setEpakStatus,
@@ -19,6 +26,8 @@ import { composeEpak, loadEpakDetail, loadEpakDocument, readTags, saveTags, sear
 import { startEpak as sendEpak } from '../epaks/start';
 import { rejectEpak as reject } from '../epaks/act';
 import { route } from '../http/route';
+import { attachFile, listAttachments, loadAttachment } from '../epaks/attachments';
+import { authorizeInPersonSigner as startInPerson, IN_PERSON_CLIENT_ID } from '../epaks/in-person';
 import { exchangeSigningLink } from '../epaks/links';
 import { revisionsOf, streamCurrentDocument } from '../epaks/revisions';
 import { signDocument } from '../epaks/sign';
@@ -62,7 +71,15 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
   const actorOf = (auth: { tenant: { id: string }; user: { id: string } }) => ({ tenantId: auth.tenant.id, userId: auth.user.id });
 
   route(app, ctx, signEpakDocument, async ({ auth, params, body, request }) => {
-    const result = await signDocument({ ctx, actor: actorOf(auth), epakId: params.ePakId, documentId: params.documentId, body, ip: request.ip });
+    const result = await signDocument({
+      ctx,
+      actor: actorOf(auth),
+      epakId: params.ePakId,
+      documentId: params.documentId,
+      body,
+      ip: request.ip,
+      inPerson: auth.session.clientId === IN_PERSON_CLIENT_ID,
+    });
     request.log.info({ ePakId: params.ePakId, documentId: params.documentId, revision: result.revision }, 'document signed');
     ctx.nudgeMailDelivery();
     return result;
@@ -77,6 +94,53 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, ctx, actOnEpakDocument, async ({ auth, params }) =>
     recordDocumentView({ db, actor: actorOf(auth), epakId: params.epakId, documentId: params.documentId }),
   );
+
+  route(app, ctx, authorizeInPersonSigner, async ({ auth, body, request }) => {
+    const result = await startInPerson({
+      db,
+      actor: actorOf(auth),
+      epakId: body.ePakId,
+      recipientId: body.recipientId,
+      otpId: body.otpId,
+      code: body.code,
+      client: { ipAddress: request.ip, ...(request.headers['user-agent'] ? { userAgent: request.headers['user-agent'] } : {}) },
+    });
+    ctx.nudgeMailDelivery();
+    return result;
+  });
+
+  const uploadOf = async (request: import('fastify').FastifyRequest) => {
+    // Our own size check runs inside attachFile; busboy only stops a runaway stream.
+    const file = await request.file({ limits: { fileSize: EPAK_ATTACHMENT_MAX_BYTES + 1, files: 1 } });
+    if (!file) throw invalidInput('Send the file as the multipart field "file".');
+    return file;
+  };
+
+  route(app, ctx, attachToTag, async ({ auth, params, request }) => {
+    const file = await uploadOf(request);
+    return attachFile({
+      db,
+      storage: ctx.storage,
+      actor: actorOf(auth),
+      epakId: params.ePakId,
+      target: { documentId: params.docId, tagUuid: params.tagId },
+      fileName: file.filename,
+      stream: file.file,
+      ip: request.ip,
+    });
+  });
+
+  route(app, ctx, attachToEpak, async ({ auth, params, request }) => {
+    const file = await uploadOf(request);
+    return attachFile({ db, storage: ctx.storage, actor: actorOf(auth), epakId: params.ePakId, target: null, fileName: file.filename, stream: file.file, ip: request.ip });
+  });
+
+  route(app, ctx, listEpakAttachments, async ({ auth, params }) => ({ attachments: await listAttachments(db, actorOf(auth), params.ePakId) }));
+
+  route(app, ctx, downloadEpakAttachment, async ({ auth, params }) => {
+    const row = await loadAttachment(db, actorOf(auth), params.ePakId, params.attachmentId);
+    return { contentType: 'application/octet-stream', size: row.size, fileName: row.name, stream: await ctx.storage.get(row.sha256) };
+  });
 
   route(app, ctx, exchangeEasyToken, async ({ params, request }) =>
     exchangeSigningLink({ db, token: params.easytoken, client: { ipAddress: request.ip, userAgent: request.headers['user-agent'] } }),

@@ -7,6 +7,7 @@ import { asc, eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { epakActivities, epakDocumentRevisions, outbox } from '../db/schema';
+import { readZip } from '../epaks/audit-test-support';
 import { run } from '../signing/test-support';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { multipart } from '../test/multipart';
@@ -220,5 +221,132 @@ describe('signing an ePak', () => {
     const after = EpakDetail.parse((await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}`, reviewer.headers)).json().data);
     expect(after.steps.flatMap((s) => s.recipients.map((r) => r.status))).toEqual(['Skipped', 'Skipped', 'Skipped', 'Skipped']);
     expect(after.viewer?.canAct).toBe(false);
+  });
+});
+
+describe('signing in person', () => {
+  it('lets the host hand over the device once the signer has confirmed the mailed code', async () => {
+    t = await buildTestApp();
+    const owner = await member('custodian');
+    const signer = await member('signer', owner.tenant);
+    const other = await member('signer', owner.tenant);
+    const file = 'plain-1p-pdftex.pdf';
+    const upload = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
+    const doc = DocumentSummary.parse(
+      (await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...upload.headers }, payload: upload.payload })).json().data,
+    );
+    const list = (await inject('GET', '/msbapi/v1/workflow/states', owner.headers)).json().data.states as WorkflowStateDefinition[];
+    const inPersonState = list.find((s) => s.type === 'INPERSONSIGN')!.workflowStateId;
+    const epak = EpakDetail.parse(
+      (
+        await inject('POST', '/msbapi/v2/epak', owner.headers, {
+          subject: 'Counter agreement',
+          documentIds: [doc.documentId],
+          steps: [{ workflowStateId: inPersonState, recipients: [{ email: signer.user.email }] }, { workflowStateId: inPersonState, recipients: [{ email: other.user.email }] }],
+        })
+      ).json().data,
+    );
+    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/start`, owner.headers)).statusCode).toBe(200);
+    const documentId = epak.documents[0]!.documentId;
+    const recipientId = epak.steps[0]!.recipients[0]!.recipientId;
+    // The host is told; the signer alone, on their own device, cannot sign this step.
+    const [hostMail] = await t.database.db.select().from(outbox).where(eq(outbox.kind, 'epak_inperson_request'));
+    expect(hostMail).toMatchObject({ recipient: owner.user.email });
+    expect((await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, { values: [] })).json()).toMatchObject({ code: -6, issues: [{ message: 'INPERSONSIGN' }] });
+    // Only the owner hosts; the next step's signer is not waited for yet.
+    expect((await inject('POST', '/msbapi/v2/epak/sign/auth', signer.headers, { ePakId: epak.ePakId, recipientId })).statusCode).toBe(403);
+    expect((await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId: epak.steps[1]!.recipients[0]!.recipientId })).json().code).toBe(-28);
+
+    const started = await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId });
+    const { otpId } = started.json().data as { otpId: string };
+    const [codeMail] = await t.database.db.select().from(outbox).where(eq(outbox.kind, 'epak_inperson_code'));
+    expect(codeMail!.recipient).toBe(signer.user.email);
+    const code = /code is (\d{6})/.exec(codeMail!.body)![1]!;
+    // The challenge is no way to sign in as the signer.
+    const asSignIn = await t.app.inject({ method: 'POST', url: '/msbapi/v2/authentication/otp/verify', payload: { otpId, code } });
+    expect(asSignIn.json().code).toBe(-196);
+    const wrong = code === '000000' ? '111111' : '000000';
+    expect((await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId, otpId, code: wrong })).json().code).toBe(-138);
+    const confirmed = await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId, otpId, code });
+    expect(confirmed.json().data).toMatchObject({ signer: { email: signer.user.email } });
+    const signerHeaders = { authorization: `Bearer ${confirmed.json().data.signAuthToken}` };
+    // The same code does not work twice.
+    expect((await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId, otpId, code })).json().code).toBe(-196);
+
+    const signed = await inject('POST', signUrl(epak.ePakId, documentId), signerHeaders, { values: [], reason: 'Signed at the counter' });
+    expect(signed.json().data, signed.body).toMatchObject({ signerStatus: 'Signed', epakStatus: 'InProgress' });
+    // The token reaches this ePak only.
+    expect((await inject('GET', '/msbapi/v1/users/profile', signerHeaders)).statusCode).toBe(403);
+  });
+});
+
+describe('attachments', () => {
+  it('takes a file for the signer\'s attachment field, shows its name, draws it when they sign, and zips it with the documents', async () => {
+    t = await buildTestApp();
+    const owner = await member('custodian');
+    const signer = await member('signer', owner.tenant);
+    const file = 'plain-1p-pdftex.pdf';
+    const upload = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
+    const doc = DocumentSummary.parse(
+      (await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...upload.headers }, payload: upload.payload })).json().data,
+    );
+    const list = (await inject('GET', '/msbapi/v1/workflow/states', owner.headers)).json().data.states as WorkflowStateDefinition[];
+    const epak = EpakDetail.parse(
+      (
+        await inject('POST', '/msbapi/v2/epak', owner.headers, {
+          subject: 'KYC',
+          signingPolicy: 'QUICKSIGN',
+          documentIds: [doc.documentId],
+          steps: [{ workflowStateId: list.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: [{ email: signer.user.email }] }],
+        })
+      ).json().data,
+    );
+    const documentId = epak.documents[0]!.documentId;
+    const attachmentTag = {
+      ...newTag({ uuid: '00000000-0000-4000-8000-0000000000a1', type: 'attachment', pageNumber: 1, positionX: 40, positionY: 300, userEmail: signer.user.email }),
+      validations: { required: { value: true } },
+      maxUpload: 50,
+    } as Tag;
+    const tags = [newTag({ uuid: '00000000-0000-4000-8000-0000000000a2', type: 'signature', pageNumber: 1, positionX: 40, positionY: 40, userEmail: signer.user.email }), attachmentTag];
+    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/signatureblocks`, owner.headers, { tags })).statusCode).toBe(200);
+    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/start`, owner.headers)).statusCode).toBe(200);
+
+    const attachUrl = `/msbapi/v2/epak/${epak.ePakId}/document/${documentId}/tag/${attachmentTag.uuid}/attach`;
+    const send = (headers: Headers, bytes: Buffer, name: string, url = attachUrl) => {
+      const body = multipart(bytes, name);
+      return t.app.inject({ method: 'POST', url, headers: { ...headers, ...body.headers }, payload: body.payload });
+    };
+    // Nothing waits for the owner; not a kind of file we take; not past the field's 50 KB.
+    expect((await send(owner.headers, Buffer.from('%PDF-1.4'), 'id.pdf')).json().code).toBe(-28);
+    expect((await send(signer.headers, Buffer.from('MZ'), 'tool.exe')).json()).toMatchObject({ code: -6, issues: [{ path: 'file', message: 'exe' }] });
+    expect((await send(signer.headers, Buffer.alloc(60 * 1024, 1), 'big.pdf')).json()).toMatchObject({ code: -6, issues: [{ message: 'maxSizeExceeded' }] });
+    // A required attachment field left empty holds the signature back.
+    const signature = { uuid: '00000000-0000-4000-8000-0000000000a2', value: drawnSignature() };
+    expect((await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, { values: [signature] })).json()).toMatchObject({
+      code: -6,
+      issues: [{ path: `values.${attachmentTag.uuid}` }],
+    });
+    const idCard = Buffer.from('%PDF-1.4 a scanned identity card');
+    expect((await send(signer.headers, Buffer.from('first try'), 'old.pdf')).statusCode).toBe(200);
+    const attached = await send(signer.headers, idCard, 'id-card.pdf');
+    expect(attached.json().data).toMatchObject({ name: 'id-card.pdf', size: idCard.length, tagUuid: attachmentTag.uuid });
+    // The owner adds a supporting file to the ePak as a whole.
+    expect((await send(owner.headers, Buffer.from('terms'), 'terms.docx', `/msbapi/v2/epak/${epak.ePakId}/attach`)).statusCode).toBe(200);
+    const listed = (await inject('GET', `/msbapi/v2/epak/${epak.ePakId}/attach`, signer.headers)).json().data.attachments as { name: string; attachmentId: string }[];
+    expect(listed.map((a) => a.name)).toEqual(['id-card.pdf', 'terms.docx']);
+    const one = await inject('GET', `/msbapi/v2/epak/${epak.ePakId}/attach/${listed[0]!.attachmentId}`, owner.headers);
+    expect(one.rawPayload.equals(idCard)).toBe(true);
+    const blocks = (await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/signatureblocks`, signer.headers)).json().data.tags as Tag[];
+    expect(blocks.find((tag) => tag.uuid === attachmentTag.uuid)!.value).toBe('id-card.pdf');
+
+    const signed = await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, { values: [signature] });
+    expect(signed.json().data, signed.body).toMatchObject({ epakStatus: 'Completed' });
+    const zip = readZip((await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}/download`, owner.headers)).rawPayload);
+    expect(zip.map((entry) => entry.name).sort()).toEqual(['attachments/id-card.pdf', 'attachments/terms.docx', 'certificate-of-completion.pdf', 'plain-1p-pdftex.pdf']);
+    const pdf = zip.find((entry) => entry.name === 'plain-1p-pdftex.pdf')!.data;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-attached-'));
+    fs.writeFileSync(path.join(dir, 'signed.pdf'), pdf);
+    expect(run('pdftotext', [path.join(dir, 'signed.pdf'), '-']).stdout).toContain('id-card.pdf');
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

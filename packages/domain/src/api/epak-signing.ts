@@ -111,3 +111,96 @@ export const exchangeEasyToken = defineEndpoint({
     user: z.object({ userId: z.uuid(), email: z.string(), firstName: z.string(), lastName: z.string() }),
   }),
 });
+
+/**
+ * INPERSONSIGN: the host (the ePak's owner) hands their device to the signer once the signer has
+ * confirmed who they are with a code mailed to them. Without `code`, a code is sent and an otpId
+ * returned; with `otpId` and `code`, the answer is a short sign-auth token: a session of the
+ * signer that reaches this ePak only, which the host's browser uses for the signer's part.
+ */
+export const authorizeInPersonSigner = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/epak/sign/auth',
+  access: 'tenant',
+  action: 'epak.act',
+  summary:
+    'The owner starts (no code) or finishes (otpId and code) the identity check of an in-person signer of the step under way; finishing answers a sign-auth token for that signer and this ePak (-138 wrong code, -217 too many, -196 expired, -28 not pending).',
+  body: z.object({
+    ePakId: z.uuid(),
+    recipientId: z.uuid(),
+    otpId: z.uuid().optional(),
+    code: z.string().trim().regex(/^\d{6}$/).optional(),
+  }),
+  response: z.object({
+    /** Set when a code was sent. */
+    otpId: z.uuid().nullable(),
+    sentTo: z.string().nullable(),
+    /** Set when the code was right: use as the bearer token for the signer's part. */
+    signAuthToken: z.string().nullable(),
+    expiresIn: z.number().int().positive(),
+    signer: z.object({ userId: z.uuid(), email: z.string(), firstName: z.string(), lastName: z.string() }),
+  }),
+});
+
+/** A file attached to a started ePak (to one attachment tag, or to the ePak as a whole). */
+export const EpakAttachment = z.object({
+  attachmentId: z.uuid(),
+  name: z.string(),
+  size: z.number().int().nonnegative(),
+  documentId: z.uuid().nullable(),
+  tagUuid: z.string().nullable(),
+  uploadedBy: z.uuid().nullable(),
+  createdOn: z.iso.datetime(),
+});
+export type EpakAttachment = z.infer<typeof EpakAttachment>;
+
+/** Largest attachment without a tag limit of its own (an attachment tag's maxUpload wins). */
+export const EPAK_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+
+export const attachToTag = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/epak/:ePakId/document/:docId/tag/:tagId/attach',
+  access: 'tenant',
+  action: 'epak.act',
+  signingLink: true,
+  summary:
+    'The signer a pending attachment tag is for uploads its file (multipart field `file`, an allowed document format, within the tag\'s maxUpload or 10 MB); a second upload replaces the first until they sign. The tag then shows the file\'s name.',
+  params: z.object({ ePakId: z.uuid(), docId: z.uuid(), tagId: z.guid() }),
+  bodyEncoding: 'multipart',
+  response: EpakAttachment,
+});
+
+export const attachToEpak = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/epak/:ePakId/attach',
+  access: 'tenant',
+  action: 'epak.act',
+  signingLink: true,
+  summary: 'The owner, or a recipient of the step under way, attaches a supporting file to an ePak under way (multipart field `file`, 10 MB).',
+  params: z.object({ ePakId: z.uuid() }),
+  bodyEncoding: 'multipart',
+  response: EpakAttachment,
+});
+
+export const listEpakAttachments = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v2/epak/:ePakId/attach',
+  access: 'tenant',
+  action: 'epak.act',
+  signingLink: true,
+  summary: 'The files attached to an ePak (its owner and its recipients).',
+  params: z.object({ ePakId: z.uuid() }),
+  response: z.object({ attachments: z.array(EpakAttachment) }),
+});
+
+export const downloadEpakAttachment = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v2/epak/:ePakId/attach/:attachmentId',
+  access: 'tenant',
+  action: 'epak.act',
+  signingLink: true,
+  summary: 'One attached file (its owner and its recipients).',
+  params: z.object({ ePakId: z.uuid(), attachmentId: z.uuid() }),
+  binaryResponse: true,
+  response: z.custom<import('./contract').BinaryBody>(),
+});
