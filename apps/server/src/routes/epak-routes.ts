@@ -20,7 +20,7 @@ import {
   startEpak,
   updateSignatureBlocks,
 } from '@pakt/domain';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context';
 import { composeEpak, loadEpakDetail, loadEpakDocument, readTags, saveTags, searchDirectory as findPeople } from '../epaks/compose';
 import { startEpak as sendEpak } from '../epaks/start';
@@ -109,7 +109,7 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
     return result;
   });
 
-  const uploadOf = async (request: import('fastify').FastifyRequest) => {
+  const uploadOf = async (request: FastifyRequest) => {
     // Our own size check runs inside attachFile; busboy only stops a runaway stream.
     const file = await request.file({ limits: { fileSize: EPAK_ATTACHMENT_MAX_BYTES + 1, files: 1 } });
     if (!file) throw invalidInput('Send the file as the multipart field "file".');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SignerStatus } from '../constants/statuses';
 import { SignAction } from '../constants/workflow';
 import { TagValue } from '../tags/tag';
-import { defineEndpoint } from './contract';
+import { type BinaryBody, defineEndpoint } from './contract';
 import { EpakStatus, EpakViewer, SIGNATURE_BLOCKS_MAX_BODY_BYTES } from './epaks';
 
 /**
@@ -202,5 +202,5 @@ export const downloadEpakAttachment = defineEndpoint({
   summary: 'One attached file (its owner and its recipients).',
   params: z.object({ ePakId: z.uuid(), attachmentId: z.uuid() }),
   binaryResponse: true,
-  response: z.custom<import('./contract').BinaryBody>(),
+  response: z.custom<BinaryBody>(),
 });
