@@ -48,10 +48,13 @@ export async function createSigningLink(tx: Db, options: { epakId: string; recip
 }
 
 /** Where a recipient opens the ePak: the app for internal people, a signing link for others. */
-async function linkFor(tx: Db, options: NotifyOptions, person: { recipientId: string; type: string }): Promise<string> {
-  if (person.type === 'internal') return `${options.publicUrl}/sign?ePakId=${options.epakId}`;
+async function linkFor(tx: Db, options: NotifyOptions & { tenantId: string }, person: { recipientId: string; type: string }): Promise<string> {
+  if (person.type === 'internal') return appLink(options.publicUrl, { id: options.epakId, tenantId: options.tenantId });
   return createSigningLink(tx, { ...options, recipientId: person.recipientId });
 }
+
+/** The ePak in the app; the tenant rides along so someone in several tenants lands in the right one. */
+const appLink = (publicUrl: string, epak: { id: string; tenantId: string }) => `${publicUrl}/sign?ePakId=${epak.id}&tenant=${epak.tenantId}`;
 
 const nameOf = (person: { firstName: string; lastName: string; email: string }) => `${person.firstName} ${person.lastName}`.trim() || person.email;
 
@@ -68,7 +71,7 @@ export async function notifyRecipients(
   const sender = await ownerOf(tx, epak);
   const review = options.kind === 'review_request';
   for (const person of await recipientsById(tx, options.recipientIds)) {
-    const link = await linkFor(tx, options, person);
+    const link = await linkFor(tx, { ...options, tenantId: epak.tenantId }, person);
     const verb = review ? 'review' : 'sign';
     const lead =
       options.kind === 'reminder'
@@ -110,7 +113,7 @@ async function mailOwner(tx: Db, epak: EpakRow, options: NotifyOptions, kind: st
     tenantId: epak.tenantId,
     to: owner.email,
     subject,
-    body: [`Hello ${nameOf(owner)},`, '', ...lines, '', `Open it here: ${options.publicUrl}/sign?ePakId=${epak.id}`, '', 'Pakt'].join('\n'),
+    body: [`Hello ${nameOf(owner)},`, '', ...lines, '', `Open it here: ${appLink(options.publicUrl, epak)}`, '', 'Pakt'].join('\n'),
     kind,
   });
 }
@@ -139,7 +142,7 @@ export async function queueEngineEffects(tx: Db, options: NotifyOptions & { effe
         const docs = await tx.select({ name: epakDocuments.name }).from(epakDocuments).where(eq(epakDocuments.epakId, epak.id));
         const sender = await ownerOf(tx, epak);
         for (const person of await recipientsById(tx, effect.recipientIds)) {
-          const link = await linkFor(tx, options, person);
+          const link = await linkFor(tx, { ...options, tenantId: epak.tenantId }, person);
           await queueEmail({
             db: tx,
             tenantId: epak.tenantId,

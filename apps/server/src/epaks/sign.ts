@@ -96,6 +96,14 @@ function imageOf(value: string): SealImage | null {
   return { format: match[1] === 'png' ? 'png' : 'jpeg', data: Buffer.from(match[2]!, 'base64') };
 }
 
+/**
+ * A composite with members is only their frame (the members carry the values); one without
+ * members, as the tag editor places it, is a signature block of its own: its value is the
+ * signature, it is required, and it can be the signature's widget.
+ */
+const isFrameOnly = (tag: Tag) => tag.type === 'composite' && (tag.children?.length ?? 0) > 0;
+const isSignatureLike = (tag: Tag) => isSignatureTag(tag) || (tag.type === 'composite' && !isFrameOnly(tag));
+
 function textOf(tag: Tag): string {
   if (Array.isArray(tag.value)) return tag.value.join(', ');
   return tag.value ?? '';
@@ -159,13 +167,13 @@ export function fillSignerTags(options: { tags: Tag[]; signer: Signer; body: Sig
     let value = sent.has(tag.uuid) ? sent.get(tag.uuid)! : tag.value;
     if (tag.type === 'timeStamp' || (isEmpty(value) && serverValue(tag) !== undefined)) value = serverValue(tag) ?? value;
     const next: Tag = { ...tag, value: value ?? null, ...(children ? { children } : {}) };
-    if (tag.type !== 'composite') {
-      const required = isSignatureTag(tag) || tag.validations?.required?.value === true;
+    if (!isFrameOnly(tag)) {
+      const required = isSignatureLike(tag) || tag.validations?.required?.value === true;
       if (required && isEmpty(next.value)) problems.push({ path: `values.${tag.uuid}`, message: tag.validations?.required?.message || 'required' });
       if (typeof next.value === 'string' && next.value.startsWith('data:')) {
         const image = imageOf(next.value);
         if (!image) problems.push({ path: `values.${tag.uuid}`, message: 'imageTypeNotAllowed' });
-        else if (isSignatureTag(tag) || tag.type === 'userInitial') {
+        else if (isSignatureLike(tag) || tag.type === 'userInitial') {
           if (image.data.length > SIGNATURE_IMAGE_MAX_BYTES) {
             throw new DomainError(ResponseCode.SIGNATURE_UPLOAD_SIZE, `A signature image may be at most ${SIGNATURE_IMAGE_MAX_BYTES / 1024 / 1024} MB.`, {
               issues: [{ path: `values.${tag.uuid}`, message: 'maxSizeExceeded' }],
@@ -189,7 +197,7 @@ export function fillSignerTags(options: { tags: Tag[]; signer: Signer; body: Sig
 
 /** The owner's values set at compose time (letterhead, QR, custodian text) not yet drawn. */
 function ownersUndrawn(tags: Tag[]): Tag[] {
-  return flattenTags(tags).filter((tag) => tag.type !== 'composite' && !tag.userEmail && tag.status !== 'done' && !isEmpty(tag.value));
+  return flattenTags(tags).filter((tag) => !isFrameOnly(tag) && !tag.userEmail && tag.status !== 'done' && !isEmpty(tag.value));
 }
 
 function markDone(tags: Tag[], uuids: ReadonlySet<string>): Tag[] {
@@ -222,7 +230,7 @@ function fieldOf(tag: Tag, pages: PageGeometry[], index: number): FieldRequest |
 /** The signature widget: the caller's first signature tag, or an invisible one when they have none here. */
 function signatureOf(options: { tags: Tag[]; pages: PageGeometry[]; signer: Signer; body: SignDocumentBody; at: Date }): { request: SignatureRequest; uses: Tag | null } {
   const { signer, pages, at } = options;
-  const tag = options.tags.find((candidate) => isSignatureTag(candidate) && pages[candidate.pageNumber - 1]);
+  const tag = options.tags.find((candidate) => isSignatureLike(candidate) && pages[candidate.pageNumber - 1]);
   const common = {
     fieldName: `Pakt signature ${signer.recipientId.slice(0, 8)} ${at.getTime()}`,
     signerName: signer.name,

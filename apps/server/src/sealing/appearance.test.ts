@@ -53,3 +53,28 @@ describe('text appearance', () => {
     }
   });
 });
+
+describe('text beyond WinAnsi', () => {
+  it('leaves WinAnsi text exactly as it was: Helvetica, no marked content, nothing embedded', () => {
+    const appearance = textAppearance({ width: 150, height: 50, rotate: 0, lines: ['Signed by Asha Rao', '2026-11-22 10:00 UTC'], border: true });
+    expect(appearance.content.toString('latin1')).toBe(
+      'q\n0 0 150 50 re W n\n0.2 0.2 0.5 RG 0.75 w\n0.375 0.375 149.25 49.25 re S\nBT\n/PaktHelv 12 Tf\n0 g\n1 0 0 1 2 39.384 Tm\n(Signed by Asha Rao) Tj\n1 0 0 1 2 25.584 Tm\n(2026-11-22 10:00 UTC) Tj\nET\nQ',
+    );
+    expect([appearance.usesFont, appearance.unicodeFonts, appearance.unencodable]).toEqual([true, [], []]);
+  });
+
+  it('draws Hindi with the embedded face by glyph id, marked with the text as typed, shrunk to fit', () => {
+    const appearance = textAppearance({ width: 40, height: 20, rotate: 0, lines: ['हिन्दी हिन्दी'] });
+    const content = appearance.content.toString('latin1');
+    expect(appearance.usesFont).toBe(false);
+    expect(content).not.toContain('PaktHelv');
+    expect(appearance.unicodeFonts?.map((use) => use.face.resourceKey)).toEqual(['Pakt-noto-sans-devanagari-devanagari']);
+    expect([...appearance.unicodeFonts![0]!.glyphs.keys()].sort((a, b) => a - b)).toEqual([3, 33, 73, 88, 245, 541]);
+    expect(content).toContain(`/Span << /ActualText <FEFF${Buffer.from('हिन्दी हिन्दी', 'utf16le').swap16().toString('hex').toUpperCase()}> >> BDC`);
+    // ि (glyph 541 = 0x21d) is drawn first, before ह.
+    expect(content).toMatch(/\[<021d> <0058> <00f5> /);
+    const size = Number(/\/Pakt-noto-sans-devanagari-devanagari ([\d.]+) Tf/.exec(content)![1]);
+    expect(size).toBeLessThan(12);
+    expect(appearance.unencodable).toEqual([]);
+  });
+});

@@ -1,4 +1,5 @@
-import { Encodings, Font, FontNames } from '@pdf-lib/standard-fonts';
+import { layoutLine, type LaidOutLine, type LineRun } from './text-layout';
+import { pdfGlyphWidth, type UnicodeFace } from './unicode-font';
 
 /**
  * Appearance streams for the widgets a signer's revision adds: what a viewer draws for a filled
@@ -6,9 +7,12 @@ import { Encodings, Font, FontNames } from '@pdf-lib/standard-fonts';
  * content, so a revision only adds annotations and fills fields: the changes an approval
  * signature allows, which keeps every earlier signature valid in strict validators too.
  *
- * Text uses the standard Helvetica with WinAnsiEncoding, which every viewer has without
- * embedding anything. Characters it cannot encode are shown as "?" and reported, so the caller
- * can decide (embedding a Unicode font for them is a later step).
+ * Text WinAnsi can encode uses the standard Helvetica, which every viewer has without embedding
+ * anything. Other text (Devanagari and the other Indian scripts, Arabic, Cyrillic, Greek, Latin
+ * beyond WinAnsi) is shaped and drawn with embedded Noto Sans faces (text-layout.ts,
+ * unicode-font.ts), which seal.ts subsets and embeds once per revision. Each such line is marked
+ * with its text as /ActualText, so copying and searching give the characters as typed even where
+ * shaping reordered or merged glyphs. Characters no font has are drawn as "?" and reported.
  */
 
 /** The page's /Rotate: an appearance is turned against it so it reads upright as shown. */
@@ -18,33 +22,7 @@ export const APPEARANCE_FONT = 'Helvetica';
 /** The resource name the content streams use for the font. */
 export const APPEARANCE_FONT_KEY = 'PaktHelv';
 
-const helvetica = Font.load(FontNames.Helvetica);
-const winAnsi = Encodings.WinAnsi;
-
-export interface EncodedText {
-  /** WinAnsi bytes, ready for a PDF string. */
-  readonly bytes: Buffer;
-  /** Width at 1 pt font size, in points. */
-  readonly width: number;
-  /** Characters that had to be replaced by "?". */
-  readonly unencodable: readonly string[];
-}
-
-/** Encodes text for Helvetica/WinAnsi and measures it (kerning left out, as Tj draws it). */
-export function encodeText(text: string): EncodedText {
-  const bytes: number[] = [];
-  const unencodable: string[] = [];
-  let width = 0;
-  for (const char of text) {
-    const codePoint = char.codePointAt(0)!;
-    const fits = winAnsi.canEncodeUnicodeCodePoint(codePoint);
-    if (!fits) unencodable.push(char);
-    const { code, name } = winAnsi.encodeUnicodeCodePoint(fits ? codePoint : 0x3f);
-    bytes.push(code);
-    width += (helvetica.getWidthOfGlyph(name) ?? 0) / 1000;
-  }
-  return { bytes: Buffer.from(bytes), width, unencodable };
-}
+export { encodeText, type EncodedText } from './text-layout';
 
 /** A PDF literal string of these bytes, with the three characters that need it escaped. */
 export function literalString(bytes: Buffer): string {
@@ -73,7 +51,15 @@ export interface Appearance {
   readonly matrix: readonly [number, number, number, number, number, number];
   /** Whether the Helvetica resource is used. */
   readonly usesFont: boolean;
+  /** Embedded faces the content draws with (by their resourceKey), and the glyphs it draws. */
+  readonly unicodeFonts?: readonly UnicodeFontUse[];
   readonly unencodable: readonly string[];
+}
+
+export interface UnicodeFontUse {
+  readonly face: UnicodeFace;
+  /** Glyph id to the characters it stands for. */
+  readonly glyphs: ReadonlyMap<number, string>;
 }
 
 /**
@@ -111,32 +97,117 @@ const MIN_FONT_SIZE = 4;
 const PADDING = 2;
 const LINE_GAP = 1.15;
 
+/** Helvetica's ascender: the first baseline is this far (times the size) below the top. */
+const HELVETICA_ASCENT = 0.718;
+
+/** A line's glyphs from the pen at the line's start, in content stream operators. */
+function drawRuns(runs: readonly LineRun[], size: number, current: { font: string | null }): string[] {
+  const ops: string[] = [];
+  for (const run of runs) {
+    if (run.font === 'helvetica') {
+      if (current.font !== APPEARANCE_FONT_KEY) ops.push(`/${APPEARANCE_FONT_KEY} ${num(size)} Tf`);
+      current.font = APPEARANCE_FONT_KEY;
+      ops.push(`${literalString(run.encoded.bytes)} Tj`);
+      continue;
+    }
+    const face = run.font;
+    if (current.font !== face.resourceKey) ops.push(`/${face.resourceKey} ${num(size)} Tf`);
+    current.font = face.resourceKey;
+    // Positions are kept in thousandths of the size (the unit of /W and TJ): where the text
+    // position is after what was shown (`shown`) and where the shaper put the pen (`pen`).
+    const scale = 1000 / run.unitsPerEm;
+    let shown = 0;
+    let pen = 0;
+    let rise = 0;
+    let array: string[] = [];
+    const flush = () => {
+      if (array.length) ops.push(`[${array.join(' ')}] TJ`);
+      array = [];
+    };
+    const moveTo = (target: number) => {
+      if (Math.abs(shown - target) > 0.0005) array.push(num(shown - target));
+      shown = target;
+    };
+    for (const glyph of run.glyphs) {
+      const wantedRise = (glyph.yOffset / run.unitsPerEm) * size;
+      if (Math.abs(wantedRise - rise) > 0.00005) {
+        flush();
+        ops.push(`${num(wantedRise)} Ts`);
+        rise = wantedRise;
+      }
+      moveTo((pen + glyph.xOffset) * scale);
+      array.push(`<${glyph.id.toString(16).padStart(4, '0')}>`);
+      shown += pdfGlyphWidth(face, glyph.id);
+      pen += glyph.xAdvance;
+    }
+    moveTo(pen * scale);
+    flush();
+    if (rise !== 0) ops.push('0 Ts');
+  }
+  return ops;
+}
+
+/** A PDF hex string of text as UTF-16BE with its byte order mark (a text string, 7.9.2.2). */
+function textStringHex(text: string): string {
+  return `<FEFF${Buffer.from(text, 'utf16le').swap16().toString('hex').toUpperCase()}>`;
+}
+
 /** Text lines in a box, shrunk to fit, clipped to the box. */
 export function textAppearance(options: TextAppearanceOptions): Appearance {
   const { width, height } = options;
-  const encoded = options.lines.map(encodeText);
-  const widest = Math.max(0, ...encoded.map((line) => line.width));
-  const lineCount = Math.max(1, encoded.length);
+  const laid: LaidOutLine[] = options.lines.map(layoutLine);
+  const widest = Math.max(0, ...laid.map((line) => line.width));
+  const lineCount = Math.max(1, laid.length);
+  // Embedded glyphs may reach higher than Helvetica's ascender or lower than the space a line
+  // leaves below its baseline (matras, conjuncts, Arabic marks): such a line takes more room.
+  const extraAbove = laid.map((line) => Math.max(0, line.ascent - HELVETICA_ASCENT));
+  const extraBelow = laid.map((line) => Math.max(0, line.descent - (LINE_GAP - HELVETICA_ASCENT)));
+  const extra = [...extraAbove, ...extraBelow].reduce((sum, value) => sum + value, 0);
   const wanted = options.fontSize ?? 12;
   const byWidth = widest > 0 ? (width - 2 * PADDING) / widest : wanted;
-  const byHeight = (height - 2 * PADDING) / (lineCount * LINE_GAP);
+  const byHeight = (height - 2 * PADDING) / (lineCount * LINE_GAP + extra);
   const size = Math.max(MIN_FONT_SIZE, Math.min(wanted, byWidth, byHeight));
+  const usesHelvetica = laid.length === 0 || laid.some((line) => line.runs.some((run) => run.font === 'helvetica'));
   const ops: string[] = ['q', `0 0 ${num(width)} ${num(height)} re W n`];
   if (options.border) ops.push('0.2 0.2 0.5 RG 0.75 w', `0.375 0.375 ${num(width - 0.75)} ${num(height - 0.75)} re S`);
-  ops.push('BT', `/${APPEARANCE_FONT_KEY} ${num(size)} Tf`, '0 g');
-  // First baseline one ascent below the top; Helvetica's ascender is 718/1000.
-  let y = height - PADDING - size * 0.718;
-  for (const line of encoded) {
-    ops.push(`1 0 0 1 ${num(PADDING)} ${num(y)} Tm`, `${literalString(line.bytes)} Tj`);
-    y -= size * LINE_GAP;
+  ops.push('BT');
+  const current = { font: null as string | null };
+  if (usesHelvetica) {
+    ops.push(`/${APPEARANCE_FONT_KEY} ${num(size)} Tf`);
+    current.font = APPEARANCE_FONT_KEY;
   }
+  ops.push('0 g');
+  // First baseline one ascent below the top.
+  let y = height - PADDING - size * HELVETICA_ASCENT;
+  laid.forEach((line, i) => {
+    if (extraAbove[i]) y -= size * extraAbove[i]!;
+    // Right-to-left lines start at the right edge.
+    const x = line.rtl ? width - PADDING - line.width * size : PADDING;
+    const simple = line.runs.length === 1 && line.runs[0]!.font === 'helvetica' && line.text === options.lines[i];
+    if (simple) {
+      ops.push(`1 0 0 1 ${num(x)} ${num(y)} Tm`, ...drawRuns(line.runs, size, current));
+    } else {
+      ops.push(`/Span << /ActualText ${textStringHex(line.text)} >> BDC`, `1 0 0 1 ${num(x)} ${num(y)} Tm`, ...drawRuns(line.runs, size, current), 'EMC');
+    }
+    y -= size * LINE_GAP;
+    if (extraBelow[i]) y -= size * extraBelow[i]!;
+  });
   ops.push('ET', 'Q');
+  const fonts = new Map<UnicodeFace, Map<number, string>>();
+  for (const line of laid) {
+    for (const [face, glyphs] of line.glyphText) {
+      const merged = fonts.get(face) ?? new Map<number, string>();
+      for (const [id, text] of glyphs) if (!merged.get(id)) merged.set(id, text);
+      fonts.set(face, merged);
+    }
+  }
   return {
     content: Buffer.from(ops.join('\n'), 'latin1'),
     bbox: [0, 0, width, height],
     matrix: rotationMatrix(options.rotate, { width, height }),
-    usesFont: true,
-    unencodable: encoded.flatMap((line) => line.unencodable),
+    usesFont: usesHelvetica,
+    unicodeFonts: [...fonts].map(([face, glyphs]) => ({ face, glyphs })),
+    unencodable: laid.flatMap((line) => line.unencodable),
   };
 }
 

@@ -14,9 +14,10 @@ import {
   type PdfValue,
 } from '../pdf/objects';
 import { openPdfFile, type PdfBox, type PdfFile } from '../pdf/pdf-file';
-import { APPEARANCE_FONT, APPEARANCE_FONT_KEY, shownSizeOfRect, type Appearance, type Rotation } from './appearance';
+import { APPEARANCE_FONT, APPEARANCE_FONT_KEY, shownSizeOfRect, type Appearance, type Rotation, type UnicodeFontUse } from './appearance';
 import { APPEARANCE_IMAGE_KEY, imageAppearance, imageXObject, withSoftMask } from './image';
 import { SealError } from './seal-error';
+import { embeddedFontObjects, type UnicodeFace } from './unicode-font';
 
 /**
  * One signer's revision: a signature field whose widget shows `appearance`, and a PAdES
@@ -227,6 +228,18 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
     }
     return fontRef;
   };
+  // Embedded faces: one font object per face for the whole revision, written once every
+  // appearance is made, with a subset of all the glyphs they draw.
+  const unicodeFonts = new Map<UnicodeFace, { ref: PdfRef; glyphs: Map<number, string> }>();
+  const unicodeFont = (use: UnicodeFontUse) => {
+    let entry = unicodeFonts.get(use.face);
+    if (!entry) {
+      entry = { ref: allocator.allocate(), glyphs: new Map() };
+      unicodeFonts.set(use.face, entry);
+    }
+    for (const [id, text] of use.glyphs) if (!entry.glyphs.get(id)) entry.glyphs.set(id, text);
+    return entry.ref;
+  };
 
   /** The appearance XObject of a widget: the text appearance given, or one drawing an image. */
   const appearanceObject = (drawn: { text: Appearance } | { image: SealImage }, rect: PdfBox, rotate: Rotation): PdfRef => {
@@ -244,7 +257,10 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
       resources.entries.set('XObject', pdfDict([[APPEARANCE_IMAGE_KEY, imageRef]]));
     } else {
       appearance = drawn.text;
-      if (appearance.usesFont) resources.entries.set('Font', pdfDict([[APPEARANCE_FONT_KEY, font()]]));
+      const fonts: Array<[string, PdfValue]> = [];
+      if (appearance.usesFont) fonts.push([APPEARANCE_FONT_KEY, font()]);
+      for (const use of appearance.unicodeFonts ?? []) fonts.push([use.face.resourceKey, unicodeFont(use)]);
+      if (fonts.length) resources.entries.set('Font', pdfDict(fonts));
     }
     objects.push({
       ref,
@@ -336,6 +352,7 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
       ),
     );
   }
+  for (const [face, { ref, glyphs }] of unicodeFonts) objects.push(...embeddedFontObjects(face, glyphs, ref, () => allocator.allocate()));
   for (const [pageIndex, widgets] of widgetsByPage) objects.push(addAnnotations(file, pageOf(pageIndex), widgets));
   objects.push(...addFields(file, allocator, added));
 
