@@ -2,7 +2,7 @@ import { DomainError, type EpakStatus, notFound, ResponseCode, transition } from
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../app-context';
 import type { Db } from '../db/database';
-import { epakRecipients, users } from '../db/schema';
+import { epakRecipients } from '../db/schema';
 import { assertActionable, type EpakActor, loadVisibleEpak } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState, storeEngineState } from './engine-store';
@@ -45,14 +45,13 @@ export async function rejectEpak(options: {
       details: { comment: options.comment, effects: result.effects },
       ip: options.ip ?? null,
     });
-    const [me] = await tx.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, options.actor.userId));
     await queueEngineEffects(tx, {
       epakId: epak.id,
       effects: result.effects,
       publicUrl: ctx.config.publicUrl,
       linkDays: ctx.config.signingLinkDays,
       now: at,
-      actorName: me ? `${me.firstName} ${me.lastName}`.trim() : undefined,
+      actorId: options.actor.userId,
       comment: options.comment,
     });
     return { status: result.state.status };

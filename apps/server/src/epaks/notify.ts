@@ -118,10 +118,17 @@ async function mailOwner(tx: Db, epak: EpakRow, options: NotifyOptions, kind: st
   });
 }
 
-/** Queues what each engine effect asks for; called in the transaction that stores the answer. */
-export async function queueEngineEffects(tx: Db, options: NotifyOptions & { effects: readonly EngineEffect[]; actorName?: string; comment?: string }): Promise<void> {
+/**
+ * Queues what each engine effect asks for; called in the transaction that stores the answer.
+ * `actorId` names who acted in the owner's mail (a rejection says who rejected).
+ */
+export async function queueEngineEffects(tx: Db, options: NotifyOptions & { effects: readonly EngineEffect[]; actorId?: string; actorName?: string; comment?: string }): Promise<void> {
   const [epak] = await tx.select().from(epaks).where(eq(epaks.id, options.epakId));
   if (!epak) return;
+  if (options.actorId && !options.actorName) {
+    const [actor] = await tx.select().from(users).where(eq(users.id, options.actorId));
+    if (actor) options = { ...options, actorName: nameOf(actor) };
+  }
   for (const effect of options.effects) {
     switch (effect.type) {
       case 'notifyStep':

@@ -2,7 +2,7 @@ import { DomainError, type EpakStatus, forbidden, invalidInput, ResponseCode, ty
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../app-context';
 import type { Db } from '../db/database';
-import { epakDocuments, epakRecipients, epakSteps, epakUserStates, epaks, users } from '../db/schema';
+import { epakDocuments, epakRecipients, epakSteps, epakUserStates, epaks } from '../db/schema';
 import { assertActionable, type EpakActor, loadViewer, loadVisibleEpak } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState, storeEngineState } from './engine-store';
@@ -65,14 +65,13 @@ export async function setEpakStatus(options: {
       details: { ...(options.comment ? { comment: options.comment } : {}), status: result.state.status, effects: result.effects },
       ip: options.ip ?? null,
     });
-    const [me] = await tx.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, actor.userId));
     await queueEngineEffects(tx, {
       epakId: epak.id,
       effects: result.effects,
       publicUrl: ctx.config.publicUrl,
       linkDays: ctx.config.signingLinkDays,
       now: at,
-      actorName: me ? `${me.firstName} ${me.lastName}`.trim() : undefined,
+      actorId: actor.userId,
     });
     const after = recipientId ? result.state.steps.flatMap((s) => s.recipients).find((r) => r.recipientId === recipientId) : undefined;
     return { ePakId: epak.id, status: result.state.status, signerStatus: after?.status ?? null };
