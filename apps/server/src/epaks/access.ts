@@ -1,4 +1,4 @@
-import { DomainError, type EpakViewer, notFound, ResponseCode, type SignerStatus, type WorkflowStateType } from '@pakt/domain';
+import { DomainError, type EpakViewer, invalidInput, notFound, ResponseCode, type SignerStatus, type WorkflowStateType } from '@pakt/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, epakUserStates } from '../db/schema';
@@ -35,6 +35,16 @@ export async function loadVisibleEpak(db: Db, actor: EpakActor, epakId: string, 
 export function assertActionable(epak: EpakRow): void {
   if (epak.deletedAt) throw new DomainError(ResponseCode.EPAK_DELETED, 'This ePak was deleted.');
   if (epak.archivedAt) throw new DomainError(ResponseCode.EPAK_ARCHIVED, 'This ePak is archived.');
+}
+
+/**
+ * Refuses a recipient's action on an ePak past its expiry that the expiry job (every minute) has
+ * not closed yet: the deadline holds to the second, not to the job's next run.
+ */
+export function assertNotOverdue(epak: EpakRow, now: Date = new Date()): void {
+  if (epak.status === 'InProgress' && epak.expiresAt && epak.expiresAt.getTime() <= now.getTime()) {
+    throw invalidInput(`This ePak expired on ${epak.expiresAt.toISOString()}: nothing more can be done on it.`, [{ path: 'expiresOn', message: 'expired' }]);
+  }
 }
 
 /** What the caller may do with an ePak (EpakDetail.viewer). */

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../app-context';
 import type { Db } from '../db/database';
 import { epakRecipients } from '../db/schema';
-import { assertActionable, type EpakActor, loadVisibleEpak } from './access';
+import { assertActionable, assertNotOverdue, type EpakActor, loadVisibleEpak } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState, storeEngineState } from './engine-store';
 import { queueEngineEffects } from './notify';
@@ -28,6 +28,7 @@ export async function rejectEpak(options: {
     const tx = txRaw as unknown as Db;
     const { epak } = await loadVisibleEpak(tx, options.actor, options.epakId, { forUpdate: true });
     assertActionable(epak);
+    assertNotOverdue(epak, at);
     const stored = await loadEngineState(tx, epak);
     const mine = stored.recipients.filter((r) => r.userId === options.actor.userId);
     if (mine.length === 0 && epak.ownerId !== options.actor.userId) throw notFound('No such ePak.');

@@ -15,7 +15,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { epakAttachments, epakDocuments, users } from '../db/schema';
 import type { FileStorage } from '../storage/file-storage';
-import { assertActionable, type EpakActor, loadViewer, loadVisibleEpak } from './access';
+import { assertActionable, assertNotOverdue, type EpakActor, loadViewer, loadVisibleEpak } from './access';
 import { recordEpakActivity } from './activity';
 
 /** Tag types a signer attaches a file to. */
@@ -98,6 +98,7 @@ export async function attachFile(options: {
     const tx = txRaw as unknown as Db;
     const { epak: locked } = await loadVisibleEpak(tx, actor, epak.id, { forUpdate: true });
     assertActionable(locked);
+    assertNotOverdue(locked);
     if (locked.status !== 'InProgress') throw invalidInput('Files are attached while the ePak is under way.', [{ path: 'status', message: locked.status }]);
     if (target) {
       await tx.delete(epakAttachments).where(and(eq(epakAttachments.epakDocumentId, target.documentId), eq(epakAttachments.tagUuid, target.tagUuid)));

@@ -17,7 +17,7 @@ import {
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { epakDocuments, epakLinks, epakRecipients, epakSteps, memberships, users } from '../db/schema';
-import { assertActionable, type EpakActor, type EpakRow } from './access';
+import { assertActionable, assertNotOverdue, type EpakActor, type EpakRow } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState } from './engine-store';
 import { applyEngineAnswer, engineRefusal, isTagOf, type MailSettings, withLockedEpak } from './manage';
@@ -120,6 +120,7 @@ export async function delegateEpak(options: {
   const email = options.email.trim().toLowerCase();
   return withLockedEpak(options.db, options.actor, options.epakId, async (tx, { epak }) => {
     assertActionable(epak);
+    assertNotOverdue(epak, now);
     const places = await tx
       .select({ recipient: epakRecipients, order: epakSteps.position, workflowStateId: epakSteps.workflowStateId, type: epakSteps.type })
       .from(epakRecipients)

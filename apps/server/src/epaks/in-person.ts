@@ -7,7 +7,7 @@ import { IN_PERSON_CHALLENGE_PREFIX, maskEmail, verifyChallenge } from '../auth/
 import type { Db } from '../db/database';
 import { epakRecipients, epakSteps, otpChallenges, users } from '../db/schema';
 import { queueEmail } from '../identity/outbox';
-import { assertActionable, type EpakActor, loadVisibleEpak } from './access';
+import { assertActionable, assertNotOverdue, type EpakActor, loadVisibleEpak } from './access';
 
 /** The code is good for ten minutes; the signer's session on the host's device for fifteen. */
 export const IN_PERSON_CODE_MINUTES = 10;
@@ -38,6 +38,7 @@ export async function authorizeInPersonSigner(options: {
   const { epak, isOwner } = await loadVisibleEpak(db, actor, options.epakId);
   if (!isOwner) throw forbidden('Only the owner of the ePak hosts an in-person signing.');
   assertActionable(epak);
+  assertNotOverdue(epak, now);
   const [place] = await db
     .select({ recipient: epakRecipients, step: epakSteps, user: users })
     .from(epakRecipients)

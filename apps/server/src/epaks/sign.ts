@@ -30,7 +30,7 @@ import { type FieldRequest, type SealImage, sealRevision, type SignatureRequest 
 import { SealError } from '../sealing/seal-error';
 import { maxCmsSize, signDigest } from '../signing/cms';
 import { ensureTenantSeal } from '../signing/tenant-seal';
-import { assertActionable, type EpakActor, loadViewer, loadVisibleEpak } from './access';
+import { assertActionable, assertNotOverdue, type EpakActor, loadViewer, loadVisibleEpak } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState, storeEngineState } from './engine-store';
 import { queueEngineEffects } from './notify';
@@ -307,6 +307,7 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
   const at = options.now?.() ?? new Date();
   const { epak } = await loadVisibleEpak(db, actor, options.epakId);
   assertActionable(epak);
+  assertNotOverdue(epak, at);
   const signer = await findSigner(db, epak.id, actor.userId, epak.currentStep);
   if (!signer) throw new DomainError(ResponseCode.NOT_AUTHORIZED, 'Only a recipient of this ePak signs it.', { httpStatus: 403 });
   const [doc] = await db.select().from(epakDocuments).where(and(eq(epakDocuments.id, options.documentId), eq(epakDocuments.epakId, epak.id)));
@@ -372,6 +373,7 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
     const [locked] = await tx.select().from(epaks).where(eq(epaks.id, epak.id)).for('update');
     if (!locked) throw new DomainError(ResponseCode.EPAK_DELETED, 'This ePak no longer exists.');
     assertActionable(locked);
+    assertNotOverdue(locked, at);
     const [again] = await tx
       .select()
       .from(epakDocumentRevisions)

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../app-context';
 import type { Db } from '../db/database';
 import { epakDocuments, epakRecipients, epakSteps, epakUserStates, epaks } from '../db/schema';
-import { assertActionable, type EpakActor, loadViewer, loadVisibleEpak } from './access';
+import { assertActionable, assertNotOverdue, type EpakActor, loadViewer, loadVisibleEpak } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState, storeEngineState } from './engine-store';
 import { queueEngineEffects } from './notify';
@@ -53,6 +53,7 @@ export async function setEpakStatus(options: {
       if (epak.status === 'InProgress' && place.order === epak.currentStep && !viewer.eligibleForAction) {
         throw invalidInput('This ePak must be read before you act: open every document first.', [{ path: 'viewEnforced', message: 'notRead' }]);
       }
+      assertNotOverdue(epak, at);
       result = transition(stored.state, { type: 'review', recipientId: place.id });
     }
     if (!result.ok) throw new DomainError(ResponseCode[result.code], result.reason);

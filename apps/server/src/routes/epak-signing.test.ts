@@ -6,7 +6,7 @@ import { DocumentSummary, EpakDetail, newTag, type Tag, type TokenGrant, type Wo
 import { asc, eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { epakActivities, epakDocumentRevisions, outbox } from '../db/schema';
+import { epakActivities, epakDocumentRevisions, epaks, outbox } from '../db/schema';
 import { readZip } from '../epaks/audit-test-support';
 import { run } from '../signing/test-support';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
@@ -348,5 +348,17 @@ describe('attachments', () => {
     fs.writeFileSync(path.join(dir, 'signed.pdf'), pdf);
     expect(run('pdftotext', [path.join(dir, 'signed.pdf'), '-']).stdout).toContain('id-card.pdf');
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('an ePak past its expiry', () => {
+  it('takes no signature once its time is up, even before the expiry job has closed it', async () => {
+    t = await buildTestApp();
+    const { reviewer, epak, documentId } = await composeAndStart('plain-1p-pdftex.pdf');
+    await inject('PUT', viewUrl(epak.ePakId, documentId), reviewer.headers);
+    await t.database.db.update(epaks).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(epaks.id, epak.ePakId));
+    const late = await inject('POST', '/msbapi/v2/epak/status', reviewer.headers, { ePakId: epak.ePakId, status: 'Reviewed' });
+    expect(late.json()).toMatchObject({ code: -6, issues: [{ path: 'expiresOn', message: 'expired' }] });
+    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/reject`, reviewer.headers, { comment: 'late' })).json().code).toBe(-6);
   });
 });
