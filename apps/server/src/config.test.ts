@@ -70,4 +70,11 @@ describe('loadConfig', () => {
     expect(loadConfig({}).sealMasterKey).toBeUndefined();
     expect(() => loadConfig({ SEAL_MASTER_KEY: 'c2hvcnQ=' })).toThrow(/SEAL_MASTER_KEY: must be the base64 of 32 bytes/);
   });
+
+  it('makes RSA 3072 seals and 30-day signing links unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ sealKeyAlgorithm: 'rsa-3072', signingLinkDays: 30 });
+    expect(loadConfig({ SEAL_KEY_ALGORITHM: 'ecdsa-p256', SIGNING_LINK_DAYS: '7' })).toMatchObject({ sealKeyAlgorithm: 'ecdsa-p256', signingLinkDays: 7 });
+    expect(() => loadConfig({ SEAL_KEY_ALGORITHM: 'dsa' })).toThrow(/SEAL_KEY_ALGORITHM/);
+    expect(() => loadConfig({ SIGNING_LINK_DAYS: '0' })).toThrow(/SIGNING_LINK_DAYS/);
+  });
 });
