@@ -262,23 +262,41 @@ function signatureOf(options: { tags: Tag[]; pages: PageGeometry[]; signer: Sign
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-async function findSigner(db: Db, epakId: string, userId: string, currentStep: number | null): Promise<Signer | null> {
+/** Every place the caller has in the ePak (someone may be a recipient of several steps). */
+async function placesOf(db: Db, epakId: string, userId: string): Promise<Signer[]> {
   const rows = await db
-    .select({ recipientId: epakRecipients.id, status: epakRecipients.status, order: epakSteps.position, type: epakSteps.type, email: users.email, firstName: users.firstName, lastName: users.lastName })
+    .select({ recipientId: epakRecipients.id, order: epakSteps.position, type: epakSteps.type, email: users.email, firstName: users.firstName, lastName: users.lastName })
     .from(epakRecipients)
     .innerJoin(epakSteps, eq(epakSteps.id, epakRecipients.stepId))
     .innerJoin(users, eq(users.id, epakRecipients.userId))
-    .where(and(eq(epakRecipients.epakId, epakId), eq(epakRecipients.userId, userId)));
-  const row = rows.find((r) => r.order === currentStep) ?? rows[0];
-  if (!row) return null;
-  return {
+    .where(and(eq(epakRecipients.epakId, epakId), eq(epakRecipients.userId, userId)))
+    .orderBy(asc(epakSteps.position));
+  return rows.map((row) => ({
     recipientId: row.recipientId,
     stepOrder: row.order,
     stepType: row.type,
     email: row.email.toLowerCase(),
     name: `${row.firstName} ${row.lastName}`.trim() || row.email,
     userId,
-  };
+  }));
+}
+
+/**
+ * A sign that committed but whose answer was lost is retried with the same body; by then the
+ * ePak may have moved on, even to another place of the same person. The answer is the revision
+ * of the place the request was for: the place under way when it has signed this document; else
+ * the earlier place whose fields the values name (or, with the ePak no longer waiting for the
+ * caller, their latest signed place). Null: nothing was signed for this request yet.
+ */
+function alreadySigned(options: { places: Signer[]; current: Signer | undefined; revisions: Map<string, number>; tags: Tag[]; body: SignDocumentBody }): { place: Signer; revision: number } | null {
+  const { places, current, revisions } = options;
+  const signedPlaces = places.filter((place) => revisions.has(place.recipientId));
+  if (current && revisions.has(current.recipientId)) return { place: current, revision: revisions.get(current.recipientId)! };
+  if (signedPlaces.length === 0) return null;
+  const byUuid = new Map(flattenTags(options.tags).map((tag) => [tag.uuid, tag]));
+  const named = new Set(options.body.values.map((fill) => byUuid.get(fill.uuid)?.wfsOrderId).filter((order): order is number => order !== undefined));
+  const target = signedPlaces.find((place) => named.has(place.stepOrder)) ?? (current ? undefined : signedPlaces.at(-1));
+  return target ? { place: target, revision: revisions.get(target.recipientId)! } : null;
 }
 
 /** The engine's reason a recipient cannot act now (-28, -23, -72), thrown. */
@@ -308,16 +326,20 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
   const { epak } = await loadVisibleEpak(db, actor, options.epakId);
   assertActionable(epak);
   assertNotOverdue(epak, at);
-  const signer = await findSigner(db, epak.id, actor.userId, epak.currentStep);
-  if (!signer) throw new DomainError(ResponseCode.NOT_AUTHORIZED, 'Only a recipient of this ePak signs it.', { httpStatus: 403 });
+  const places = await placesOf(db, epak.id, actor.userId);
+  if (places.length === 0) throw new DomainError(ResponseCode.NOT_AUTHORIZED, 'Only a recipient of this ePak signs it.', { httpStatus: 403 });
   const [doc] = await db.select().from(epakDocuments).where(and(eq(epakDocuments.id, options.documentId), eq(epakDocuments.epakId, epak.id)));
   if (!doc) throw new DomainError(ResponseCode.DOCUMENT_DOES_NOT_EXIST, 'No such document in this ePak.');
 
-  const existing = await db
-    .select()
+  const signedRevisions = await db
+    .select({ recipientId: epakDocumentRevisions.recipientId, seq: epakDocumentRevisions.seq })
     .from(epakDocumentRevisions)
-    .where(and(eq(epakDocumentRevisions.epakDocumentId, doc.id), eq(epakDocumentRevisions.recipientId, signer.recipientId)));
-  if (existing[0]) return presentResult(db, { epakId: epak.id, documentId: doc.id, recipientId: signer.recipientId, revision: existing[0].seq });
+    .where(eq(epakDocumentRevisions.epakDocumentId, doc.id));
+  const revisionOf = new Map(signedRevisions.filter((r) => r.recipientId !== null).map((r) => [r.recipientId!, r.seq]));
+  const currentPlace = places.find((place) => place.stepOrder === epak.currentStep);
+  const retried = alreadySigned({ places, current: currentPlace, revisions: revisionOf, tags: doc.tags as Tag[], body });
+  if (retried) return presentResult(db, { epakId: epak.id, documentId: doc.id, recipientId: retried.place.recipientId, revision: retried.revision });
+  const signer = currentPlace ?? places[0]!;
 
   const stored = await loadEngineState(db, epak);
   const mine = stored.recipients.find((r) => r.id === signer.recipientId);

@@ -362,3 +362,43 @@ describe('an ePak past its expiry', () => {
     expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/reject`, reviewer.headers, { comment: 'late' })).json().code).toBe(-6);
   });
 });
+
+describe('a retried sign', () => {
+  it('answers as the first did even when the same person now waits in the next step', async () => {
+    t = await buildTestApp();
+    const owner = await member('custodian');
+    const signer = await member('signer', owner.tenant);
+    const file = 'plain-1p-pdftex.pdf';
+    const upload = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
+    const doc = DocumentSummary.parse(
+      (await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...upload.headers }, payload: upload.payload })).json().data,
+    );
+    const list = (await inject('GET', '/msbapi/v1/workflow/states', owner.headers)).json().data.states as WorkflowStateDefinition[];
+    const sign = list.find((s) => s.type === 'SIGN')!.workflowStateId;
+    const epak = EpakDetail.parse(
+      (
+        await inject('POST', '/msbapi/v2/epak', owner.headers, {
+          subject: 'Two rounds',
+          signingPolicy: 'QUICKSIGN',
+          documentIds: [doc.documentId],
+          steps: [{ workflowStateId: sign, recipients: [{ email: signer.user.email }] }, { workflowStateId: sign, recipients: [{ email: signer.user.email }] }],
+        })
+      ).json().data,
+    );
+    const documentId = epak.documents[0]!.documentId;
+    const place = (uuid: string, order: number, x: number) => ({ ...newTag({ uuid, type: 'signature', pageNumber: 1, positionX: x, positionY: 40, userEmail: signer.user.email }), wfsOrderId: order }) as Tag;
+    const tags = [place('00000000-0000-4000-8000-0000000000b1', 1, 40), place('00000000-0000-4000-8000-0000000000b2', 2, 240)];
+    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/signatureblocks`, owner.headers, { tags })).statusCode).toBe(200);
+    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/start`, owner.headers)).statusCode).toBe(200);
+    const first = { values: [{ uuid: '00000000-0000-4000-8000-0000000000b1', value: drawnSignature() }] };
+    const once = await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, first);
+    expect(once.json().data, once.body).toMatchObject({ revision: 1, epakStatus: 'InProgress' });
+    // The answer was lost; the retry comes while the second round waits for the same person.
+    expect((await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, first)).json().data).toMatchObject({ revision: 1 });
+    const second = await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, { values: [{ uuid: '00000000-0000-4000-8000-0000000000b2', value: drawnSignature() }] });
+    expect(second.json().data).toMatchObject({ revision: 2, epakStatus: 'Completed' });
+    // Retries after the end answer each round's own revision.
+    expect((await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, first)).json().data).toMatchObject({ revision: 1 });
+    expect(await t.database.db.select().from(epakDocumentRevisions)).toHaveLength(2);
+  });
+});

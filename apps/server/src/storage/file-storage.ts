@@ -34,6 +34,20 @@ export class FileNotFoundError extends Error {
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
+/** fsync a file, or a directory so that a rename in it is durable (not supported everywhere). */
+async function syncPath(target: string): Promise<void> {
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(target, 'r');
+    await handle.sync();
+  } catch (error) {
+    // Some file systems refuse fsync on a directory; the file itself was synced already.
+    if (!['EISDIR', 'EINVAL', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
 export class LocalFileStorage implements FileStorage {
   constructor(private readonly root: string) {}
 
@@ -61,8 +75,12 @@ export class LocalFileStorage implements FileStorage {
       const sha256 = hash.digest('hex');
       const finalPath = this.pathOf(sha256);
       await fs.promises.mkdir(path.dirname(finalPath), { recursive: true });
+      // On disk before any row can point at it: a signer's revision is committed only after its
+      // blob is stored, and PostgreSQL's commit survives a power cut, so the blob must too.
+      await syncPath(tmpPath);
       // rename is atomic: readers see the whole file or none; an existing copy is identical.
       await fs.promises.rename(tmpPath, finalPath);
+      await syncPath(path.dirname(finalPath));
       return { sha256, size };
     } catch (error) {
       await fs.promises.rm(tmpPath, { force: true });
