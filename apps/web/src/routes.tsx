@@ -15,6 +15,8 @@ import { ResetPasswordPage } from './pages/reset-password-page';
 import { SignupPage } from './pages/signup-page';
 import { ThanksPage } from './pages/thanks-page';
 import { WorkflowsPage } from './pages/workflows-page';
+import { SignPage } from './pages/sign-page';
+import { EmailSignPage } from './pages/email-sign-page';
 import { AppLayout } from './shell/app-layout';
 import { LandingRedirect } from './routing/access';
 
@@ -40,9 +42,14 @@ export const routes: RouteObject[] = [
       { path: '/admin', element: <AdminPage /> },
       { path: '/workflows', element: <WorkflowsPage /> },
       { path: '/compose', element: <ComposePage /> },
+      // Guards itself: without a session it asks the person to sign in first.
+      { path: '/sign', element: <SignPage /> },
       { path: '/accessdenied', element: <AccessDeniedPage /> },
       { path: '/landing', element: <LandingRedirect /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
+  // A signing link's page has its own frame: the app's header belongs to whoever else may be
+  // signed in in this browser, and the link's session must not mix with theirs.
+  { path: '/emailsign', element: <EmailSignPage /> },
 ];

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { DomainError, forbidden, invalidInput, ResponseCode } from '@pakt/domain';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { digestSecret } from '../auth/secrets';
 import { issueSession } from '../auth/sessions';
-import { IN_PERSON_CHALLENGE_PREFIX, maskEmail, verifyChallenge } from '../auth/two-factor';
+import { IN_PERSON_CHALLENGE_PREFIX, maskEmail, OTP_RESEND_SECONDS, verifyChallenge } from '../auth/two-factor';
 import type { Db } from '../db/database';
 import { epakRecipients, epakSteps, otpChallenges, users } from '../db/schema';
 import { queueEmail } from '../identity/outbox';
@@ -54,6 +54,20 @@ export async function authorizeInPersonSigner(options: {
   const binding = `${IN_PERSON_CHALLENGE_PREFIX}${epak.id}:${place.recipient.id}`;
 
   if (!options.code) {
+    // One live code at a time: while the last one is unused, asking again within the resend
+    // wait is refused, so the host cannot flood the signer's mailbox or collect fresh tries
+    // faster than a person types. A used code (a turn that ended) allows a new one at once.
+    const [last] = await db
+      .select({ sentAt: otpChallenges.sentAt, consumedAt: otpChallenges.consumedAt })
+      .from(otpChallenges)
+      .where(and(eq(otpChallenges.userId, place.user.id), eq(otpChallenges.clientId, binding)))
+      .orderBy(desc(otpChallenges.createdAt))
+      .limit(1);
+    const waited = last?.sentAt && !last.consumedAt ? (now.getTime() - last.sentAt.getTime()) / 1000 : Infinity;
+    if (waited < OTP_RESEND_SECONDS) {
+      const resendAfter = Math.ceil(OTP_RESEND_SECONDS - waited);
+      throw new DomainError(ResponseCode.OTP_RETRY_TIMEOUT, `Wait ${resendAfter} seconds before asking for another code.`, { data: { resendAfter } });
+    }
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const otpId = await db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;

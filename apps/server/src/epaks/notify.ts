@@ -1,8 +1,8 @@
 import type { EngineEffect } from '@pakt/domain';
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { digestSecret, generateSecret } from '../auth/secrets';
 import type { Db } from '../db/database';
-import { epakDocuments, epakLinks, epakRecipients, epaks, users } from '../db/schema';
+import { epakDocuments, epakLinks, epakRecipients, epaks, memberships, users } from '../db/schema';
 import { queueEmail } from '../identity/outbox';
 
 /**
@@ -10,7 +10,7 @@ import { queueEmail } from '../identity/outbox';
  * the answer: the outbox row is the durable job, so a state change and its mail commit together
  * and a rolled-back change mails nobody. Delivery (SMTP) picks the rows up after commit.
  *
- * Internal people sign in and open /sign?ePakId=…; external people get a signing link: a
+ * Members of the ePak's tenant sign in and open /sign?ePakId=…&tenant=…; everyone else gets a signing link: a
  * 32-byte random token stored as its digest, good for that recipient of that ePak only, until it
  * expires or their part is over. The token appears in the mail and nowhere else: no API answer
  * to the sender carries it.
@@ -47,9 +47,15 @@ export async function createSigningLink(tx: Db, options: { epakId: string; recip
   return `${options.publicUrl}/emailsign?token=${encodeURIComponent(token)}`;
 }
 
-/** Where a recipient opens the ePak: the app for internal people, a signing link for others. */
-async function linkFor(tx: Db, options: NotifyOptions & { tenantId: string }, person: { recipientId: string; type: string }): Promise<string> {
-  if (person.type === 'internal') return appLink(options.publicUrl, { id: options.epakId, tenantId: options.tenantId });
+/** Where a recipient opens the ePak: the app for members of its tenant, a signing link for others. */
+async function linkFor(tx: Db, options: NotifyOptions & { tenantId: string }, person: { recipientId: string; userId: string }): Promise<string> {
+  // Only an active member of the ePak's tenant can open it in the app; anyone else (external, or
+  // internal to another organisation) gets a signing link.
+  const [membership] = await tx
+    .select({ status: memberships.status })
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, options.tenantId), eq(memberships.userId, person.userId)));
+  if (membership?.status === 'active') return appLink(options.publicUrl, { id: options.epakId, tenantId: options.tenantId });
   return createSigningLink(tx, { ...options, recipientId: person.recipientId });
 }
 

@@ -259,6 +259,8 @@ describe('signing in person', () => {
 
     const started = await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId });
     const { otpId } = started.json().data as { otpId: string };
+    // One live code at a time: asking again at once is refused (-198).
+    expect((await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId })).json().code).toBe(-198);
     const [codeMail] = await t.database.db.select().from(outbox).where(eq(outbox.kind, 'epak_inperson_code'));
     expect(codeMail!.recipient).toBe(signer.user.email);
     const code = /code is (\d{6})/.exec(codeMail!.body)![1]!;

@@ -4,12 +4,12 @@ import { generateOtp, ResponseCode, validateOtp, verifyOtp, type OtpChannel, typ
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, callApi } from '../api/client';
 import { useStartSession } from '../api/session-lifecycle';
 import { useSession } from '../api/session-store';
 import { challengeFrom, clearChallenge, loadChallenge, saveChallenge, type StoredChallenge } from '../api/two-factor';
-import { landingPathFor } from '../routing/access';
+import { pathAfterSignIn, RETURN_TO_PARAM, withReturnTo } from '../signing/return-to';
 import { AuthCard } from '../ui/auth-card';
 
 /** How long to wait before offering to send again when the server did not say (its rule: 30 s). */
@@ -45,9 +45,11 @@ function useChallenge(): StoredChallenge | null {
 export function AuthenticatePage() {
   const session = useSession();
   const stored = useChallenge();
-  if (session) return <Navigate to={landingPathFor(session)} replace />;
-  if (!stored) return <Navigate to="/login?twofactor=expired" replace />;
-  return <CodeForm challenge={stored.challenge} />;
+  // The page sign-in was asked for by (/login?returnTo=…), carried through this step.
+  const returnTo = useSearchParams()[0].get(RETURN_TO_PARAM);
+  if (session) return <Navigate to={pathAfterSignIn(session, returnTo)} replace />;
+  if (!stored) return <Navigate to={withReturnTo('/login?twofactor=expired', returnTo)} replace />;
+  return <CodeForm challenge={stored.challenge} returnTo={returnTo} />;
 }
 
 /** Seconds left until `until` (epoch ms), re-rendered every second while positive. */
@@ -62,7 +64,7 @@ function useCountdown(until: number): number {
   return left;
 }
 
-function CodeForm({ challenge }: { readonly challenge: TwoFactorChallenge }) {
+function CodeForm({ challenge, returnTo }: { readonly challenge: TwoFactorChallenge; readonly returnTo: string | null }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const beginSession = useStartSession();
@@ -79,7 +81,7 @@ function CodeForm({ challenge }: { readonly challenge: TwoFactorChallenge }) {
 
   const restart = (reason: 'expired' | 'locked') => {
     clearChallenge();
-    void navigate(`/login?twofactor=${reason}`, { replace: true });
+    void navigate(withReturnTo(`/login?twofactor=${reason}`, returnTo), { replace: true });
   };
 
   // Whether the challenge still lives (a reload may come after it ended) and how many tries are left.
@@ -127,7 +129,7 @@ function CodeForm({ challenge }: { readonly challenge: TwoFactorChallenge }) {
     mutationFn: () => callApi(verifyOtp, { body: { otpId: challenge.otpId, code: code.trim() } }, { failures: 'caller' }),
     onSuccess: (grant) => {
       clearChallenge();
-      void navigate(landingPathFor(beginSession(grant)), { replace: true });
+      void navigate(pathAfterSignIn(beginSession(grant), returnTo), { replace: true });
     },
     onError: (error) => {
       const outcome = verifyOutcome(error);

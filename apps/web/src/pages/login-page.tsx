@@ -10,7 +10,7 @@ import { useStartSession } from '../api/session-lifecycle';
 import { usePublicConfiguration } from '../api/public-queries';
 import { rememberedUsername, useSession } from '../api/session-store';
 import { challengeFrom, saveChallenge } from '../api/two-factor';
-import { landingPathFor } from '../routing/access';
+import { pathAfterSignIn, RETURN_TO_PARAM, safeReturnTo, withReturnTo } from '../signing/return-to';
 import { AuthCard } from '../ui/auth-card';
 import { PasswordField } from '../ui/password-field';
 import { FormError } from '../ui/form-error';
@@ -82,6 +82,8 @@ export function LoginPage() {
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
   const [message, setMessage] = useState<LoginMessageKey | null>(null);
   const configuration = usePublicConfiguration();
+  // The page that sent the person here to sign in (/sign?…), checked before it is followed.
+  const returnTo = searchParams.get(RETURN_TO_PARAM);
   useDocumentTitle(`${t('login.title')} · Pakt`);
 
   const signIn = useMutation({
@@ -99,14 +101,14 @@ export function LoginPage() {
       else if (outcome.kind === 'twoFactor') {
         // The challenge travels in router state and this tab's storage, never in the address.
         saveChallenge(outcome.challenge);
-        void navigate('/authenticate', { state: { challenge: outcome.challenge } });
+        void navigate(withReturnTo('/authenticate', returnTo), { state: { challenge: outcome.challenge } });
       } else setMessage(outcome.key);
       setPassword('');
     },
   });
 
   // Signed in (just now, or already before coming here): nothing to do on this page.
-  if (session) return <Navigate to={landingPathFor(session)} replace />;
+  if (session) return <Navigate to={pathAfterSignIn(session, returnTo)} replace />;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -134,6 +136,11 @@ export function LoginPage() {
       {twoFactorReturn && !message && (
         <Alert color="orange" variant="light" role="alert">
           {t(twoFactorReturn)}
+        </Alert>
+      )}
+      {safeReturnTo(returnTo) && !sessionEnded && !twoFactorReturn && !message && (
+        <Alert color="blue" variant="light" role="status">
+          {t('login.returnTo')}
         </Alert>
       )}
       <FormError message={message} />

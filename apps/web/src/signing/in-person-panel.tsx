@@ -1,0 +1,46 @@
+import { Button, Paper, Stack, Text, Title } from '@mantine/core';
+import type { EpakDetail, EpakRecipient } from '@pakt/domain';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+
+export const recipientName = (person: { readonly firstName: string; readonly lastName: string; readonly email: string }) => `${person.firstName} ${person.lastName}`.trim() || person.email;
+
+/**
+ * The in-person signers the host may call up now (spec INPERSONSIGN): when the viewer owns the
+ * ePak and the step under way is an in-person step, its recipients still to sign. Anyone else,
+ * or any other moment, gets none.
+ */
+export function pendingInPersonSigners(epak: EpakDetail): EpakRecipient[] {
+  if (!epak.viewer?.isOwner || epak.status !== 'InProgress' || epak.currentStep === null) return [];
+  const step = epak.steps.find((candidate) => candidate.order === epak.currentStep);
+  if (step?.type !== 'INPERSONSIGN') return [];
+  return step.recipients.filter((recipient) => recipient.status === 'Pending' || recipient.status === 'DelegatePending');
+}
+
+/** For the host's side column: one button per in-person signer waiting. */
+export function InPersonPanel({ epak, onStart }: { readonly epak: EpakDetail; readonly onStart: (recipient: EpakRecipient) => void }) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const waiting = pendingInPersonSigners(epak);
+  if (waiting.length === 0) return null;
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby={headingId} data-testid="in-person-panel">
+      <Stack gap="sm">
+        <Stack gap={2}>
+          <Title order={2} size="h5" id={headingId}>
+            {t('signing.inPerson.heading')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('signing.inPerson.intro')}
+          </Text>
+        </Stack>
+        {waiting.map((recipient) => (
+          <Button key={recipient.recipientId} onClick={() => onStart(recipient)} h="auto" mih={36} py={6} styles={{ label: { whiteSpace: 'normal', overflowWrap: 'anywhere', textAlign: 'center' } }}>
+            {t('signing.inPerson.start', { name: recipientName(recipient) })}
+          </Button>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}
+
