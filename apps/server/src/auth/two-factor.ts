@@ -84,6 +84,11 @@ export async function openChallenge(options: {
  */
 export const IN_PERSON_CHALLENGE_PREFIX = 'inperson:';
 
+/** What to do after a refused code: sign in again, or, in person, ask for a new code. */
+const AGAIN = { signIn: 'sign in again', inPerson: 'send a new code' } as const;
+const againFor = (inPerson: boolean | undefined) => (inPerson ? AGAIN.inPerson : AGAIN.signIn);
+const expiredFor = (inPerson: boolean | undefined) => (inPerson ? 'This code has expired or was used' : 'This sign-in has expired');
+
 export async function loadLiveChallenge(db: Db, otpId: string, options: { inPerson?: boolean } = {}) {
   const [row] = await db
     .select({ challenge: otpChallenges, user: users })
@@ -92,10 +97,10 @@ export async function loadLiveChallenge(db: Db, otpId: string, options: { inPers
     .where(eq(otpChallenges.id, otpId));
   const inPerson = row?.challenge.clientId.startsWith(IN_PERSON_CHALLENGE_PREFIX) ?? false;
   if (!row || inPerson !== (options.inPerson ?? false) || row.challenge.consumedAt || row.challenge.expiresAt.getTime() <= Date.now()) {
-    throw new DomainError(ResponseCode.INVALID_OTP_ID, 'This sign-in has expired: sign in again.');
+    throw new DomainError(ResponseCode.INVALID_OTP_ID, `${expiredFor(options.inPerson)}: ${againFor(options.inPerson)}.`);
   }
   if (row.challenge.attempts >= MAX_OTP_ATTEMPTS) {
-    throw new DomainError(ResponseCode.MAXIMUM_OTP_ATTEMPTS, 'Too many wrong codes: sign in again.');
+    throw new DomainError(ResponseCode.MAXIMUM_OTP_ATTEMPTS, `Too many wrong codes: ${againFor(options.inPerson)}.`);
   }
   return row;
 }
@@ -196,7 +201,7 @@ export async function verifyChallenge(options: { db: Db; otpId: string; code: st
       .where(eq(otpChallenges.id, challenge.id))
       .returning({ attempts: otpChallenges.attempts });
     if ((counted?.attempts ?? MAX_OTP_ATTEMPTS) >= MAX_OTP_ATTEMPTS) {
-      throw new DomainError(ResponseCode.MAXIMUM_OTP_ATTEMPTS, 'Too many wrong codes: sign in again.');
+      throw new DomainError(ResponseCode.MAXIMUM_OTP_ATTEMPTS, `Too many wrong codes: ${againFor(options.inPerson)}.`);
     }
     throw new DomainError(
       ResponseCode.WRONG_OTP,
@@ -209,7 +214,7 @@ export async function verifyChallenge(options: { db: Db; otpId: string; code: st
     .set({ consumedAt: new Date() })
     .where(and(eq(otpChallenges.id, challenge.id), sql`${otpChallenges.consumedAt} is null`))
     .returning({ id: otpChallenges.id });
-  if (consumed.length === 0) throw new DomainError(ResponseCode.INVALID_OTP_ID, 'This sign-in has expired: sign in again.');
+  if (consumed.length === 0) throw new DomainError(ResponseCode.INVALID_OTP_ID, `${expiredFor(options.inPerson)}: ${againFor(options.inPerson)}.`);
   return { user, clientId: challenge.clientId };
 }
 
