@@ -31,6 +31,41 @@ interface Keys {
   readonly seal: TenantCertificate;
 }
 
+const CORPUS = fileURLToPath(new URL('../../../shared/corpus/pdfs/', import.meta.url));
+/** Real-world pages, copied in turn: two books (fonts, many small objects) and scans. */
+const CORPUS_SOURCES = ['pages-352-freeculture.pdf', 'pages-117-geotopo.pdf', 'mixed-sizes-scans-6p.pdf', 'form-irs-1040-2010.pdf'];
+const SOURCES = ['synthetic', 'corpus'] as const;
+type Source = (typeof SOURCES)[number];
+
+/** Random bytes in image-like streams until the file is about MEGABYTES large. */
+function padTo(doc: PDFDocument, bytes: number, pieces: number): void {
+  if (bytes <= 0) return;
+  const each = Math.ceil(bytes / pieces);
+  for (let i = 0; i < pieces; i++) {
+    doc.context.register(doc.context.stream(crypto.randomBytes(each), { Type: 'XObject', Subtype: 'Image', Width: 1, Height: 1, ColorSpace: 'DeviceGray', BitsPerComponent: 8 }));
+  }
+}
+
+/**
+ * PAGES pages copied round-robin from real files of the shared corpus (fonts, content streams,
+ * annotations, form fields: tens of thousands of small objects, as real documents have), then
+ * padded with image data to about MEGABYTES MB.
+ */
+async function makeCorpusPdf(file: string): Promise<void> {
+  const doc = await PDFDocument.create();
+  const sources = await Promise.all(CORPUS_SOURCES.map(async (name) => PDFDocument.load(fs.readFileSync(path.join(CORPUS, name)), { ignoreEncryption: true })));
+  // One copyPages call per source, so pages of one book share its fonts as they do in the book.
+  const wanted = sources.map(() => 0);
+  for (let i = 0; i < PAGES; i++) wanted[i % sources.length]! += 1;
+  const copied = await Promise.all(
+    sources.map((source, which) => doc.copyPages(source, Array.from({ length: wanted[which]! }, (_, k) => k % source.getPageCount()))),
+  );
+  for (let i = 0; i < PAGES; i++) doc.addPage(copied[i % sources.length]![Math.floor(i / sources.length)]!);
+  const unpadded = (await doc.save({ useObjectStreams: true })).length;
+  padTo(doc, MEGABYTES * 1024 * 1024 - unpadded, PAGES);
+  fs.writeFileSync(file, await doc.save({ useObjectStreams: true }));
+}
+
 /** A PDF of PAGES pages and about MEGABYTES MB: each page carries its share as a compressed-poorly content stream. */
 async function makePdf(file: string): Promise<void> {
   const doc = await PDFDocument.create();
@@ -105,13 +140,20 @@ async function main() {
     return;
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-bench-seal-'));
-  const file = path.join(dir, 'large.pdf');
-  await makePdf(file);
   const ca = await createTenantCa({ tenantName: 'Bench Ltd', keyAlgorithm: 'rsa-3072' });
   const keys: Keys = { ca, seal: await issueSealCertificate({ ca, tenantName: 'Bench Ltd' }) };
   const keysFile = path.join(dir, 'keys.json');
   fs.writeFileSync(keysFile, JSON.stringify(keys));
   const self = fileURLToPath(import.meta.url);
+  for (const source of SOURCES) {
+    const file = path.join(dir, `${source}.pdf`);
+    await (source === 'corpus' ? makeCorpusPdf(file) : makePdf(file));
+    await measure(source, file, keysFile, self);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+async function measure(source: Source, file: string, keysFile: string, self: string) {
   const results: Record<Pipeline, { ms: number[]; peakMb: number[] }> = { hash: { ms: [], peakMb: [] }, incremental: { ms: [], peakMb: [] }, naive: { ms: [], peakMb: [] } };
   for (let run = 0; run < RUNS; run++) {
     for (const pipeline of PIPELINES) {
@@ -126,12 +168,11 @@ async function main() {
   const hash = median(results.hash.ms);
   const incremental = median(results.incremental.ms);
   const naive = median(results.naive.ms);
-  console.log(`File: ${PAGES} pages, ${size.toFixed(1)} MB; ${RUNS} runs each, medians.`);
+  console.log(`\n${source} file: ${PAGES} pages, ${size.toFixed(1)} MB; ${RUNS} runs each, medians.`);
   for (const pipeline of PIPELINES) {
     console.log(`${pipeline.padEnd(12)} ${median(results[pipeline].ms).toFixed(0).padStart(7)} ms   peak RSS ${median(results[pipeline].peakMb).toFixed(0)} MB`);
   }
   console.log(`naive / incremental: ${(naive / incremental).toFixed(1)}x   incremental / hash: ${(incremental / hash).toFixed(1)}x`);
-  fs.rmSync(dir, { recursive: true, force: true });
 }
 
 await main();
