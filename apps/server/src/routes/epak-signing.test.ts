@@ -49,17 +49,25 @@ function drawnSignature(): string {
 const inject = (method: 'GET' | 'POST' | 'PUT', url: string, headers: Headers, payload?: unknown) =>
   t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
 
+/** One corpus file uploaded by `headers`' owner. */
+async function uploadCorpus(headers: Headers, file: string) {
+  const upload = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
+  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...headers, ...upload.headers }, payload: upload.payload });
+  return DocumentSummary.parse(res.json().data);
+}
+
+async function workflowStates(headers: Headers) {
+  return (await inject('GET', '/msbapi/v1/workflow/states', headers)).json().data.states as WorkflowStateDefinition[];
+}
+
 async function composeAndStart(file = 'incremental-pdf20.pdf') {
   const owner = await member('custodian');
   const reviewer = await member('custodian', owner.tenant);
   const first = await member('signer', owner.tenant);
   const second = await member('signer', owner.tenant);
   const external = 'outside.signer@elsewhere.test';
-  const upload = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
-  const doc = DocumentSummary.parse(
-    (await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...upload.headers }, payload: upload.payload })).json().data,
-  );
-  const list = (await inject('GET', '/msbapi/v1/workflow/states', owner.headers)).json().data.states as WorkflowStateDefinition[];
+  const doc = await uploadCorpus(owner.headers, file);
+  const list = await workflowStates(owner.headers);
   const state = (type: string) => list.find((s) => s.type === type)!.workflowStateId;
   const composed = await inject('POST', '/msbapi/v2/epak', owner.headers, {
     subject: 'Lease renewal',
@@ -230,12 +238,8 @@ describe('signing in person', () => {
     const owner = await member('custodian');
     const signer = await member('signer', owner.tenant);
     const other = await member('signer', owner.tenant);
-    const file = 'plain-1p-pdftex.pdf';
-    const upload = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
-    const doc = DocumentSummary.parse(
-      (await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...upload.headers }, payload: upload.payload })).json().data,
-    );
-    const list = (await inject('GET', '/msbapi/v1/workflow/states', owner.headers)).json().data.states as WorkflowStateDefinition[];
+    const doc = await uploadCorpus(owner.headers, 'plain-1p-pdftex.pdf');
+    const list = await workflowStates(owner.headers);
     const inPersonState = list.find((s) => s.type === 'INPERSONSIGN')!.workflowStateId;
     const epak = EpakDetail.parse(
       (
@@ -290,12 +294,8 @@ describe('attachments', () => {
     t = await buildTestApp();
     const owner = await member('custodian');
     const signer = await member('signer', owner.tenant);
-    const file = 'plain-1p-pdftex.pdf';
-    const upload = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
-    const doc = DocumentSummary.parse(
-      (await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...upload.headers }, payload: upload.payload })).json().data,
-    );
-    const list = (await inject('GET', '/msbapi/v1/workflow/states', owner.headers)).json().data.states as WorkflowStateDefinition[];
+    const doc = await uploadCorpus(owner.headers, 'plain-1p-pdftex.pdf');
+    const list = await workflowStates(owner.headers);
     const epak = EpakDetail.parse(
       (
         await inject('POST', '/msbapi/v2/epak', owner.headers, {
@@ -373,12 +373,8 @@ describe('a retried sign', () => {
     t = await buildTestApp();
     const owner = await member('custodian');
     const signer = await member('signer', owner.tenant);
-    const file = 'plain-1p-pdftex.pdf';
-    const upload = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
-    const doc = DocumentSummary.parse(
-      (await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...upload.headers }, payload: upload.payload })).json().data,
-    );
-    const list = (await inject('GET', '/msbapi/v1/workflow/states', owner.headers)).json().data.states as WorkflowStateDefinition[];
+    const doc = await uploadCorpus(owner.headers, 'plain-1p-pdftex.pdf');
+    const list = await workflowStates(owner.headers);
     const sign = list.find((s) => s.type === 'SIGN')!.workflowStateId;
     const epak = EpakDetail.parse(
       (
