@@ -1,8 +1,6 @@
 import { downloadEpakDocument } from '@pakt/domain';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { openPdf, type PdfDocument } from '../tag-editor/pdf-document';
-import type { PdfState } from '../tag-editor/use-pdf-document';
+import { type PdfState, useOpenedPdf } from '../tag-editor/use-pdf-document';
 import { signingQueryKeys, useSigningApi } from './signing-api';
 
 /**
@@ -25,46 +23,7 @@ export function useSigningPdf(ePakId: string, documentId: string, revisions: num
     // another document's file, whose pages would not match.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[4] === documentId ? previous : undefined),
   });
-  const bytes = { data: query.data?.bytes, isError: query.isError, refetch: query.refetch };
-  const [opened, setOpened] = useState<{ readonly source: ArrayBuffer; readonly pdf: PdfDocument | null } | null>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    const source = bytes.data;
-    if (!source) return;
-    let cancelled = false;
-    let pdf: PdfDocument | null = null;
-    openPdf(source).then(
-      (document) => {
-        if (cancelled) return document.destroy();
-        pdf = document;
-        setOpened({ source, pdf: document });
-      },
-      () => {
-        if (!cancelled) setOpened({ source, pdf: null });
-      },
-    );
-    return () => {
-      cancelled = true;
-      pdf?.destroy();
-    };
-  }, [bytes.data, attempt]);
-
-  const shown = query.data?.revisions ?? null;
-  if (bytes.isError) return { pdf: { status: 'error', pdf: null, retry: () => void bytes.refetch() }, revisions: null };
-  if (!bytes.data || opened?.source !== bytes.data) return { pdf: { status: 'loading', pdf: null }, revisions: null };
-  if (!opened.pdf) {
-    return {
-      pdf: {
-        status: 'error',
-        pdf: null,
-        retry: () => {
-          setOpened(null);
-          setAttempt((count) => count + 1);
-        },
-      },
-      revisions: null,
-    };
-  }
-  return { pdf: { status: 'ready', pdf: opened.pdf }, revisions: shown };
+  const pdf = useOpenedPdf({ data: query.data?.bytes, isError: query.isError, refetch: () => void query.refetch() });
+  // The revision count on screen is the one whose file is open, not the one being fetched.
+  return { pdf, revisions: pdf.status === 'ready' ? (query.data?.revisions ?? null) : null };
 }

@@ -27,6 +27,14 @@ export function usePdfDocument(ePakId: string, documentId: string): PdfState {
     },
     staleTime: Infinity,
   });
+  return useOpenedPdf({ data: bytes.data, isError: bytes.isError, refetch: () => void bytes.refetch() });
+}
+
+/**
+ * A pdf.js document opened from fetched bytes, destroyed when the bytes change or the component
+ * goes; shared by the tag editor and the signing ceremony, which fetch their bytes differently.
+ */
+export function useOpenedPdf(bytes: { readonly data: ArrayBuffer | undefined; readonly isError: boolean; readonly refetch: () => void }): PdfState {
   const [opened, setOpened] = useState<{ readonly source: ArrayBuffer; readonly pdf: PdfDocument | null } | null>(null);
   const [attempt, setAttempt] = useState(0);
 
@@ -51,7 +59,7 @@ export function usePdfDocument(ePakId: string, documentId: string): PdfState {
     };
   }, [bytes.data, attempt]);
 
-  if (bytes.isError) return { status: 'error', pdf: null, retry: () => void bytes.refetch() };
+  if (bytes.isError) return { status: 'error', pdf: null, retry: bytes.refetch };
   if (!bytes.data || opened?.source !== bytes.data) return { status: 'loading', pdf: null };
   if (!opened.pdf) {
     return {
