@@ -77,6 +77,20 @@ describe('line layout', () => {
     }
   });
 
+  // HarfBuzz (harfbuzzjs 0.3.6 on the same files) draws ש's two marks in the other order, at the
+  // same offsets: marks do not advance the pen, so the page looks the same.
+  it('shapes Hebrew right to left with its points placed as HarfBuzz does', () => {
+    const line = layoutLine('שָׁלוֹם');
+    expect(line.rtl).toBe(true);
+    expect(shown(line)).toEqual(['Pakt-noto-sans-hebrew-hebrew: uni05DD uni05B9@82,0 uni05D5@-10,0 uni05DC uni05C1@539,0 uni05B8@227,0 uni05E9']);
+    expect(shown(layoutLine('Dana כהן'))).toEqual(['Helvetica: Dana ', 'Pakt-noto-sans-hebrew-hebrew: uni05DF uni05D4 uni05DB']);
+  });
+
+  it('shapes Thai as HarfBuzz does: vowels and tone marks above, the tone mark made small over a vowel', () => {
+    expect(shown(layoutLine('สวัสดี'))).toEqual(['Pakt-noto-sans-thai-thai: uni0E2A uni0E27 uni0E31@10,0 uni0E2A uni0E14 uni0E35']);
+    expect(shown(layoutLine('ที่นี่'))).toEqual(['Pakt-noto-sans-thai-thai: uni0E17 uni0E35@-3,0 uni0E48.small@-3,0 uni0E19 uni0E35 uni0E48.small']);
+  });
+
   it('draws what no face has as "?" and reports it', () => {
     const line = layoutLine('नाम 漢字');
     expect(line.unencodable).toEqual(['漢', '字']);

@@ -42,6 +42,10 @@ const FAMILIES: ReadonlyArray<{ readonly package: string; readonly subsets: read
   { package: '@fontsource/noto-sans-telugu', subsets: ['telugu'] },
   { package: '@fontsource/noto-sans-kannada', subsets: ['kannada'] },
   { package: '@fontsource/noto-sans-malayalam', subsets: ['malayalam'] },
+  { package: '@fontsource/noto-sans-hebrew', subsets: ['hebrew'] },
+  { package: '@fontsource/noto-sans-thai', subsets: ['thai'] },
+  // No CJK family: @fontsource ships every weight in one package (50 to 80 MB each), too much
+  // for `npm install` on every machine; such text is still drawn as '?' (text-layout.ts).
 ];
 
 const WEIGHT = 400;

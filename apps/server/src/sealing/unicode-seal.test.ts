@@ -197,4 +197,31 @@ describe('values in Hindi, Arabic and Latin sealed with embedded fonts', () => {
     expect(added).toBeGreaterThan(0);
     expect(added).toBeLessThan(12_000);
   });
+  it('draws Hebrew and Thai with their own embedded faces, and the text copies out', async () => {
+    const source = fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf'));
+    const [hebrew, thai] = ['דוד כהן', 'สมชาย ใจดี'];
+    const chain = [fixture.ca.certificatePem];
+    const sealed = await sealRevision({
+      source,
+      signature: {
+        pageIndex: 0,
+        rect: [36, 680, 256, 740],
+        appearance: textAppearance({ width: 220, height: 60, rotate: 0, lines: [hebrew, thai, LATIN], border: true }),
+        fieldName: 'Signature',
+        signerName: hebrew,
+        signedAt: new Date('2026-11-22T10:00:00Z'),
+      },
+      cmsMaxSize: maxCmsSize({ certificate: fixture.seal.certificatePem, chain }),
+      sign: (digest) => signDigest({ digest, key: fixture.seal.privateKeyPkcs8Pem, certificate: fixture.seal.certificatePem, chain }),
+    });
+    const file = write(sealed.bytes, 'hebrew-thai.pdf');
+    const checked = judge(file);
+    expect([checked.signatures, checked.valid, checked.qpdf], checked.report).toEqual([1, 1, 0]);
+    const fonts = run('pdffonts', [file]).stdout;
+    expect(fonts).toMatch(/^[A-Z]{6}\+NotoSansHebrew-Regular +CID TrueType +Identity-H +yes yes yes/m);
+    expect(fonts).toMatch(/^[A-Z]{6}\+NotoSansThai-Regular +CID TrueType +Identity-H +yes yes yes/m);
+    const text = run('pdftotext', [file, '-']).stdout;
+    expect(text).toContain(thai);
+    expect(text).toContain([...hebrew].reverse().join(''));
+  });
 });
