@@ -113,7 +113,7 @@ async function runPipeline(pipeline: Pipeline, file: string, keys: Keys): Promis
     });
     // An incremental revision is the old file plus a tail: storage keeps the tail (a few KB)
     // and serves the previous revision's bytes before it, so only the tail is written.
-    fs.writeFileSync(`${file}.sealed-tail`, sealed.bytes.subarray(source.length));
+    fs.writeFileSync(`${file}.sealed-tail`, sealed.tail);
   } else {
     const doc = await PDFDocument.load(source);
     const page = doc.getPage(Math.floor(PAGES / 2));
@@ -139,7 +139,9 @@ async function main() {
     process.stdout.write(JSON.stringify({ ms, peakMb: peakMb() }));
     return;
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-bench-seal-'));
+  // SEAL_KEEP=dir keeps the generated files (and keys) there, for profiling one pipeline alone.
+  const kept = process.env.SEAL_KEEP;
+  const dir = kept ? (fs.mkdirSync(kept, { recursive: true }), kept) : fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-bench-seal-'));
   const ca = await createTenantCa({ tenantName: 'Bench Ltd', keyAlgorithm: 'rsa-3072' });
   const keys: Keys = { ca, seal: await issueSealCertificate({ ca, tenantName: 'Bench Ltd' }) };
   const keysFile = path.join(dir, 'keys.json');
@@ -150,7 +152,7 @@ async function main() {
     await (source === 'corpus' ? makeCorpusPdf(file) : makePdf(file));
     await measure(source, file, keysFile, self);
   }
-  fs.rmSync(dir, { recursive: true, force: true });
+  if (!kept) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 async function measure(source: Source, file: string, keysFile: string, self: string) {

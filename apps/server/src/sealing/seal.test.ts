@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => fixture?.cleanup());
 
 /** A signer's step on page `pageIndex`: a 150 x 50 box (as shown) near the page's top-left corner. */
-async function signStep(source: Buffer, signer: string, pageIndex = 0) {
+async function signStep(source: Buffer, signer: string, pageIndex = 0, sourceHash?: crypto.Hash) {
   const file = openPdfFile(source);
   const page = file.pages()[pageIndex]!;
   const rotate = page.rotate as Rotation;
@@ -49,6 +50,7 @@ async function signStep(source: Buffer, signer: string, pageIndex = 0) {
     },
     cmsMaxSize: maxCmsSize({ certificate: fixture.seal.certificatePem, chain }),
     sign: (digest) => signDigest({ digest, key: fixture.seal.privateKeyPkcs8Pem, certificate: fixture.seal.certificatePem, chain }),
+    ...(sourceHash ? { sourceHash } : {}),
   });
 }
 
@@ -117,6 +119,18 @@ describe('a signer step sealed as an incremental update', () => {
     expect(checked.output).toContain('Total document signed');
     expect(checked.output).not.toContain('Digest Mismatch');
     expect(qpdfCheck(second.bytes, 'two-qpdf.pdf').ok).toBe(true);
+  });
+
+  it("goes on from the caller's hash of the source instead of hashing it again, and leaves that hash as it was", async () => {
+    const source = fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf'));
+    const first = await signStep(source, 'Asha Rao');
+    expect(first.sha256).toBe(crypto.createHash('sha256').update(first.bytes).digest('hex'));
+    const read = crypto.createHash('sha256').update(first.bytes);
+    const second = await signStep(first.bytes, 'Ravi Iyer', 0, read);
+    expect(second.sha256).toBe(crypto.createHash('sha256').update(second.bytes).digest('hex'));
+    expect(read.digest('hex')).toBe(first.sha256);
+    const checked = pdfsig(second.bytes, 'two-hashed.pdf');
+    expect([checked.signatures, checked.valid], checked.output).toEqual([2, 2]);
   });
 
   it("draws the signer's other values as read-only fields in the same revision: text, a transparent PNG, a JPEG", async () => {

@@ -80,6 +80,12 @@ export interface SealOptions {
   /** Bytes reserved for the CMS: signing/cms.ts maxCmsSize for the certificates that will sign. */
   readonly cmsMaxSize: number;
   readonly sign: (digest: Buffer) => Buffer | Promise<Buffer>;
+  /**
+   * A SHA-256 that has taken in exactly `source` (the caller hashed it while reading it, to check
+   * it): the signed ranges and the new file's digest go on from copies of it instead of hashing
+   * the whole file again. Left as it is.
+   */
+  readonly sourceHash?: crypto.Hash;
 }
 
 export interface SealedRevision {
@@ -90,6 +96,8 @@ export interface SealedRevision {
   readonly byteRange: readonly [number, number, number, number];
   /** The digest that was signed. */
   readonly digest: Buffer;
+  /** SHA-256 (hex) of the whole new file. */
+  readonly sha256: string;
 }
 
 /** D:YYYYMMDDHHmmSSZ, the PDF date of an instant (7.9.4), in UTC. */
@@ -369,9 +377,9 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
   const inTail = (offset: number) => offset - options.source.length;
   tail.write(written.padEnd(BYTE_RANGE_PLACEHOLDER.length, ' '), inTail(rawStart + sigDict.byteRangeAt), 'latin1');
 
-  const digest = crypto
-    .createHash('sha256')
-    .update(options.source)
+  const sourceHash = options.sourceHash?.copy() ?? crypto.createHash('sha256').update(options.source);
+  const digest = sourceHash
+    .copy()
     .update(tail.subarray(0, inTail(contentsStart)))
     .update(tail.subarray(inTail(contentsEnd)))
     .digest();
@@ -380,6 +388,7 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
     throw new SealError(`The signature is ${cms.length} bytes, more than the ${options.cmsMaxSize} reserved for it.`);
   }
   tail.write(cms.toString('hex').toUpperCase(), inTail(contentsStart) + 1, 'latin1');
+  const sha256 = sourceHash.update(tail).digest('hex');
   let whole: Buffer | undefined;
   const source = options.source;
   return {
@@ -390,5 +399,6 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
     },
     byteRange,
     digest,
+    sha256,
   };
 }
