@@ -57,6 +57,33 @@ async function ownBrowser(browser: Browser, testInfo: TestInfo): Promise<Page> {
   return context.newPage();
 }
 
+interface Colleague {
+  email: string;
+  firstName: string;
+  lastName: string;
+  password: string;
+}
+
+/**
+ * The colleague opens the invitation mailed to them in a browser of their own, chooses a password
+ * and lands home, signed in to the organisation with the role they were invited with.
+ */
+async function registerFromInvitation(browser: Browser, testInfo: TestInfo, invitation: URL, person: Colleague, orgName: string) {
+  const page = await ownBrowser(browser, testInfo);
+  await page.goto(invitation.pathname + invitation.search);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(en.register.title.replace('{{tenant}}', orgName));
+  await expect(fieldLabelled(page, en.common.email)).toHaveValue(person.email);
+  await expect(fieldLabelled(page, en.common.firstName)).toHaveValue(person.firstName);
+  await expect(fieldLabelled(page, en.common.lastName)).toHaveValue(person.lastName);
+  await fieldLabelled(page, en.common.password).fill(person.password);
+  await fieldLabelled(page, en.common.confirmPassword).fill(person.password);
+  await page.getByRole('button', { name: en.register.submit }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(en.home.welcome.replace('{{name}}', person.firstName));
+  await expect(page.getByTestId('current-tenant')).toHaveText(orgName);
+  await expect(page.getByTestId('current-role')).toHaveText(en.roles.signer);
+  await page.context().close();
+}
+
 /** Arms a signature for a signer and clicks it onto page 1 of a document at a fraction of its size. */
 async function placeSignature(page: Page, documentName: string, signer: string, at: { x: number; y: number }) {
   await page.getByLabel(editor.for, { exact: true }).selectOption(`2|${signer}`);
@@ -164,15 +191,17 @@ function judge(file: string) {
   };
 }
 
-test('an ePak from compose to download: reviewed, signed by the owner and two outsiders, three valid signatures in each PDF', async ({ page, browser, request }, testInfo) => {
+test('an ePak from compose to download: reviewed, signed by two invited colleagues in their own sessions and one outsider, three valid signatures in each PDF', async ({ page, browser, request }, testInfo) => {
   test.setTimeout(300_000);
   const project = testInfo.project.name;
   const owner = { email: `kavya.${project}@journey.test`, firstName: 'Kavya', lastName: 'Reddy', orgName: `Reddy Lettings ${project}`, password: 'Journey-password-2025' };
   // A second organisation of hers: the mailed links must land her in the first one.
   const otherOrg = `Annex Holdings ${project}`;
   const reviewer = `lawyer.${project}@journey.test`;
+  // The two who sign for her organisation, invited into it; the tenant signs from outside it.
+  const partner: Colleague = { email: `arjun.${project}@journey.test`, firstName: 'Arjun', lastName: 'Mehta', password: 'Partner-password-2025' };
+  const manager: Colleague = { email: `meera.${project}@journey.test`, firstName: 'Meera', lastName: 'Iyer', password: 'Manager-password-2025' };
   const tenant = `tenant.${project}@journey.test`;
-  const guarantor = `guarantor.${project}@journey.test`;
   const subject = `Lease, flat 9A (${project})`;
   const ownerName = `${owner.firstName} ${owner.lastName}`;
   let ePakId = '';
@@ -206,7 +235,27 @@ test('an ePak from compose to download: reviewed, signed by the owner and two ou
     ownerHeaders = await headersIn(request, owner.email, owner.password, owner.orgName);
   });
 
-  await test.step('she composes it: two documents, a review, then herself and two outsiders to sign, read before acting', async () => {
+  await test.step('as its admin she invites two colleagues to sign; each registers from the mailed invitation in a browser of their own', async () => {
+    const invited = await data<{ users: { email: string; status: string }[] }>(
+      await request.post('/msbapi/v1/users/invite', {
+        headers: ownerHeaders,
+        data: { users: [partner, manager].map(({ email, firstName, lastName }) => ({ email, firstName, lastName, role: 'signer' })) },
+      }),
+    );
+    expect(invited.users.map(({ email, status }) => [email, status])).toEqual([[partner.email, 'invited'], [manager.email, 'invited']]);
+    for (const colleague of [partner, manager]) {
+      const invitation = await mailedInTenant(
+        request,
+        ownerHeaders,
+        colleague.email,
+        `You are invited to ${owner.orgName} on Pakt`,
+        new RegExp(`^/register\\?invite=pki_[A-Za-z0-9_-]+&tenant=${ownerHeaders['x-tenant-id']}$`),
+      );
+      await registerFromInvitation(browser, testInfo, invitation, colleague, owner.orgName);
+    }
+  });
+
+  await test.step('she composes it: two documents, a review, then her two colleagues and the tenant to sign, read before acting', async () => {
     await page.goto('/compose');
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: compose.upload.choose }).click();
@@ -217,7 +266,7 @@ test('an ePak from compose to download: reviewed, signed by the owner and two ou
     await step(page, 1).getByRole('button', { name: withNumber(en.workflows.form.addRecipientTo, 1) }).click();
     await page.getByRole('button', { name: en.workflows.form.addStep }).click();
     await step(page, 2).getByRole('combobox', { name: new RegExp(`^${en.workflows.form.state}`) }).selectOption({ label: 'Sign' });
-    await step(page, 2).getByLabel(withNumber(compose.workflow.addRecipient, 2), { exact: true }).fill(`${tenant}; ${guarantor}; ${owner.email}`);
+    await step(page, 2).getByLabel(withNumber(compose.workflow.addRecipient, 2), { exact: true }).fill(`${tenant}; ${partner.email}; ${manager.email}`);
     await step(page, 2).getByRole('button', { name: withNumber(en.workflows.form.addRecipientTo, 2) }).click();
     await expect(step(page, 2).getByRole('listitem')).toHaveCount(3);
     await fieldLabelled(page, compose.details.subject).fill(subject);
@@ -234,8 +283,8 @@ test('an ePak from compose to download: reviewed, signed by the owner and two ou
     const leaseTab = page.getByRole('tab', { name: new RegExp(`^${escaped(LEASE)}`) });
     if ((await leaseTab.getAttribute('aria-selected')) !== 'true') await leaseTab.click();
     await placeSignature(page, LEASE, tenant, { x: 0.05, y: 0.6 });
-    await placeSignature(page, LEASE, guarantor, { x: 0.37, y: 0.6 });
-    await placeSignature(page, LEASE, owner.email, { x: 0.69, y: 0.6 });
+    await placeSignature(page, LEASE, partner.email, { x: 0.37, y: 0.6 });
+    await placeSignature(page, LEASE, manager.email, { x: 0.69, y: 0.6 });
     await page.getByRole('button', { name: editor.actions.save }).click();
     await expect(page.getByRole('status').filter({ hasText: editor.saved })).toBeVisible();
     await page.getByRole('button', { name: compose.start.send }).click();
@@ -260,7 +309,7 @@ test('an ePak from compose to download: reviewed, signed by the owner and two ou
     await lawyer.context().close();
   });
 
-  await test.step('the tenant signs through the mailed link with a signature drawn on the pad', async () => {
+  await test.step('the tenant, an outsider, signs through the mailed link with a signature drawn on the pad', async () => {
     const link = await mailedInTenant(request, ownerHeaders, tenant, `Please sign: ${subject}`, /^\/emailsign\?token=/);
     const signer = await ownBrowser(browser, testInfo);
     await signer.goto(link.pathname + link.search);
@@ -274,57 +323,63 @@ test('an ePak from compose to download: reviewed, signed by the owner and two ou
     await signer.context().close();
   });
 
-  await test.step('the guarantor signs through the mailed link with a typed signature', async () => {
-    const link = await mailedInTenant(request, ownerHeaders, guarantor, `Please sign: ${subject}`, /^\/emailsign\?token=/);
-    const signer = await ownBrowser(browser, testInfo);
-    await signer.goto(link.pathname + link.search);
-    await expect(signer.getByRole('heading', { level: 1, name: subject })).toBeVisible();
-    const sign = signer.getByRole('button', { name: signing.actions.sign, exact: true });
-    await readEverything(signer, sign);
-    await adoptSignature(signer, 'type', guarantor.split('@')[0]!);
-    await sign.click();
-    await expect(signer.getByTestId('signing-outcome')).toHaveText(signing.outcome.signedWaiting, { timeout: 30_000 });
-    await signer.context().close();
-  });
+  for (const [colleague, outcome] of [
+    [partner, signing.outcome.signedWaiting],
+    [manager, signing.outcome.signedCompleted],
+  ] as const) {
+    await test.step(`${colleague.firstName}, a member, opens the mailed link signed out, signs in to a session of their own and signs with a typed signature`, async () => {
+      const link = await mailedInTenant(request, ownerHeaders, colleague.email, `Please sign: ${subject}`, new RegExp(`^/sign\\?ePakId=${ePakId}&tenant=${ownerHeaders['x-tenant-id']}$`));
+      const desk = await ownBrowser(browser, testInfo);
+      await desk.goto(link.pathname + link.search);
+      await expect(desk).toHaveURL(/\/login\?returnTo=/);
+      await expect(desk.getByText(en.login.returnTo)).toBeVisible();
+      await signInWith(desk, colleague.email, colleague.password);
+      await expect(desk).toHaveURL(new RegExp(`${escaped(link.pathname + link.search)}$`));
+      await expect(desk.getByRole('heading', { level: 1, name: subject })).toBeVisible();
+      await expect(desk.getByRole('combobox', { name: en.shell.tenant }).locator('option:checked')).toHaveText(owner.orgName);
+      const sign = desk.getByRole('button', { name: signing.actions.sign, exact: true });
+      await readEverything(desk, sign);
+      await adoptSignature(desk, 'type', `${colleague.firstName} ${colleague.lastName}`);
+      await sign.click();
+      await expect(desk.getByTestId('signing-outcome')).toHaveText(outcome, { timeout: 30_000 });
+      await expect(sign).toHaveCount(0);
+      if (colleague === manager) {
+        await expect(desk.getByTestId('epak-status')).toHaveText(en.compose.status.Completed);
+        // The lease as sealed by the last of its three signers, drawn, rather than the copy she signed.
+        await expect(desk.getByTestId('signing-document')).toHaveAttribute('data-shown-revisions', '3', { timeout: 20_000 });
+        await expect(desk.locator('[data-testid="tag-editor-page"][data-rendered="true"]')).toHaveCount(1, { timeout: 20_000 });
+        await desk.evaluate(() => window.scrollTo(0, 0));
+        await expectNoHorizontalOverflow(desk);
+        await screenshotWhenStill(desk, testInfo, 'journey-member-signed');
+      }
+      await desk.context().close();
+    });
+  }
 
-  await test.step('the owner opens her link signed out: she signs in, lands back on it in the right organisation, and signs last', async () => {
-    const link = await mailedInTenant(request, ownerHeaders, owner.email, `Please sign: ${subject}`, new RegExp(`^/sign\\?ePakId=${ePakId}&tenant=${ownerHeaders['x-tenant-id']}$`));
+  await test.step('the owner opens the completion mail signed out: she signs in, lands back on it in the right organisation, and downloads the result: each PDF carries three valid signatures, with the certificate beside them', async () => {
+    const link = await mailedInTenant(request, ownerHeaders, owner.email, `Completed: ${subject}`, new RegExp(`^/sign\\?ePakId=${ePakId}&tenant=${ownerHeaders['x-tenant-id']}$`));
     const desk = await ownBrowser(browser, testInfo);
     await desk.goto(link.pathname + link.search);
     await expect(desk).toHaveURL(/\/login\?returnTo=/);
-    await expect(desk.getByText(en.login.returnTo)).toBeVisible();
     await signInWith(desk, owner.email, owner.password);
     await expect(desk).toHaveURL(new RegExp(`${escaped(link.pathname + link.search)}$`));
     await expect(desk.getByRole('heading', { level: 1, name: subject })).toBeVisible();
     // Her first organisation by name is the other one; the link's tenant was chosen instead.
     await expect(desk.getByRole('combobox', { name: en.shell.tenant }).locator('option:checked')).toHaveText(owner.orgName);
-    const sign = desk.getByRole('button', { name: signing.actions.sign, exact: true });
-    await readEverything(desk, sign);
-    await adoptSignature(desk, 'type', ownerName);
-    await sign.click();
-    await expect(desk.getByTestId('signing-outcome')).toHaveText(signing.outcome.signedCompleted, { timeout: 30_000 });
     await expect(desk.getByTestId('epak-status')).toHaveText(en.compose.status.Completed);
-    await desk.context().close();
-  });
-
-  await test.step('the owner downloads the result: each PDF carries three valid signatures, with the certificate beside them', async () => {
-    const link = await mailedInTenant(request, ownerHeaders, owner.email, `Completed: ${subject}`, /^\/sign\?ePakId=/);
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByRole('heading', { level: 1, name: subject })).toBeVisible();
-    await expect(page.getByTestId('epak-status')).toHaveText(en.compose.status.Completed);
-    await expect(page.getByTestId('why-not')).toHaveText(signing.whyNot.completed);
-    await expect(page.locator('[data-testid="tag-editor-page"][data-rendered="true"]')).toHaveCount(1, { timeout: 20_000 });
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await expectNoHorizontalOverflow(page);
-    await screenshotWhenStill(page, testInfo, 'journey-owner-done');
+    await expect(desk.getByTestId('why-not')).toHaveText(signing.whyNot.completed);
+    await expect(desk.locator('[data-testid="tag-editor-page"][data-rendered="true"]')).toHaveCount(1, { timeout: 20_000 });
+    await desk.evaluate(() => window.scrollTo(0, 0));
+    await expectNoHorizontalOverflow(desk);
+    await screenshotWhenStill(desk, testInfo, 'journey-owner-done');
     // The three signatures, drawn into the signed lease.
-    const pages = pagesOf(page, LEASE);
+    const pages = pagesOf(desk, LEASE);
     await pages.scrollIntoViewIfNeeded();
     await pages.evaluate((element) => element.scrollTo(0, element.scrollHeight * 0.35));
-    await screenshotWhenStill(page, testInfo, 'journey-owner-signed-lease');
+    await screenshotWhenStill(desk, testInfo, 'journey-owner-signed-lease');
 
-    const downloading = page.waitForEvent('download');
-    await page.getByRole('button', { name: signing.download.button }).click();
+    const downloading = desk.waitForEvent('download');
+    await desk.getByRole('button', { name: signing.download.button }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toBe(`${subject}.zip`);
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-journey-'));
@@ -341,5 +396,6 @@ test('an ePak from compose to download: reviewed, signed by the owner and two ou
       expect(verdict.qpdfStatus, `${name}: ${verdict.qpdf}`).toBe(0);
     }
     fs.rmSync(folder, { recursive: true, force: true });
+    await desk.context().close();
   });
 });

@@ -80,7 +80,7 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
       await opened.jobs.schedule(expire, EXPIRE_EPAKS_CRON, {});
       const jobs = opened.jobs;
       const deliveries = [
-        config.smtp && deliverOutboxJob({ db: opened.database.db, transport: smtpTransport(config.smtp.url), from: config.smtp.from }),
+        config.smtp && deliverOutboxJob({ db: opened.database.db, storage, transport: smtpTransport(config.smtp.url), from: config.smtp.from }),
         config.sms && deliverSmsJob({ db: opened.database.db, ...config.sms }),
       ].filter((job) => !!job);
       for (const deliver of deliveries) {

@@ -177,6 +177,18 @@ export const sessions = pgTable(
 );
 
 /** Mail and SMS waiting to go out; admins can read it in the app, SMTP sends it when set. */
+/**
+ * A file a queued mail carries, by reference: delivery reads the bytes from storage when it sends,
+ * so the outbox never holds document bytes. `revisionId` pins the document as it stood when the
+ * mail was queued (null: as composed, nobody had signed yet); later revisions are not mailed.
+ */
+export interface OutboxAttachment {
+  filename: string;
+  contentType: string;
+  documentId: string;
+  revisionId: string | null;
+}
+
 export const outbox = pgTable(
   'outbox',
   {
@@ -191,6 +203,8 @@ export const outbox = pgTable(
     sentAt: ts('sent_at'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
+    /** OutboxAttachment[]; null for a mail without files (and every SMS). */
+    attachments: jsonb('attachments').$type<OutboxAttachment[]>(),
     createdAt: createdAt(),
   },
   (t) => [index('outbox_tenant').on(t.tenantId, t.createdAt)],

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/database';
@@ -38,21 +38,39 @@ export function currentVersion(doc: Pick<EpakDocumentRow, 'sha256' | 'size'>, re
   return last ? { sha256: last.sha256, size: last.size } : { sha256: doc.sha256, size: doc.size };
 }
 
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+/**
+ * The current file in memory (sealing needs it whole to find objects by offset), checked against
+ * the recorded SHA-256 as it is read. `hash` has taken in exactly these bytes: sealing goes on
+ * from a copy of it for the signed byte ranges and the new file's digest, so a 20 MB file is
+ * hashed once per signer, not three times.
+ */
+export async function readCurrentDocumentHashed(
+  storage: FileStorage,
+  doc: Pick<EpakDocumentRow, 'sha256' | 'size'>,
+  revisions: readonly RevisionRow[],
+): Promise<{ bytes: Buffer; hash: Hash }> {
+  const expected = currentVersion(doc, revisions);
+  // Filled in place as the parts stream in: one copy of the file, not chunks plus a concatenation.
+  const bytes = Buffer.allocUnsafe(expected.size);
+  const hash = createHash('sha256');
+  let filled = 0;
+  for (const key of [doc.sha256, ...revisions.map((revision) => revision.tailSha256)]) {
+    for await (const chunk of await storage.get(key)) {
+      const part = chunk as Buffer;
+      if (filled + part.length > bytes.length) throw new Error(`document ${expected.sha256} is longer than its recorded ${expected.size} bytes`);
+      part.copy(bytes, filled);
+      hash.update(part);
+      filled += part.length;
+    }
+  }
+  // A missing or damaged tail would silently produce a file that is not what was signed.
+  if (filled !== bytes.length || hash.copy().digest('hex') !== expected.sha256) throw new Error(`document ${expected.sha256} does not match its stored revisions`);
+  return { bytes, hash };
 }
 
-/** The current file in memory (sealing needs it whole to find objects by offset). */
+/** The current file in memory, checked against its recorded SHA-256. */
 export async function readCurrentDocument(storage: FileStorage, doc: Pick<EpakDocumentRow, 'sha256' | 'size'>, revisions: readonly RevisionRow[]): Promise<Buffer> {
-  const parts = [await readAll(await storage.get(doc.sha256))];
-  for (const revision of revisions) parts.push(await readAll(await storage.get(revision.tailSha256)));
-  const bytes = Buffer.concat(parts);
-  const expected = currentVersion(doc, revisions).sha256;
-  // A missing or damaged tail would silently produce a file that is not what was signed.
-  if (createHash('sha256').update(bytes).digest('hex') !== expected) throw new Error(`document ${expected} does not match its stored revisions`);
-  return bytes;
+  return (await readCurrentDocumentHashed(storage, doc, revisions)).bytes;
 }
 
 /** The current file as a stream, for downloads: the composed file, then each tail. */

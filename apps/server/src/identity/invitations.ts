@@ -1,12 +1,22 @@
-import { DomainError, invalidInput, passwordProblems, passwordRejected, ResponseCode, type Role } from '@pakt/domain';
+import {
+  DEFAULT_INVITATION_VALIDITY_DAYS,
+  DomainError,
+  invalidInput,
+  type Invitee,
+  passwordProblems,
+  passwordRejected,
+  ResponseCode,
+  type Role,
+} from '@pakt/domain';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { invitations, memberships, passwordHistory, tenants, users } from '../db/schema';
 import { loadPasswordConfig } from '../auth/password-config';
 import { digestSecret, generateSecret, hashPassword, verifyPassword } from '../auth/secrets';
 import { queueEmail } from './outbox';
+import { loadTenantSettings } from './tenant-configuration';
 
-export const INVITATION_DAYS = 7;
+export const INVITATION_DAYS = DEFAULT_INVITATION_VALIDITY_DAYS;
 
 /**
  * Invites a person into a tenant with a role: creates the user when the address is new
@@ -20,9 +30,17 @@ export async function createInvitation(options: {
   person: { email: string; firstName: string; middleName?: string | undefined; lastName: string };
   invitedBy: string;
   publicUrl: string;
+  /** How long the link works; the tenant's USER_INVITE_CONFIG says, for admin invitations. */
+  validityDays?: number;
 }) {
   const { db, tenant } = options;
-  let [user] = await db.select().from(users).where(eq(users.email, options.person.email));
+  const days = options.validityDays ?? INVITATION_DAYS;
+  const email = options.person.email;
+  let [user] = await db.select().from(users).where(eq(users.email, email));
+  // The instance administrator belongs to no tenant (SessionUser.isRoot); an account disabled
+  // install-wide is refused as compose refuses it as a recipient (-13).
+  if (user?.isRoot) throw new DomainError(ResponseCode.INVALID_INPUT, `${email} is the instance administrator, who belongs to no tenant.`, { data: { email } });
+  if (user?.disabledAt) throw new DomainError(ResponseCode.USER_DISABLED, `${email} is disabled: contact your administrator.`, { data: { email } });
   if (!user) {
     [user] = await db
       .insert(users)
@@ -39,7 +57,7 @@ export async function createInvitation(options: {
     .select()
     .from(memberships)
     .where(and(eq(memberships.tenantId, tenant.id), eq(memberships.userId, user!.id)));
-  if (member) throw new DomainError(ResponseCode.USER_WITH_TENANT, 'This person is already a member of the tenant.');
+  if (member) throw new DomainError(ResponseCode.USER_WITH_TENANT, `${email} is already a member of the tenant.`, { data: { email } });
   await db.insert(memberships).values({ tenantId: tenant.id, userId: user!.id, role: options.role, status: 'invited' });
   const code = generateSecret('pki');
   await db.insert(invitations).values({
@@ -48,7 +66,7 @@ export async function createInvitation(options: {
     role: options.role,
     codeHash: digestSecret(code),
     invitedBy: options.invitedBy,
-    expiresAt: new Date(Date.now() + INVITATION_DAYS * 24 * 3600_000),
+    expiresAt: new Date(Date.now() + days * 24 * 3600_000),
   });
   const link = `${options.publicUrl}/register?invite=${encodeURIComponent(code)}&tenant=${tenant.id}`;
   await queueEmail({
@@ -60,12 +78,44 @@ export async function createInvitation(options: {
       `Hello ${options.person.firstName},`,
       '',
       `You have been invited to join ${tenant.name} on Pakt as ${options.role}.`,
-      `Open this link within ${INVITATION_DAYS} days to choose your password:`,
+      `Open this link within ${days} days to choose your password:`,
       link,
     ].join('\n'),
     kind: 'invitation',
   });
   return { link, userId: user!.id };
+}
+
+/**
+ * An admin's command (invite type admin_invite): invitations for several people at once, all or
+ * nothing, so a refusal (-85 already a member, -13 disabled) leaves no half-invited batch behind.
+ * The links go out by mail only: unlike root's first-admin invitation, the admin has the outbox.
+ */
+export async function inviteMembers(options: {
+  db: Db;
+  tenant: { id: string; name: string };
+  users: readonly Invitee[];
+  invitedBy: string;
+  publicUrl: string;
+}) {
+  return options.db.transaction(async (tx) => {
+    const db = tx as unknown as Db;
+    const { invitationValidityDays } = await loadTenantSettings(db, options.tenant.id);
+    const invited: { email: string; userId: string; status: 'invited' }[] = [];
+    for (const person of options.users) {
+      const { userId } = await createInvitation({
+        db,
+        tenant: options.tenant,
+        role: person.role,
+        person,
+        invitedBy: options.invitedBy,
+        publicUrl: options.publicUrl,
+        validityDays: invitationValidityDays,
+      });
+      invited.push({ email: person.email, userId, status: 'invited' });
+    }
+    return invited;
+  });
 }
 
 /** The invitation behind a code, with the checks every use of it needs. */
@@ -138,6 +188,8 @@ export async function acceptInvitation(options: {
       .update(memberships)
       .set({ status: 'active' })
       .where(and(eq(memberships.tenantId, invitation.tenantId), eq(memberships.userId, user.id)));
+    // Someone who only ever signed by link (external) is a member now: their own folders, menus, login.
+    await tx.update(users).set({ type: 'internal' }).where(and(eq(users.id, user.id), eq(users.type, 'external')));
     if (passwordHash) {
       await tx
         .update(users)

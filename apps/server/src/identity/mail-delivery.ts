@@ -1,9 +1,12 @@
+import type { Readable } from 'node:stream';
 import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { z } from 'zod';
 import type { Db } from '../db/database';
 import { outbox } from '../db/schema';
+import { streamDocumentAt } from '../epaks/pinned-document';
 import { defineJob } from '../jobs/job-queue';
+import type { FileStorage } from '../storage/file-storage';
 
 export const DELIVERY_BATCH = 50;
 /** A message that keeps failing is retried this many times, then left for an admin to see. */
@@ -14,8 +17,14 @@ export const SMS_WEBHOOK_TIMEOUT_MS = 10_000;
 type OutboxRow = typeof outbox.$inferSelect;
 type Channel = OutboxRow['channel'];
 
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Readable | Buffer;
+}
+
 export interface MailTransport {
-  sendMail(message: { from: string; to: string; subject: string; text: string }): Promise<unknown>;
+  sendMail(message: { from: string; to: string; subject: string; text: string; attachments?: MailAttachment[] }): Promise<unknown>;
 }
 
 export function smtpTransport(url: string): MailTransport {
@@ -73,16 +82,51 @@ export async function deliverQueued(options: {
   return { sent, failed };
 }
 
-/** Sends queued email over SMTP. */
-export function deliverOutbox(options: { db: Db; transport: MailTransport; from: string }): Promise<{ sent: number; failed: number }> {
+/**
+ * A message's attachments, read from storage now (the row holds references, never bytes). Each
+ * is streamed, so a large document does not sit in memory once per recipient. Anything missing
+ * throws before the transport is called: that message's attempt fails, the others go out.
+ */
+async function openAttachments(db: Db, storage: FileStorage, row: OutboxRow): Promise<(MailAttachment & { content: Readable })[]> {
+  const opened: (MailAttachment & { content: Readable })[] = [];
+  try {
+    for (const attachment of row.attachments ?? []) {
+      const content = await streamDocumentAt(db, storage, attachment).catch((error: Error) => {
+        throw new Error(`attachment ${attachment.filename}: ${error.message}`);
+      });
+      opened.push({ filename: attachment.filename, contentType: attachment.contentType, content });
+    }
+    return opened;
+  } catch (error) {
+    for (const attachment of opened) attachment.content.destroy();
+    throw error;
+  }
+}
+
+/** Sends queued email over SMTP, with the attachments it references read from `storage`. */
+export function deliverOutbox(options: { db: Db; storage: FileStorage; transport: MailTransport; from: string }): Promise<{ sent: number; failed: number }> {
   return deliverQueued({
     db: options.db,
     channel: 'email',
-    send: (row) => options.transport.sendMail({ from: options.from, to: row.recipient, subject: row.subject, text: row.body }),
+    send: async (row) => {
+      const attachments = await openAttachments(options.db, options.storage, row);
+      try {
+        return await options.transport.sendMail({
+          from: options.from,
+          to: row.recipient,
+          subject: row.subject,
+          text: row.body,
+          ...(attachments.length > 0 ? { attachments } : {}),
+        });
+      } finally {
+        // A transport that failed before reading them to the end leaves them open, and a file with them.
+        for (const attachment of attachments) attachment.content.destroy();
+      }
+    },
   });
 }
 
-export function deliverOutboxJob(options: { db: Db; transport: MailTransport; from: string }) {
+export function deliverOutboxJob(options: { db: Db; storage: FileStorage; transport: MailTransport; from: string }) {
   return defineJob({
     name: 'mail.deliver-outbox',
     payload: z.object({}).default({}),

@@ -1,9 +1,12 @@
 import type { Db } from '../db/database';
-import { outbox } from '../db/schema';
+import { type OutboxAttachment, outbox } from '../db/schema';
 
 /**
  * Queues a message. Admins read the outbox in the app; delivery over SMTP (SMTP_URL) is a job
  * that picks rows up after commit, so a rolled-back command never mails anyone.
+ *
+ * `attachments` name stored documents, not bytes: delivery reads them from storage when it sends
+ * (mail-delivery.ts), so a queued mail costs a row however large its files are.
  */
 export async function queueEmail(options: {
   db: Db;
@@ -12,6 +15,7 @@ export async function queueEmail(options: {
   subject: string;
   body: string;
   kind: string;
+  attachments?: readonly OutboxAttachment[];
 }): Promise<void> {
   await options.db.insert(outbox).values({
     tenantId: options.tenantId,
@@ -20,6 +24,7 @@ export async function queueEmail(options: {
     subject: options.subject,
     body: options.body,
     kind: options.kind,
+    attachments: options.attachments && options.attachments.length > 0 ? [...options.attachments] : null,
   });
 }
 

@@ -35,6 +35,7 @@ import {
   completeSetup,
   createTenant,
   invitationDetails,
+  inviteUsers,
   listTenants,
   logout,
   refreshToken,
@@ -75,9 +76,10 @@ import {
 } from '../auth/two-factor';
 import { issueSession, revokeSessionFamily, rotateSession } from '../auth/sessions';
 import type { Db } from '../db/database';
+import { actorOf, authorizeOrThrow } from '../http/auth-guard';
 import { route } from '../http/route';
 import { completeFirstRun, rootExists } from '../identity/first-run';
-import { acceptInvitation, describeInvitation } from '../identity/invitations';
+import { acceptInvitation, describeInvitation, inviteMembers } from '../identity/invitations';
 import { changeOwnPassword, requestPasswordReset, resetPasswordWithToken } from '../identity/passwords';
 import { loadPasswordConfig } from '../auth/password-config';
 import { loadUserTenants, presentSessionUser } from '../identity/session-user';
@@ -235,6 +237,17 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     });
     ctx.nudgeMailDelivery();
     return created;
+  });
+
+  // user.invite itself is checked centrally (the contract's action); each role granted is checked
+  // here, so which roles an admin may hand out stays the permissions module's answer.
+  route(app, ctx, inviteUsers, async ({ body, auth, request }) => {
+    for (const person of body.users) authorizeOrThrow(actorOf(auth), 'user.invite', { newRole: person.role });
+    const invited = await inviteMembers({ db, tenant: auth.tenant, users: body.users, invitedBy: auth.user.id, publicUrl: ctx.config.publicUrl });
+    ctx.nudgeMailDelivery();
+    // No admin-action audit log exists; the invitations rows keep who invited whom and when.
+    request.log.info({ tenantId: auth.tenant.id, invitedBy: auth.user.id, userIds: invited.map((u) => u.userId) }, 'members invited');
+    return { users: invited };
   });
 
   route(app, ctx, invitationDetails, async ({ params }) => describeInvitation(db, params.inviteCode));

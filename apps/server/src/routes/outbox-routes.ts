@@ -37,6 +37,7 @@ async function readOutbox(db: Db, tenantId: string | null, redact: Record<Outbox
     createdAt: r.createdAt.toISOString(),
     sentAt: r.sentAt?.toISOString() ?? null,
     lastError: r.lastError,
+    attachments: (r.attachments ?? []).map((a) => ({ fileName: a.filename })),
   }));
 }
 

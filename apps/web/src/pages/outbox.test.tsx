@@ -17,6 +17,7 @@ const message = (overrides: Partial<OutboxMessage> = {}): OutboxMessage => ({
   createdAt: '2025-01-15T10:30:00.000Z',
   sentAt: null,
   lastError: null,
+  attachments: [],
   ...overrides,
 });
 
@@ -52,6 +53,21 @@ describe('tenant outbox (/admin)', () => {
     const item = await screen.findByRole('listitem', { name: 'You are invited' });
     expect(requestsTo('GET', '/msbapi/v1/outbox')[0]?.headers.get(TENANT_HEADER)).toBe(TENANT_ACME);
     expect(within(item).getByText(en.outbox.state.sent)).toBeTruthy();
+  });
+
+  it('names the files a mail carries', async () => {
+    sessionStore.set(signedInSession());
+    stubApi({
+      'GET /msbapi/v1/outbox': () =>
+        jsonResponse({
+          code: 1,
+          data: { messages: [message({ subject: 'Documents: Lease', attachments: [{ fileName: 'Lease.pdf' }, { fileName: 'Annex.pdf' }] })] },
+        }),
+    });
+    renderApp('/admin');
+    const item = await screen.findByRole('listitem', { name: 'Documents: Lease' });
+    const files = within(item).getByRole('list', { name: en.outbox.attachments });
+    expect(within(files).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Lease.pdf', 'Annex.pdf']);
   });
 
   it('is refused to a signer', async () => {

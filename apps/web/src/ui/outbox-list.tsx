@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Card, Group, Loader, Spoiler, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, List, Loader, Spoiler, Stack, Text } from '@mantine/core';
 import type { OutboxMessage } from '@pakt/domain';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -42,6 +42,18 @@ function MessageCard({ message }: { readonly message: OutboxMessage }) {
             {linkify(message.body)}
           </Text>
         </Spoiler>
+        {message.attachments.length > 0 && (
+          <div>
+            <Text size="xs" c="dimmed" id={`outbox-attachments-${message.id}`}>
+              {t('outbox.attachments')}
+            </Text>
+            <List size="xs" aria-labelledby={`outbox-attachments-${message.id}`} style={{ overflowWrap: 'anywhere' }}>
+              {message.attachments.map((attachment, index) => (
+                <List.Item key={index}>{attachment.fileName}</List.Item>
+              ))}
+            </List>
+          </div>
+        )}
         {message.lastError && (
           <Text size="xs" c="red">
             {message.lastError}

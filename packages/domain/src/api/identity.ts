@@ -4,7 +4,7 @@ import { TenantConfig } from '../tenant-settings';
 import { EmailAddress } from '../constants/validation';
 import { PASSWORD_MAX_LENGTH, PasswordConfig } from '../password-policy';
 import { LanguageCode } from '../languages';
-import { PermissionSettings } from '../permissions';
+import { ASSIGNABLE_ROLES, PermissionSettings } from '../permissions';
 import { type BinaryBody, defineEndpoint } from './contract';
 
 const Name = z.string().trim().min(1).max(100);
@@ -255,6 +255,41 @@ export const registerUserTenant = defineEndpoint({
   response: TokenGrant,
 });
 
+/** How many people one invite call may name (a CSV import is another call, spec §7 csvInvite). */
+export const INVITE_BATCH_MAX = 100;
+
+/** One person an admin invites: their names and the role they will hold in the tenant. */
+export const Invitee = z.object({
+  email: Email,
+  firstName: Name,
+  middleName: OptionalName,
+  lastName: Name,
+  role: z.enum(ASSIGNABLE_ROLES),
+});
+export type Invitee = z.infer<typeof Invitee>;
+
+export const inviteUsers = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v1/users/invite',
+  access: 'tenant',
+  action: 'user.invite',
+  summary:
+    'Admin: invite people into this tenant (invite type admin_invite). All or nothing: one refusal (-85 already a member, -13 disabled) stores nothing. The links go out by mail only.',
+  body: z
+    .object({ users: z.array(Invitee).min(1).max(INVITE_BATCH_MAX) })
+    .superRefine(({ users }, context) => {
+      // The same address twice would otherwise fail as "already a member" of its own request.
+      const seen = new Set<string>();
+      users.forEach((user, index) => {
+        if (seen.has(user.email)) context.addIssue({ code: 'custom', path: ['users', index, 'email'], message: 'already present' });
+        seen.add(user.email);
+      });
+    }),
+  response: z.object({
+    users: z.array(z.object({ email: z.string(), userId: z.uuid(), status: z.literal('invited') })),
+  }),
+});
+
 export const passwordConfiguration = defineEndpoint({
   method: 'GET',
   path: '/msbapi/public/passwordconfig/:tenantUuid',
@@ -314,6 +349,8 @@ export const OutboxMessage = z.object({
   createdAt: z.iso.datetime(),
   sentAt: z.iso.datetime().nullable(),
   lastError: z.string().nullable(),
+  /** Files the mail carries, by name only: the outbox shows what was sent, not the content. */
+  attachments: z.array(z.object({ fileName: z.string() })),
 });
 export type OutboxMessage = z.infer<typeof OutboxMessage>;
 
