@@ -131,7 +131,7 @@ test('first-run setup, a tenant and its invited admin, sign-out and sign-in agai
 
     await field(page, en.common.confirmPassword).fill(admin.password);
     await page.getByRole('button', { name: en.register.submit }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/dashboard$/);
     await expect(h1(page)).toHaveText(en.home.welcome.replace('{{name}}', admin.firstName));
     await expect(page.getByTestId('current-tenant')).toHaveText(tenantName);
     await expect(page.getByTestId('current-role')).toHaveText(en.roles.admin);
@@ -175,7 +175,7 @@ test('first-run setup, a tenant and its invited admin, sign-out and sign-in agai
 
     await field(page, en.common.password).fill(admin.password);
     await page.getByRole('button', { name: en.login.submit }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByTestId('current-tenant')).toHaveText(tenantName);
   });
 

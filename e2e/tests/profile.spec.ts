@@ -190,7 +190,7 @@ test('profile: upload and remove a photo, and change the password in the set-pas
     await expect(page.getByRole('alert')).toHaveText(en.login.errors.wrongPassword);
     await fieldLabelled(page, en.common.password).fill(person.newPassword);
     await page.getByRole('button', { name: en.login.submit }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/dashboard$/);
     await expect(h1(page)).toHaveText(en.home.welcome.replace('{{name}}', person.firstName));
   });
 });

@@ -10,7 +10,10 @@ import { registerWorkflowRoutes } from './routes/workflow-routes';
 import { registerEpakRoutes } from './routes/epak-routes';
 import { registerEpakAuditRoutes } from './routes/epak-audit-routes';
 import { registerEpakActionRoutes } from './routes/epak-action-routes';
+import { registerInboxRoutes } from './routes/inbox-routes';
 import { registerPublicRoutes } from './routes/public-routes';
+import { registerAnnouncementRoutes } from './routes/announcement-routes';
+import { registerNotificationRoutes } from './routes/notification-routes';
 import formBody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 
@@ -66,6 +69,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerEpakRoutes(app, context);
   registerEpakAuditRoutes(app, context);
   registerEpakActionRoutes(app, context);
+  registerInboxRoutes(app, context);
+  registerAnnouncementRoutes(app, context);
+  await registerNotificationRoutes(app, context);
   await serveWebApp(app, context.config.webDistDir);
   await options.beforeReady?.(app, context);
   await app.ready();

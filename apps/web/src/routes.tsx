@@ -17,6 +17,8 @@ import { ThanksPage } from './pages/thanks-page';
 import { WorkflowsPage } from './pages/workflows-page';
 import { SignPage } from './pages/sign-page';
 import { EmailSignPage } from './pages/email-sign-page';
+import { DashboardPage } from './dashboard/dashboard-page';
+import { EpaksPage } from './inbox/epaks-page';
 import { AppLayout } from './shell/app-layout';
 import { LandingRedirect } from './routing/access';
 
@@ -42,6 +44,8 @@ export const routes: RouteObject[] = [
       { path: '/admin', element: <AdminPage /> },
       { path: '/workflows', element: <WorkflowsPage /> },
       { path: '/compose', element: <ComposePage /> },
+      { path: '/dashboard', element: <DashboardPage /> },
+      { path: '/epaks', element: <EpaksPage /> },
       // Guards itself: without a session it asks the person to sign in first.
       { path: '/sign', element: <SignPage /> },
       { path: '/accessdenied', element: <AccessDeniedPage /> },

@@ -11,4 +11,5 @@ export * from './response-codes';
 export * from './set-password-mode';
 export * from './tags';
 export * from './engine';
+export * from './inbox';
 export * from './tenant-settings';

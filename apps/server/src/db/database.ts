@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -18,9 +19,24 @@ export interface SqlExecutor {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
+/** What `listen` is told besides each payload. */
+export interface ListenOptions {
+  /**
+   * Called after the listening connection was lost and is listening again. NOTIFY is not
+   * queued for a listener that is away, so whoever cares catches up from the tables.
+   */
+  onReconnect?: (lostAt: Date) => void;
+}
+
 export interface Database extends SqlExecutor {
   readonly kind: DatabaseKind;
   readonly db: Db;
+  /**
+   * LISTENs on a channel: `handler` gets each NOTIFY payload sent on it, after the sender's
+   * transaction commits (a rolled-back one sends nothing). Resolves once listening; the answer
+   * stops it.
+   */
+  listen(channel: string, handler: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
   ping(): Promise<void>;
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -39,7 +55,8 @@ async function openPglite(options: { dataDir: string; lock?: boolean }): Promise
   const lock = options.lock === false ? undefined : acquireDirectoryLock(options.dataDir);
   try {
     fs.mkdirSync(options.dataDir, { recursive: true });
-    const client = await PGlite.create({ dataDir: options.dataDir });
+    // pg_trgm backs the global search's trigram indexes (migration 0016).
+    const client = await PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm } });
     const db = drizzlePglite({ client, schema }) as unknown as Db;
     return {
       kind: 'pglite',
@@ -49,6 +66,14 @@ async function openPglite(options: { dataDir: string; lock?: boolean }): Promise
         if (values && values.length > 0) return client.query(text, values);
         const results = await client.exec(text);
         return { rows: results.at(-1)?.rows ?? [] };
+      },
+      async listen(channel, handler) {
+        // One process owns an embedded database: its own connection hears every NOTIFY, and there
+        // is no connection to lose.
+        const stop = await client.listen(channel, handler);
+        return async () => {
+          if (!client.closed) await stop();
+        };
       },
       async ping() {
         await client.query('select 1');
@@ -77,10 +102,12 @@ async function openPostgres(options: { url: string; poolSize?: number }): Promis
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   await pool.query('select 1');
   let closed = false;
+  const listener = new PostgresListener(options.url);
   return {
     kind: 'postgres',
     db,
     executeSql: (text, values) => pool.query(text, values),
+    listen: (channel, handler, listenOptions) => listener.listen(channel, handler, listenOptions),
     async ping() {
       await pool.query('select 1');
     },
@@ -90,7 +117,133 @@ async function openPostgres(options: { url: string; poolSize?: number }): Promis
     async close() {
       if (closed) return;
       closed = true;
+      await listener.close();
       await pool.end();
     },
   };
+}
+
+const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** Reconnect delays after losing the LISTEN connection: doubling from 100 ms up to 10 s. */
+export const LISTEN_RETRY_MS = { first: 100, max: 10_000 } as const;
+
+/**
+ * LISTEN on PostgreSQL needs a connection of its own for as long as it listens: a pooled one
+ * goes back to the pool (and to other queries) after each query. This keeps one pg.Client
+ * outside the pool, opened at the first listen. When it is lost (a server restart, a
+ * terminated backend, the network) it reconnects with backoff and LISTENs again on every
+ * channel; notifications sent meanwhile are gone, so each listener's onReconnect is told.
+ */
+class PostgresListener {
+  private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+  private readonly reconnectHandlers = new Set<(lostAt: Date) => void>();
+  private client: pg.Client | null = null;
+  private connecting: Promise<pg.Client> | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private retryMs: number = LISTEN_RETRY_MS.first;
+  private lostAt: Date | null = null;
+  private closed = false;
+
+  constructor(private readonly url: string) {}
+
+  async listen(channel: string, handler: (payload: string) => void, options: ListenOptions = {}): Promise<() => Promise<void>> {
+    if (this.closed) throw new Error('the database is closed');
+    let set = this.handlers.get(channel);
+    const first = !set;
+    if (!set) this.handlers.set(channel, (set = new Set()));
+    set.add(handler);
+    const onReconnect = options.onReconnect;
+    if (onReconnect) this.reconnectHandlers.add(onReconnect);
+    try {
+      const client = await this.connected();
+      // A connection opened just now listens on every channel already; LISTEN twice is harmless.
+      if (first) await client.query(`LISTEN ${quoteIdentifier(channel)}`);
+    } catch (error) {
+      set.delete(handler);
+      if (set.size === 0) this.handlers.delete(channel);
+      if (onReconnect) this.reconnectHandlers.delete(onReconnect);
+      throw error;
+    }
+    return async () => {
+      if (onReconnect) this.reconnectHandlers.delete(onReconnect);
+      const current = this.handlers.get(channel);
+      if (!current?.delete(handler) || current.size > 0) return;
+      this.handlers.delete(channel);
+      await this.client?.query(`UNLISTEN ${quoteIdentifier(channel)}`).catch(() => {});
+    };
+  }
+
+  /** The listening connection, opening it (and LISTENing on every channel) when there is none. */
+  private connected(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = null;
+    });
+    return this.connecting;
+  }
+
+  private async open(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.url, application_name: 'pakt-listen' });
+    client.on('notification', (message) => {
+      for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+    });
+    // 'error' without a listener would crash the process; 'end' follows it, and is where we act.
+    client.on('error', () => {});
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      for (const channel of this.handlers.keys()) await client.query(`LISTEN ${quoteIdentifier(channel)}`);
+    } catch (error) {
+      client.removeAllListeners('end');
+      await client.end().catch(() => {});
+      throw error;
+    }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      throw new Error('the database is closed');
+    }
+    this.client = client;
+    return client;
+  }
+
+  private lost(client: pg.Client): void {
+    if (this.client !== client) return;
+    this.client = null;
+    this.lostAt ??= new Date();
+    if (!this.closed) this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.retryTimer || this.closed) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.connected().then(
+        () => {
+          const lostAt = this.lostAt ?? new Date();
+          this.lostAt = null;
+          this.retryMs = LISTEN_RETRY_MS.first;
+          for (const handler of this.reconnectHandlers) handler(lostAt);
+        },
+        () => {
+          this.retryMs = Math.min(this.retryMs * 2, LISTEN_RETRY_MS.max);
+          this.scheduleReconnect();
+        },
+      );
+    }, this.retryMs);
+    // A process shutting down does not wait for a reconnect.
+    this.retryTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    const client = this.client ?? (await this.connecting?.catch(() => null)) ?? null;
+    this.client = null;
+    if (client) {
+      client.removeAllListeners('end');
+      await client.end().catch(() => {});
+    }
+  }
 }

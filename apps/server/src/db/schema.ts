@@ -370,7 +370,17 @@ export const epaks = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('epaks_owner').on(t.tenantId, t.ownerId, t.createdAt)],
+  (t) => [
+    index('epaks_owner').on(t.tenantId, t.ownerId, t.createdAt),
+    // The global search (issue 6): subject text by trigram, the date types and the workflow by range.
+    index('epaks_subject_trgm').using('gin', sql`lower(${t.subject}) gin_trgm_ops`),
+    index('epaks_tenant_created').on(t.tenantId, t.createdAt),
+    index('epaks_tenant_expires').on(t.tenantId, t.expiresAt),
+    index('epaks_tenant_workflow').on(t.tenantId, t.workflowId),
+    // The dashboard's weekly statistics (issue 6): ePaks sent, and ended, in a range of weeks.
+    index('epaks_tenant_started').on(t.tenantId, t.startedAt),
+    index('epaks_tenant_ended').on(t.tenantId, t.endedAt),
+  ],
 );
 
 /**
@@ -444,7 +454,12 @@ export const epakRecipients = pgTable(
     lastRemindedAt: ts('last_reminded_at'),
     actedAt: ts('acted_at'),
   },
-  (t) => [index('epak_recipients_epak').on(t.epakId), index('epak_recipients_user').on(t.userId)],
+  (t) => [
+    index('epak_recipients_epak').on(t.epakId),
+    index('epak_recipients_user').on(t.userId),
+    // The dashboard's weekly statistics (issue 6): places signed or rejected in a range of weeks.
+    index('epak_recipients_acted').on(t.actedAt),
+  ],
 );
 
 /**
@@ -542,4 +557,108 @@ export const epakAttachments = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('epak_attachments_epak').on(t.epakId, t.createdAt), uniqueIndex('epak_attachments_tag').on(t.epakDocumentId, t.tagUuid)],
+);
+
+/**
+ * The inbox (issue 6): one row per person, ePak and folder (inbox/folders.ts in the domain
+ * package; an ePak can be in several folders for one person). Rows are kept by a trigger at
+ * commit from epaks, their recipients and the people's own states, never written by commands,
+ * so no command can leave them stale. The sort keys are copied in, so a page of a folder is one
+ * index range however many ePaks the tenant has.
+ */
+export const epakInbox = pgTable(
+  'epak_inbox',
+  {
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    folder: text('folder').notNull(),
+    epakId: uuid('epak_id').notNull().references(() => epaks.id, { onDelete: 'cascade' }),
+    /** When it was sent (started), or created for a draft. */
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    modifiedAt: timestamp('modified_at', { withTimezone: true }).notNull(),
+    /** lower(subject), for sorting by subject. */
+    subjectKey: text('subject_key').notNull(),
+    expiresAt: ts('expires_at'),
+    starred: boolean('starred').notNull().default(false),
+    isRead: boolean('is_read').notNull().default(false),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.tenantId, t.folder, t.epakId] }),
+    index('epak_inbox_sent').on(t.userId, t.tenantId, t.folder, t.sentAt, t.epakId),
+    index('epak_inbox_modified').on(t.userId, t.tenantId, t.folder, t.modifiedAt, t.epakId),
+    index('epak_inbox_subject').on(t.userId, t.tenantId, t.folder, t.subjectKey, t.epakId),
+    index('epak_inbox_expires').on(t.userId, t.tenantId, t.folder, t.expiresAt, t.epakId),
+    index('epak_inbox_epak').on(t.epakId, t.userId),
+  ],
+);
+
+/** Each person's folder counts, kept by a trigger on epak_inbox (counting 1,000,000 rows per page would not be fast). */
+export const epakInboxCounts = pgTable(
+  'epak_inbox_counts',
+  {
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    folder: text('folder').notNull(),
+    total: integer('total').notNull().default(0),
+    unread: integer('unread').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.tenantId, t.folder] })],
+);
+
+/**
+ * Field values filled into an ePak's tags (name and value), for the global search's "ePak tag"
+ * type: kept by a trigger from epak_documents, searched with a trigram index.
+ */
+export const epakTagValues = pgTable(
+  'epak_tag_values',
+  {
+    epakId: uuid('epak_id').notNull().references(() => epaks.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    epakDocumentId: uuid('epak_document_id').notNull().references(() => epakDocuments.id, { onDelete: 'cascade' }),
+    tagUuid: text('tag_uuid').notNull(),
+    name: text('name').notNull(),
+    value: text('value').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.epakDocumentId, t.tagUuid] }),
+    index('epak_tag_values_epak').on(t.epakId),
+    index('epak_tag_values_value').using('gin', sql`lower(${t.value}) gin_trgm_ops`),
+  ],
+);
+
+/**
+ * What a person is told in the app (spec §3 Notification, §4 handling by type): written in the
+ * transaction of the change it reports and announced with pg_notify, which PostgreSQL delivers
+ * at commit only, to every server process listening.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    epakId: uuid('epak_id').references(() => epaks.id, { onDelete: 'set null' }),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+    readAt: ts('read_at'),
+  },
+  (t) => [index('notifications_user').on(t.userId, t.tenantId, t.createdAt)],
+);
+
+/** Banner announcements (spec §3, §4): instance-wide (tenant null, by root) or a tenant's own. */
+export const announcements = pgTable(
+  'announcements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').references(() => tenants.id, { onDelete: 'cascade' }),
+    text: text('text').notNull(),
+    startTime: timestamp('start_time', { withTimezone: true }).notNull(),
+    endTime: timestamp('end_time', { withTimezone: true }).notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('announcements_tenant_end').on(t.tenantId, t.endTime)],
 );

@@ -21,6 +21,7 @@ import { assertActionable, assertNotOverdue, type EpakActor, type EpakRow } from
 import { recordEpakActivity } from './activity';
 import { loadEngineState } from './engine-store';
 import { applyEngineAnswer, engineRefusal, isTagOf, type MailSettings, withLockedEpak } from './manage';
+import { recordNotifications } from '../notifications/record';
 import { notifyRecipients, queueEngineEffects } from './notify';
 
 /**
@@ -187,6 +188,7 @@ export async function delegateEpak(options: {
       kind: 'delegated',
       note: `${nameOf(me!)} handed their place over to you${options.comment ? `: ${options.comment}` : '.'}`,
     });
+    await recordNotifications(tx, { epakId: epak.id, actorId: options.actor.userId, direct: [{ type: 'epakDelegated', userIds: [delegate.id], note: options.comment }] });
     return {
       ePakId: epak.id,
       status: result.state.status,
@@ -258,6 +260,12 @@ export async function cancelDelegation(options: {
         effects: result.effects,
       },
       ip: options.ip ?? null,
+    });
+    // The delegate's place is gone: they are told, unless they gave it back themselves.
+    await recordNotifications(tx, {
+      epakId: epak.id,
+      actorId: options.actor.userId,
+      direct: [{ type: 'epakReassignment', userIds: [delegatePlace.recipient.userId], because: 'delegationCancelled' }],
     });
     // The original is told their place is back, unless they took it back themselves.
     if (original.recipient.userId !== options.actor.userId) {

@@ -23,6 +23,7 @@ import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks,
 import { assertActionable, type EpakActor, type EpakRow, loadViewer, loadVisibleEpak } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState, type StoredEngineState, storeEngineState } from './engine-store';
+import { reachedUserIds, recordNotifications } from '../notifications/record';
 import { notifyRecipients, queueEngineEffects } from './notify';
 import { fillSignerTags, signDocument } from './sign';
 
@@ -159,6 +160,8 @@ export async function deleteEpaks(options: { db: Db; actor: EpakActor; epakIds: 
         const status = epak.status as EpakStatus;
         if (epak.deletedAt) return { ePakId: epakId, result: 'ALREADY_DELETED' as const, status };
         if (epak.archivedAt) return { ePakId: epakId, result: 'ARCHIVED' as const, status };
+        // Who had been asked, read before the stop below marks their open places Skipped.
+        const reached = await reachedUserIds(tx, epak);
         let after = status;
         if (epak.status === 'InProgress') {
           const stored = await loadEngineState(tx, epak);
@@ -170,6 +173,7 @@ export async function deleteEpaks(options: { db: Db; actor: EpakActor; epakIds: 
         }
         await tx.update(epaks).set({ deletedAt: now, deletedBy: actor.userId, updatedAt: now }).where(eq(epaks.id, epakId));
         await recordEpakActivity(tx, { epakId, actorId: actor.userId, action: 'deleted', details: { status: after }, ip: options.ip ?? null });
+        await recordNotifications(tx, { epakId, actorId: actor.userId, direct: [{ type: 'epakDeleted', userIds: reached }] });
         return { ePakId: epakId, result: 'DELETED' as const, status: after };
       }),
     );
@@ -341,6 +345,10 @@ export async function removeRecipient(options: { db: Db; actor: EpakActor; epakI
       ip: options.ip ?? null,
     });
     await queueEngineEffects(tx, { epakId: epak.id, effects: result.effects, publicUrl: options.mail.publicUrl, linkDays: options.mail.linkDays, now });
+    // Told only if they had been asked already: a place in a step not yet reached was never theirs to see.
+    if (epak.currentStep !== null && place.order <= epak.currentStep) {
+      await recordNotifications(tx, { epakId: epak.id, actorId: options.actor.userId, direct: [{ type: 'epakReassignment', userIds: [place.recipient.userId], because: 'removed' }] });
+    }
     return { ePakId: epak.id, status: result.state.status, currentStep: result.state.currentStep };
   });
 }

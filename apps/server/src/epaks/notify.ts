@@ -1,9 +1,12 @@
 import type { EngineEffect } from '@pakt/domain';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { digestSecret, generateSecret } from '../auth/secrets';
 import type { Db } from '../db/database';
-import { epakDocuments, epakLinks, epakRecipients, epaks, memberships, users } from '../db/schema';
+import { epakDocuments, epakLinks, epakRecipients, epaks, memberships, type OutboxAttachment, users } from '../db/schema';
 import { queueEmail } from '../identity/outbox';
+import { recordNotifications } from '../notifications/record';
+import { pdfFileName, uniqueNames } from './download';
+import { currentVersion, revisionsByDocument } from './revisions';
 
 /**
  * The mail an engine answer calls for, queued in the outbox inside the transaction that stores
@@ -24,6 +27,23 @@ export interface NotifyOptions {
 }
 
 type EpakRow = typeof epaks.$inferSelect;
+
+/**
+ * The most an EMAIL step attaches to one mail. Common mail servers refuse larger messages
+ * (Postfix's default message_size_limit is 10,240,000 bytes; many providers' limits are about
+ * 10 MB), and a refused message reaches nobody, where a link always does. Above it the mail
+ * carries the link alone and says why.
+ */
+export const MAIL_ATTACHMENT_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/**
+ * What a file weighs inside a mail: base64 (4 bytes for every 3) in lines of 76 characters and a
+ * CRLF. Servers count the message as sent, so the limit is checked against this, not the file size.
+ */
+export function encodedAttachmentSize(bytes: number): number {
+  const base64 = 4 * Math.ceil(bytes / 3);
+  return base64 + 2 * Math.ceil(base64 / 76);
+}
 
 async function recipientsById(tx: Db, ids: readonly string[]) {
   if (ids.length === 0) return [];
@@ -125,10 +145,44 @@ async function mailOwner(tx: Db, epak: EpakRow, options: NotifyOptions, kind: st
 }
 
 /**
+ * The ePak's documents as they stand now, as attachments pinned to their current revision (read
+ * in the transaction that moves the workflow on, so the signature that completed the step before
+ * is included and any later one is not), with their total size in a mail.
+ */
+async function currentDocumentsAsAttachments(tx: Db, epakId: string): Promise<{ names: string[]; attachments: OutboxAttachment[]; encodedSize: number }> {
+  const docs = await tx.select().from(epakDocuments).where(eq(epakDocuments.epakId, epakId)).orderBy(asc(epakDocuments.position));
+  const revisions = await revisionsByDocument(
+    tx,
+    docs.map((d) => d.id),
+  );
+  // The names a download would give them: distinct, safe on any system, ending in .pdf.
+  const filenames = uniqueNames(docs.map((d) => pdfFileName(d.name)));
+  let encodedSize = 0;
+  const attachments = docs.map((doc, index): OutboxAttachment => {
+    const revs = revisions.get(doc.id) ?? [];
+    encodedSize += encodedAttachmentSize(currentVersion(doc, revs).size);
+    return { filename: filenames[index]!, contentType: 'application/pdf', documentId: doc.id, revisionId: revs.at(-1)?.id ?? null };
+  });
+  return { names: docs.map((d) => d.name), attachments, encodedSize };
+}
+
+/**
  * Queues what each engine effect asks for; called in the transaction that stores the answer.
  * `actorId` names who acted in the owner's mail (a rejection says who rejected).
+ * `mailAttachmentLimitBytes` is a test seam (default MAIL_ATTACHMENT_LIMIT_BYTES).
  */
-export async function queueEngineEffects(tx: Db, options: NotifyOptions & { effects: readonly EngineEffect[]; actorId?: string; actorName?: string; comment?: string }): Promise<void> {
+export async function queueEngineEffects(
+  tx: Db,
+  options: NotifyOptions & {
+    effects: readonly EngineEffect[];
+    actorId?: string;
+    actorName?: string;
+    comment?: string | undefined;
+    /** Whose `comment` it is when it is not a rejection's: the owner gets it as a notification (record.ts). */
+    commentBy?: 'signer' | 'reviewer';
+    mailAttachmentLimitBytes?: number;
+  },
+): Promise<void> {
   const [epak] = await tx.select().from(epaks).where(eq(epaks.id, options.epakId));
   if (!epak) return;
   if (options.actorId && !options.actorName) {
@@ -150,9 +204,11 @@ export async function queueEngineEffects(tx: Db, options: NotifyOptions & { effe
         await notifyRecipients(tx, { ...options, recipientIds: effect.recipientIds, kind: effect.stepType === 'REVIEW' ? 'review_request' : 'sign_request' });
         break;
       case 'mailDocuments': {
-        // Outbox mail carries no attachments yet: EMAIL-step recipients get a link to the current
-        // documents (internal: the app; external: a link that opens the ePak read-only).
-        const docs = await tx.select({ name: epakDocuments.name }).from(epakDocuments).where(eq(epakDocuments.epakId, epak.id));
+        // EMAIL-step recipients get the current documents attached, and a link to them as well
+        // (internal: the app; external: a link that opens the ePak read-only). Too large for a
+        // mail, the link alone.
+        const current = await currentDocumentsAsAttachments(tx, epak.id);
+        const attach = current.encodedSize <= (options.mailAttachmentLimitBytes ?? MAIL_ATTACHMENT_LIMIT_BYTES);
         const sender = await ownerOf(tx, epak);
         for (const person of await recipientsById(tx, effect.recipientIds)) {
           const link = await linkFor(tx, { ...options, tenantId: epak.tenantId }, person);
@@ -161,8 +217,22 @@ export async function queueEngineEffects(tx: Db, options: NotifyOptions & { effe
             tenantId: epak.tenantId,
             to: person.email,
             subject: `Documents: ${epak.subject}`,
-            body: [`Hello ${nameOf(person)},`, '', `${sender} shares the documents of "${epak.subject}" with you:`, ...docs.map((d) => `- ${d.name}`), '', `Open them here: ${link}`, '', 'Pakt'].join('\n'),
+            body: [
+              `Hello ${nameOf(person)},`,
+              '',
+              `${sender} shares the documents of "${epak.subject}" with you:`,
+              ...current.names.map((name) => `- ${name}`),
+              '',
+              attach
+                ? 'They are attached as they stand now.'
+                : 'They are too large to attach to an email, so they are not attached: open them with the link below.',
+              '',
+              `Open them here: ${link}`,
+              '',
+              'Pakt',
+            ].join('\n'),
             kind: 'epak_documents',
+            ...(attach ? { attachments: current.attachments } : {}),
           });
         }
         break;
@@ -184,4 +254,13 @@ export async function queueEngineEffects(tx: Db, options: NotifyOptions & { effe
         break;
     }
   }
+  // The in-app notifications of the same effects, in the same transaction (and NOTIFY at its commit).
+  await recordNotifications(tx, {
+    epakId: epak.id,
+    effects: options.effects,
+    actorId: options.actorId,
+    actorName: options.actorName,
+    comment: options.comment,
+    commentBy: options.commentBy,
+  });
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   DomainError,
@@ -34,7 +33,7 @@ import { assertActionable, assertNotOverdue, type EpakActor, loadViewer, loadVis
 import { recordEpakActivity } from './activity';
 import { loadEngineState, storeEngineState } from './engine-store';
 import { queueEngineEffects } from './notify';
-import { currentVersion, readCurrentDocument, revisionsOf } from './revisions';
+import { currentVersion, readCurrentDocumentHashed, revisionsOf } from './revisions';
 
 /**
  * A recipient signs one document of an ePak (POST …/documents/{documentId}/sign).
@@ -260,8 +259,6 @@ function signatureOf(options: { tags: Tag[]; pages: PageGeometry[]; signer: Sign
   };
 }
 
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
 /** Every place the caller has in the ePak (someone may be a recipient of several steps). */
 async function placesOf(db: Db, epakId: string, userId: string): Promise<Signer[]> {
   const rows = await db
@@ -365,10 +362,10 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
 
   const revisions = await revisionsOf(db, doc.id);
   const before = currentVersion(doc, revisions);
-  const current = await readCurrentDocument(ctx.storage, doc, revisions);
+  const current = await readCurrentDocumentHashed(ctx.storage, doc, revisions);
   // A file poppler can only read after rebuilding its cross-reference is rewritten once, before
   // its first signature (sealing/repair.ts); from then on everything is appended.
-  const prepared = revisions.length === 0 ? await prepareForSealing(current).catch(sealRefusal) : { source: current, repaired: false };
+  const prepared = revisions.length === 0 ? await prepareForSealing(current.bytes).catch(sealRefusal) : { source: current.bytes, repaired: false };
 
   const { request, uses } = signatureOf({ tags: filled, pages, signer, body, at });
   const owners = ownersUndrawn(filledTags);
@@ -381,12 +378,14 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
     fields,
     cmsMaxSize: maxCmsSize({ certificate: seal.sealCertificatePem, chain }),
     sign: (digest) => signDigest({ digest, key: seal.sealPrivateKeyPem, certificate: seal.sealCertificatePem, chain }),
+    // A repaired file is other bytes than the ones hashed while reading.
+    ...(prepared.repaired ? {} : { sourceHash: current.hash }),
   }).catch(sealRefusal);
 
   // The bytes exist on disk before any row points at them.
   const base = prepared.repaired ? await ctx.storage.put(Readable.from([prepared.source])) : null;
   const tail = await ctx.storage.put(Readable.from([sealed.tail]));
-  const afterSha = sha256(sealed.bytes);
+  const afterSha = sealed.sha256;
   await options.afterBlobStored?.();
 
   const doneUuids = new Set([...filled, ...owners].map((tag) => tag.uuid));
@@ -418,7 +417,7 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
       recipientId: signer.recipientId,
       predecessorSha256: base?.sha256 ?? before.sha256,
       sha256: afterSha,
-      size: sealed.bytes.length,
+      size: prepared.source.length + sealed.tail.length,
       tailSha256: tail.sha256,
       tailSize: tail.size,
     });
@@ -451,7 +450,18 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
         details: { recipientId: signer.recipientId, step: signer.stepOrder, status: result.state.status, effects: result.effects },
         ip: options.ip ?? null,
       });
-      await queueEngineEffects(tx, { epakId: epak.id, effects: result.effects, publicUrl: ctx.config.publicUrl, linkDays: ctx.config.signingLinkDays, now: at, actorName: signer.name });
+      await queueEngineEffects(tx, {
+        epakId: epak.id,
+        effects: result.effects,
+        publicUrl: ctx.config.publicUrl,
+        linkDays: ctx.config.signingLinkDays,
+        now: at,
+        actorId: actor.userId,
+        actorName: signer.name,
+        // The signer's reason reaches the owner as a signerComments notification.
+        comment: body.reason,
+        commentBy: 'signer',
+      });
     }
     return { revision: seq };
   });

@@ -73,6 +73,8 @@ export async function setEpakStatus(options: {
       linkDays: ctx.config.signingLinkDays,
       now: at,
       actorId: actor.userId,
+      // A reviewer's comment reaches the owner as a reviewerComments notification.
+      ...(options.status === 'Reviewed' ? { comment: options.comment, commentBy: 'reviewer' as const } : {}),
     });
     const after = recipientId ? result.state.steps.flatMap((s) => s.recipients).find((r) => r.recipientId === recipientId) : undefined;
     return { ePakId: epak.id, status: result.state.status, signerStatus: after?.status ?? null };

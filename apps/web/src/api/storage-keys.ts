@@ -17,6 +17,8 @@ export const STORAGE_KEYS = {
   viewPreference: 'pakt.viewPreference',
   /** Port of the local signing-device helper (USB tokens, smart cards). */
   signingDevicePort: 'pakt.signingDevicePort',
+  /** The person answered "Not now" to the desktop-notifications prompt (until logout). */
+  desktopNotificationsPromptDismissed: 'pakt.desktopNotificationsPromptDismissed',
 } as const;
 
 /**
@@ -26,6 +28,8 @@ export const STORAGE_KEYS = {
  */
 export const SESSION_STORAGE_KEYS = {
   twoFactorChallenge: 'pakt.twoFactorChallenge',
+  /** Ids of the announcements this tab's person closed: dismissed for the session, not for good. */
+  dismissedAnnouncements: 'pakt.dismissedAnnouncements',
 } as const;
 
 /** The keys holding the session itself; dropping them signs the browser out. */

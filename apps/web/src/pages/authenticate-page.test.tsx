@@ -28,8 +28,9 @@ describe('AuthenticatePage', () => {
     const { router } = renderApp('/authenticate');
     await screen.findByText(en.authenticate.totpIntro);
     submitCode(en.authenticate.appCode, '123456');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Asha' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/');
+    // The dashboard waits for the tenant's permission settings before it shows.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Asha' }, { timeout: 3000 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/dashboard');
     expect(requestsTo('POST', '/msbapi/v2/authentication/otp/verify')[0]?.body).toEqual({ otpId: OTP_ID, code: '123456' });
     expect(requestsTo('POST', '/msbapi/v2/authentication/otp/generate')).toHaveLength(0);
     expect(sessionStore.get()?.accessToken).toBe('access-1');

@@ -22,8 +22,9 @@ describe('LoginPage', () => {
 
     fillAndSubmit(' asha@example.com ', 'Correct-horse-1');
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Asha' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/');
+    // The dashboard waits for the tenant's permission settings before it shows.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Asha' }, { timeout: 3000 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/dashboard');
     const [request] = requestsTo('POST', '/msbapi/v1/authenticate');
     expect(request?.headers.get('Content-Type')).toBe('application/x-www-form-urlencoded');
     expect(request?.body).toEqual({ username: 'asha@example.com', password: 'Correct-horse-1', client_id: 'MSB3' });
@@ -141,7 +142,7 @@ describe('LoginPage', () => {
     stubApi();
     sessionStore.set(signedInSession());
     const { router } = renderApp('/login');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
   });
 
   it('sends a signed-in user whose status requires a new password to /changepassword', async () => {

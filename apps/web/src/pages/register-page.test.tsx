@@ -40,8 +40,9 @@ describe('RegisterPage', () => {
     typeInto(en.common.confirmPassword, 'Correct-horse-1');
     fireEvent.click(screen.getByRole('button', { name: en.register.submit }));
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Asha' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/');
+    // The dashboard waits for the tenant's permission settings before it shows.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Asha' }, { timeout: 3000 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/dashboard');
     expect(screen.getByTestId('current-tenant').textContent).toBe('Acme Legal');
     expect(requestsTo('POST', REGISTER)[0]?.body).toEqual({
       userEmail: 'asha@example.com',

@@ -14,6 +14,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, callApi } from '../api/client';
 import { endSession, useStartSession } from '../api/session-lifecycle';
 import { sessionStore } from '../api/session-store';
+import { landingPathFor } from '../routing/access';
 import { AuthCard } from '../ui/auth-card';
 import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../ui/password-fields';
 import { nameProblems, PersonNameFields } from '../ui/person-name-fields';
@@ -134,8 +135,7 @@ function RegisterForm({ inviteCode, invitation }: { readonly inviteCode: string;
       return grant;
     },
     onSuccess: (grant) => {
-      beginSession(grant);
-      void navigate('/', { replace: true });
+      void navigate(landingPathFor(beginSession(grant)), { replace: true });
     },
     onError: (error) => setMessage(registerErrorMessage(error)),
   });

@@ -28,12 +28,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router';
+import { AnnouncementManager, useCanManageAnnouncements } from '../announcements/announcement-manager';
 import { ApiError, callApi } from '../api/client';
 import { useStartSession } from '../api/session-lifecycle';
 import { useSession } from '../api/session-store';
 import { RequireRoute } from '../routing/access';
 import { AuthCard } from '../ui/auth-card';
-import { BuildingIcon, CheckIcon, CopyIcon, MailIcon } from '../ui/icons';
+import { BuildingIcon, CheckIcon, CopyIcon, MailIcon, MegaphoneIcon } from '../ui/icons';
 import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../ui/password-fields';
 import { OutboxList } from '../ui/outbox-list';
 import { nameProblems, PersonNameFields } from '../ui/person-name-fields';
@@ -194,6 +195,7 @@ function SetupForm({ token }: { readonly token: string }) {
 function TenantConsole() {
   const { t } = useTranslation();
   const [invite, setInvite] = useState<{ tenantName: string; email: string; link: string } | null>(null);
+  const canAnnounce = useCanManageAnnouncements();
   useDocumentTitle(`${t('root.title')} · Pakt`);
 
   return (
@@ -213,6 +215,11 @@ function TenantConsole() {
           <Tabs.Tab value="outbox" leftSection={<MailIcon size={16} />}>
             {t('root.tabs.outbox')}
           </Tabs.Tab>
+          {canAnnounce && (
+            <Tabs.Tab value="announcements" leftSection={<MegaphoneIcon size={16} />}>
+              {t('announcements.tab')}
+            </Tabs.Tab>
+          )}
         </Tabs.List>
         <Tabs.Panel value="tenants">
           <Grid gap="lg">
@@ -227,6 +234,14 @@ function TenantConsole() {
         <Tabs.Panel value="outbox">
           <SystemOutbox />
         </Tabs.Panel>
+        {canAnnounce && (
+          <Tabs.Panel value="announcements">
+            <Stack gap="sm">
+              <Text c="dimmed">{t('announcements.instanceIntro')}</Text>
+              <AnnouncementManager scope="instance" />
+            </Stack>
+          </Tabs.Panel>
+        )}
       </Tabs>
     </Stack>
   );

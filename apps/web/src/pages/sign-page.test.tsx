@@ -388,8 +388,9 @@ describe('/sign', () => {
     typeInto(en.common.email, 'asha@example.com');
     typeInto(en.common.password, 'Correct-horse-1');
     fireEvent.click(screen.getByRole('button', { name: en.login.submit }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Asha' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/');
+    // The dashboard waits for the tenant's permission settings before it shows.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Asha' }, { timeout: 3000 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/dashboard');
   });
 });
 

@@ -21,7 +21,8 @@ describe('effectiveRole', () => {
 describe('landingPathFor', () => {
   it.each([
     { who: 'root', user: rootUser, to: '/root' },
-    { who: 'a tenant user', user: adminUser, to: '/' },
+    { who: 'a tenant user', user: adminUser, to: '/dashboard' },
+    { who: 'a tenant user without any tenant', user: { ...adminUser, tenants: [] }, to: '/' },
     { who: 'a user whose password was reset', user: { ...adminUser, status: 'resetpassword' as const }, to: '/changepassword' },
     { who: 'a user whose password expired', user: { ...adminUser, status: 'expired' as const }, to: '/changepassword' },
   ])('sends $who to $to', ({ user, to }) => {
@@ -35,8 +36,10 @@ describe('landingPathFor', () => {
     expect(landingPathFor(inTenant, undefined, new Set(['settings']))).toBe('/settings');
     // Not built yet: home, rather than a page that does not exist.
     expect(landingPathFor(inTenant)).toBe('/');
-    // The role goes with the tenant: the same person as a signer elsewhere lands at home.
+    // The role goes with the tenant: the same person as a signer elsewhere lands on their dashboard,
+    // once that is built.
     expect(landingPathFor({ user: superAdmin, tenantUuid: TENANT_GLOBEX }, undefined, new Set(['settings']))).toBe('/');
+    expect(landingPathFor({ user: superAdmin, tenantUuid: TENANT_GLOBEX }, undefined, new Set(['settings', 'dashboard']))).toBe('/dashboard');
   });
 });
 
@@ -51,7 +54,7 @@ describe('pathAfterTenantSwitch', () => {
   const superAdminInGlobex = { ...adminUser, tenants: [adminUser.tenants[0]!, { ...adminUser.tenants[1]!, userRole: 'super_admin' as const }] };
   it.each([
     { why: 'admin in both: the admin page stays', user: { ...adminUser, tenants: adminUser.tenants.map((t) => ({ ...t, userRole: 'admin' as const })) }, from: '/admin', to: null },
-    { why: 'a signer in the new tenant may not open /admin: home', user: adminUser, from: '/admin', to: '/' },
+    { why: 'a signer in the new tenant may not open /admin: their dashboard', user: adminUser, from: '/admin', to: '/dashboard' },
     { why: 'the profile is everyone\'s: it stays', user: adminUser, from: '/profile', to: null },
     { why: 'home stays home', user: adminUser, from: '/', to: null },
     { why: 'a super admin goes to their landing page even from a page they may open', user: superAdminInGlobex, from: '/profile', to: '/' },

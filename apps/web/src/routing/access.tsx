@@ -53,12 +53,13 @@ export function homePathFor(user: SessionUser): string {
  * Of the compose drop-down only compose itself is built (bulk compose is not).
  * /admin so far holds the tenant outbox only, so its sub-items (edit reasons etc.) stay disabled.
  */
-export const BUILT_MENU_ITEMS: ReadonlySet<MenuItemId> = new Set<MenuItemId>(['admin', 'workflows', 'compose.compose']);
+export const BUILT_MENU_ITEMS: ReadonlySet<MenuItemId> = new Set<MenuItemId>(['dashboard', 'epaks', 'admin', 'workflows', 'compose.compose']);
 
 /**
  * Where sign-in, /landing and switching tenants lead: a status that forces a password change wins
  * (spec section 4); root goes to the console; a super admin, whose menu is the settings screen
- * alone (spec section 2), goes straight there; everyone else home.
+ * alone (spec section 2), goes straight there; everyone whose role opens the dashboard goes to
+ * the dashboard; anyone else (no tenant yet) home.
  */
 export function landingPathFor(
   session: Pick<Session, 'user' | 'tenantUuid'>,
@@ -71,6 +72,8 @@ export function landingPathFor(
     const first = visibleMenu('super_admin', settings).find((item) => item.route && built.has(item.id));
     if (first?.route) return routePath(first.route);
   }
+  const role = effectiveRole(session);
+  if (role && built.has('dashboard') && canAccessRoute(role, 'dashboard', settings)) return routePath('dashboard');
   return homePathFor(session.user);
 }
 

@@ -14,7 +14,7 @@ describe('/landing', () => {
   });
 
   it.each([
-    { who: 'a tenant user', user: adminUser, to: '/' },
+    { who: 'a tenant user', user: adminUser, to: '/dashboard' },
     { who: 'root', user: rootUser, to: '/root' },
     { who: 'someone whose password was reset', user: { ...adminUser, status: 'resetpassword' as const }, to: '/changepassword' },
   ])('sends $who to $to', async ({ user, to }) => {

@@ -1,15 +1,21 @@
 import { AppShell, Container, Group, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { AnnouncementBanner } from '../announcements/announcement-banner';
 import { useLogout, useSessionKeepAlive, useSessionTimer } from '../api/session-lifecycle';
 import { useSession } from '../api/session-store';
 import { useLanguageSync } from '../i18n/use-languages';
+import { NotificationProvider } from '../notifications/notification-provider';
 import { PaktMark } from '../ui/icons';
 import { shouldShowLanguageSelector } from './header-rules';
+import { GlobalSearch } from './global-search';
+import { firstSegment } from './global-search-rules';
 import { LanguageSelector } from './language-selector';
 import { MainMenu } from './main-menu';
 import { TenantSelector } from './tenant-selector';
 import { UserWidget } from './user-widget';
+
+const WIDE_PAGES: readonly string[] = ['epaks', 'dashboard'];
 
 export function AppLayout() {
   const { t } = useTranslation();
@@ -43,6 +49,7 @@ export function AppLayout() {
             <MainMenu />
           </Group>
           <Group gap="sm" wrap="nowrap" miw={0}>
+            <GlobalSearch />
             {showLanguage && <LanguageSelector />}
             <TenantSelector />
             <UserWidget />
@@ -50,13 +57,18 @@ export function AppLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Main>
-        <Container size="md" px={0} py={{ base: 'md', sm: 'xl' }}>
+        {/* The inbox and the dashboard hold a table of many columns: they get the wider page. */}
+        <Container size={WIDE_PAGES.includes(firstSegment(location.pathname)) ? 'xl' : 'md'} px={0} py={{ base: 'md', sm: 'xl' }}>
+          {/* Spec §2: the announcement banner, on the login, dashboard and two-factor routes. */}
+          <AnnouncementBanner />
           <Outlet />
         </Container>
       </AppShell.Main>
       {/* A new page starts at its top (a long form submitted from its bottom would otherwise leave
           the next page scrolled); back and forward return to where the person was. */}
       <ScrollRestoration />
+      {/* Spec §7: realtime notifications (toasts, desktop notifications) of the signed-in person. */}
+      <NotificationProvider />
     </AppShell>
   );
 }

@@ -64,8 +64,8 @@ describe('tenant selector', () => {
     const { router } = renderApp('/admin');
     expect(await screen.findByRole('heading', { level: 1, name: en.outbox.title })).toBeTruthy();
     fireEvent.change(await screen.findByRole('combobox', { name: en.shell.tenant }), { target: { value: TENANT_GLOBEX } });
-    // Admin in Acme Legal, signer in Globex: no access-denied page, just Globex's home.
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    // Admin in Acme Legal, signer in Globex: no access-denied page, just Globex's dashboard.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     expect(await screen.findByRole('heading', { level: 1, name: en.home.welcome.replace('{{name}}', 'Asha') })).toBeTruthy();
   });
 

@@ -14,8 +14,10 @@ describe('MainMenu', () => {
     fireEvent.click(await screen.findByRole('button', { name: en.menu.open }));
     const admin = await screen.findByRole('menuitem', { name: en.menu.admin });
     expect(admin.getAttribute('href')).toBe('/admin');
-    const dashboard = screen.getByRole('menuitem', { name: new RegExp(`^${en.menu.dashboard}`) });
-    expect(dashboard.hasAttribute('disabled') || dashboard.getAttribute('data-disabled') === 'true').toBe(true);
+    expect(screen.getByRole('menuitem', { name: en.menu.dashboard }).getAttribute('href')).toBe('/dashboard');
+    expect(screen.getByRole('menuitem', { name: en.menu.epaks }).getAttribute('href')).toBe('/epaks');
+    const reports = screen.getByRole('menuitem', { name: new RegExp(`^${en.menu.reports}`) });
+    expect(reports.hasAttribute('disabled') || reports.getAttribute('data-disabled') === 'true').toBe(true);
     expect(screen.getByRole('menuitem', { name: new RegExp(`^${en.menu.admin_stamps}`) })).toBeTruthy();
     // /admin holds only the outbox so far: its sub-items do not pretend to lead anywhere.
     const reasons = screen.getByRole('menuitem', { name: new RegExp(`^${en.menu.admin_editReasons}`) });

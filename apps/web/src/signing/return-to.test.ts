@@ -57,8 +57,8 @@ describe('the sign-in round trip', () => {
   it('goes back after sign-in, unless the account must change its password first', () => {
     const session = signedInSession(adminUser);
     expect(pathAfterSignIn(session, SIGN)).toBe(SIGN);
-    expect(pathAfterSignIn(session, null)).toBe('/');
-    expect(pathAfterSignIn(session, '//evil.example')).toBe('/');
+    expect(pathAfterSignIn(session, null)).toBe('/dashboard');
+    expect(pathAfterSignIn(session, '//evil.example')).toBe('/dashboard');
     expect(pathAfterSignIn({ ...session, user: { ...adminUser, status: 'resetpassword' } }, SIGN)).toBe('/changepassword');
   });
 });

@@ -25,6 +25,31 @@ class ResizeObserverStub {
 }
 window.ResizeObserver ??= ResizeObserverStub;
 
+/**
+ * Pages render inside the app layout, whose notification provider opens a WebSocket; jsdom's
+ * would try a real connection to nowhere and log each failure. A socket that never opens keeps
+ * the provider waiting quietly; the notification tests pass their own fake (createSocket).
+ */
+class QuietWebSocket extends EventTarget {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSING = 2;
+  static readonly CLOSED = 3;
+  readyState = 0;
+  onopen: ((event: Event) => void) | null = null;
+  onmessage: ((event: MessageEvent) => void) | null = null;
+  onclose: ((event: CloseEvent) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  constructor(readonly url: string) {
+    super();
+  }
+  send() {}
+  close() {
+    this.readyState = 3;
+  }
+}
+Object.defineProperty(window, 'WebSocket', { writable: true, value: QuietWebSocket });
+
 // Without Vitest globals Testing Library cannot register its own cleanup.
 afterEach(async () => {
   cleanup();

@@ -180,6 +180,14 @@ export const MailIcon = (props: IconProps) => (
   </OutlineIcon>
 );
 
+export const MegaphoneIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M3 10v4a1 1 0 0 0 1 1h3l6 4V5L7 9H4a1 1 0 0 0-1 1z" />
+    <path d="M17 9a4 4 0 0 1 0 6" />
+    <path d="M8 15l1 4h2l-.5-3" />
+  </OutlineIcon>
+);
+
 export const MenuIcon = (props: IconProps) => (
   <OutlineIcon {...props}>
     <path d="M4 6h16M4 12h16M4 18h16" />

@@ -6,6 +6,8 @@ export * from './epak-actions';
 export * from './epak-audit';
 export * from './headers';
 export * from './identity';
+export * from './inbox';
+export * from './notifications';
 export * from './public';
 export * from './workflows';
 export * from './endpoints';

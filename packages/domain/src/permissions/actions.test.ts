@@ -58,6 +58,8 @@ const ACTION_MATRIX: ReadonlyArray<readonly [Action, ...boolean[]]> = [
   ['webform.manage',            N,   N,          N,     N,        N,        Y,    N],
   ['reason.manage',             N,   N,          N,     N,        N,        Y,    N],
   ['userSync.start',            N,   N,          N,     N,        N,        Y,    N],
+  ['announcement.manage',       Y,   N,          N,     N,        N,        Y,    N],
+  ['statistics.tenant',         N,   N,          N,     N,        N,        Y,    N],
 ];
 
 const matrixRows = ACTION_MATRIX.flatMap(([action, ...cells]) => COLUMNS.map((role, column) => [role, action, cells[column]!] as const));
@@ -93,6 +95,12 @@ const CONTEXT_ROWS: readonly ContextRow[] = [
   ['admin bulk-updates a super admin',              actor('admin'), 'user.bulkUpdateRoles', { targetRole: 'super_admin' },        'forbidden'],
   ['admin invites a registrar',                     actor('admin'), 'user.invite',        { newRole: 'registrar' },               'allowed'],
   ['admin invites a root',                          actor('admin'), 'user.invite',        { newRole: 'root' },                    'forbidden'],
+  ['admin invites a super admin',                   actor('admin'), 'user.invite',        { newRole: 'super_admin' },             'forbidden'],
+  ['admin invites another admin',                   actor('admin'), 'user.invite',        { newRole: 'admin' },                   'allowed'],
+  ['custodian invites a signer',                    actor('custodian'), 'user.invite',    { newRole: 'signer' },                  'forbidden'],
+  ['super admin invites a signer',                  actor('super_admin'), 'user.invite',  { newRole: 'signer' },                  'forbidden'],
+  ['admin invites into another tenant',             actor('admin'), 'user.invite',        { newRole: 'signer', targetTenantId: OTHER_TENANT }, 'outsideTenant'],
+  ['admin invites while the licence has run out',   actor('admin'), 'user.invite',        { newRole: 'signer', licenceExpired: true }, 'licence'],
   ['admin changes own role',                        actor('admin'), 'user.updateRole',    { targetUserId: ME, targetRole: 'admin' }, 'forbidden'],
   ['admin disables self',                           actor('admin'), 'user.disable',       { targetUserId: ME, targetRole: 'admin' }, 'forbidden'],
   ['admin resets own password',                     actor('admin'), 'user.resetPassword', { targetUserId: ME, targetRole: 'admin' }, 'forbidden'],

@@ -44,6 +44,8 @@ export const ACTIONS = [
   'webform.manage',
   'reason.manage',
   'userSync.start',
+  'announcement.manage',
+  'statistics.tenant',
 ] as const;
 export const Action = z.enum(ACTIONS);
 export type Action = z.infer<typeof Action>;
@@ -243,6 +245,13 @@ export const ACTION_RULES = {
   // Admin sub-items "edit reasons" and "user sync up" (§2).
   'reason.manage': { roles: ['admin'], scope: 'tenant', gate: feature((s) => s.showEditReasons) },
   'userSync.start': { roles: ['admin'], scope: 'tenant', gate: feature((s) => s.showUserSyncUp) },
+  // "Administrators create and edit announcements" (issue 6): an admin the tenant's own banner,
+  // root (outside any tenant) the instance-wide one. The server scopes each to its own rows, as
+  // for outbox.read.
+  'announcement.manage': { roles: ['admin', 'root'], scope: 'tenant' },
+  // Dashboard charts of the whole tenant (scope all, spec §9): its administrators; every member
+  // sees their own (scope user) and their groups' with epak.act.
+  'statistics.tenant': { roles: ['admin'], scope: 'tenant' },
 } as const satisfies Record<Action, ActionRule>;
 
 /**

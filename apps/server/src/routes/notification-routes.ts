@@ -1,0 +1,29 @@
+import websocket from '@fastify/websocket';
+import { listNotifications as listNotificationsEndpoint, markNotificationsRead as markNotificationsReadEndpoint, NOTIFICATION_SOCKET_PATH } from '@pakt/domain';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app-context';
+import { route } from '../http/route';
+import { type HubLimits, MAX_CLIENT_FRAME_BYTES, NotificationHub } from '../notifications/hub';
+import { authenticateSocket } from '../notifications/socket-auth';
+import { listNotifications, markNotificationsRead } from '../notifications/store';
+
+/**
+ * Notifications (spec §7): the WebSocket at /notification (the hub does the work; see hub.ts)
+ * and the caller's own list, to show what arrived while the app was closed.
+ */
+export async function registerNotificationRoutes(app: FastifyInstance, ctx: AppContext, options: { limits?: Partial<HubLimits> } = {}): Promise<NotificationHub> {
+  const db = ctx.database.db;
+  const hub = new NotificationHub({
+    database: ctx.database,
+    authenticate: (frame) => authenticateSocket(ctx, frame),
+    log: app.log,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+  app.addHook('onClose', () => hub.close());
+  await app.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES } });
+  app.get(NOTIFICATION_SOCKET_PATH, { websocket: true }, (socket) => hub.accept(socket));
+
+  route(app, ctx, listNotificationsEndpoint, async ({ auth, query }) => listNotifications(db, { userId: auth.user.id, tenantId: auth.tenant.id, limit: query.limit }));
+  route(app, ctx, markNotificationsReadEndpoint, async ({ auth, body }) => markNotificationsRead(db, { userId: auth.user.id, tenantId: auth.tenant.id, ids: body.ids }));
+  return hub;
+}
