@@ -45,7 +45,9 @@ export async function loadEpakSummaries(db: Db, actor: EpakActor, epakIds: reado
         email: users.email,
       })
       .from(epakSteps)
-      .leftJoin(epakRecipients, eq(epakRecipients.stepId, epakSteps.id))
+      // The ePak ids as well: epak_recipients is indexed by ePak, not by step (bench/inbox: without
+      // them PostgreSQL scans every recipient row of the database for each page).
+      .leftJoin(epakRecipients, and(eq(epakRecipients.stepId, epakSteps.id), inArray(epakRecipients.epakId, ids)))
       .leftJoin(users, eq(users.id, epakRecipients.userId))
       .where(inArray(epakSteps.epakId, ids))
       .orderBy(asc(epakSteps.epakId), asc(epakSteps.position), asc(epakRecipients.position)),
