@@ -44,8 +44,11 @@ export function searchCondition(tenantId: string, key: SearchType, value: string
         select e.id from workflows w join epaks e on e.tenant_id = ${tenantId} and e.workflow_id = w.id
         where w.tenant_id = ${tenantId} and lower(w.name) like ${containing(value)}`);
     case 'createdOn': {
+      // One day's ePaks, read first from epaks_tenant_created and probed by primary key: as a
+      // plain `in`, the planner walks the folder in sort order looking each row up instead
+      // (about 3x slower on 300,000 ePaks, more as the day goes further back).
       const [from, to] = utcDay(value);
-      return inEpaks(sql`select e.id from epaks e where e.tenant_id = ${tenantId} and e.created_at >= ${from} and e.created_at < ${to}`);
+      return sql`${epakInbox.epakId} = any(array(select e.id from epaks e where e.tenant_id = ${tenantId} and e.created_at >= ${from} and e.created_at < ${to}))`;
     }
     case 'expiresOn': {
       // The row carries the expiry: a range of the folder's own expiry index, no join at all.
