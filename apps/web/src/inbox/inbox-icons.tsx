@@ -1,27 +1,13 @@
 import type { ReactNode } from 'react';
+import { OutlineIcon } from '../ui/icons';
 
 interface IconProps {
   readonly size?: number;
 }
 
-/** Drawn inline like ui/icons.tsx: a few outlines do not justify an icon package. */
-function Outline({ size = 20, fill = 'none', children }: IconProps & { readonly fill?: string; readonly children: ReactNode }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill={fill}
-      stroke="currentColor"
-      strokeWidth={1.75}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
+/** The inbox's icons, a size smaller than the app's by default (same outline drawing as ui/icons.tsx). */
+function Outline({ size = 20, ...rest }: IconProps & { readonly fill?: string; readonly children: ReactNode }) {
+  return <OutlineIcon size={size} {...rest} />;
 }
 
 const STAR = 'M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.9l-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z';

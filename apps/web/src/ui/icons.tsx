@@ -5,13 +5,13 @@ interface IconProps {
 }
 
 /** Outline icons drawn inline: a handful does not justify an icon package in the bundle. */
-function OutlineIcon({ size = 24, children }: IconProps & { readonly children: ReactNode }) {
+export function OutlineIcon({ size = 24, fill = 'none', children }: IconProps & { readonly fill?: string; readonly children: ReactNode }) {
   return (
     <svg
       width={size}
       height={size}
       viewBox="0 0 24 24"
-      fill="none"
+      fill={fill}
       stroke="currentColor"
       strokeWidth={1.75}
       strokeLinecap="round"
