@@ -44,6 +44,8 @@ const EnvSchema = z
       .optional(),
     WEB_DIST_DIR: z.string().min(1).optional(),
     JOBS_ENABLED: booleanFlag(true),
+    /** How many inbox pages each process keeps (inbox/page-cache.ts); 0 turns the cache off. */
+    INBOX_PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000).default(500),
     TRUST_PROXY: booleanFlag(false),
     PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(15 * 60),
@@ -115,6 +117,8 @@ export interface Config {
   filesDir: string;
   webDistDir: string;
   jobsEnabled: boolean;
+  /** Inbox pages kept per process; 0: none. */
+  inboxPageCacheEntries: number;
   /** Take the client address from X-Forwarded-For: only behind a proxy that sets it. */
   trustProxy: boolean;
   /** Where people reach this install; links in mail and the setup link are built from it. */
@@ -187,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     filesDir: path.join(dataDir, 'files'),
     webDistDir: e.WEB_DIST_DIR ? path.resolve(base, e.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     jobsEnabled: e.JOBS_ENABLED,
+    inboxPageCacheEntries: e.INBOX_PAGE_CACHE_ENTRIES,
     trustProxy: e.TRUST_PROXY,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     tokens: { accessSeconds: e.ACCESS_TOKEN_TTL_SECONDS, refreshSeconds: e.REFRESH_TOKEN_TTL_SECONDS },

@@ -14,9 +14,13 @@ import * as schema from './schema';
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DatabaseKind = 'pglite' | 'postgres';
 
-/** Raw SQL access for libraries that bring their own queries (pg-boss). */
+/** Raw SQL access for libraries that bring their own queries (pg-boss), and for hot paths. */
 export interface SqlExecutor {
-  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /**
+   * `name` makes it a prepared statement on PostgreSQL (parsed and planned once per connection):
+   * only for constant text, since a name stands for one text per connection.
+   */
+  executeSql(text: string, values?: unknown[], options?: { name?: string }): Promise<{ rows: unknown[] }>;
 }
 
 /** What `listen` is told besides each payload. */
@@ -106,7 +110,7 @@ async function openPostgres(options: { url: string; poolSize?: number }): Promis
   return {
     kind: 'postgres',
     db,
-    executeSql: (text, values) => pool.query(text, values),
+    executeSql: (text, values, opts) => (opts?.name ? pool.query({ name: opts.name, text, values: values ?? [] }) : pool.query(text, values)),
     listen: (channel, handler, listenOptions) => listener.listen(channel, handler, listenOptions),
     async ping() {
       await pool.query('select 1');

@@ -606,6 +606,22 @@ export const epakInboxCounts = pgTable(
 );
 
 /**
+ * A number per person and tenant that grows whenever an ePak they have an inbox row for changes
+ * in anything its summary shows (the inbox sync bumps it, migration 0018): the server keeps
+ * recently answered inbox pages and answers from them while this number stays the same
+ * (inbox/page-cache.ts).
+ */
+export const epakInboxVersions = pgTable(
+  'epak_inbox_versions',
+  {
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.tenantId] })],
+);
+
+/**
  * Field values filled into an ePak's tags (name and value), for the global search's "ePak tag"
  * type: kept by a trigger from epak_documents, searched with a trigram index.
  */

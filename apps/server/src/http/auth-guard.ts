@@ -17,7 +17,7 @@ import {
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { resolveAccessToken, type ResolvedSession } from '../auth/sessions';
+import { type ResolvedSession, resolveAccessTokenIn } from '../auth/sessions';
 import type { Db } from '../db/database';
 import { memberships, tenants } from '../db/schema';
 
@@ -33,6 +33,7 @@ export interface TenantAuth extends UserAuth {
 
 export type AuthFor<A extends EndpointAccess> = A extends 'public' ? undefined : A extends 'tenant' ? TenantAuth : UserAuth;
 
+const TENANT_ID = z.uuid();
 
 function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
@@ -55,7 +56,10 @@ export async function resolveAuth(options: {
 }): Promise<UserAuth | TenantAuth | undefined> {
   const { db, access, request } = options;
   if (access === 'public') return undefined;
-  const session = await resolveAccessToken({ db, accessToken: bearerToken(request) });
+  const tenantHeader = request.headers[API_HEADERS.tenant.toLowerCase()];
+  const tenantId = typeof tenantHeader === 'string' && TENANT_ID.safeParse(tenantHeader).success ? tenantHeader : null;
+  // The caller's membership of the tenant they name comes with the session, in one query.
+  const { session, membership } = await resolveAccessTokenIn({ db, accessToken: bearerToken(request), tenantId: access === 'tenant' ? tenantId : null });
   const auth: UserAuth = { session, user: session.user };
   if (session.user.disabledAt) throw new DomainError(ResponseCode.USER_DISABLED, 'This account is disabled.');
   if (session.scopeEpakId) return resolveLinkAuth({ db, request, auth, signingLink: access === 'tenant' && options.signingLink === true });
@@ -64,16 +68,11 @@ export async function resolveAuth(options: {
     if (!session.user.isRoot) throw forbidden('Only the instance administrator may do this.');
     return auth;
   }
-  const tenantHeader = request.headers[API_HEADERS.tenant.toLowerCase()];
   if (typeof tenantHeader !== 'string' || tenantHeader.length === 0) {
     throw invalidInput(`The ${API_HEADERS.tenant} header is required.`);
   }
-  if (!z.uuid().safeParse(tenantHeader).success) throw notFound();
-  const [row] = await db
-    .select({ tenant: tenants, membership: memberships })
-    .from(memberships)
-    .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
-    .where(and(eq(memberships.tenantId, tenantHeader), eq(memberships.userId, session.userId)));
+  if (tenantId === null) throw notFound();
+  const row = membership;
   if (!row || row.membership.status === 'invited') throw notFound();
   if (row.membership.status === 'disabled') {
     throw new DomainError(ResponseCode.USER_DISABLED, 'Your account is disabled in this tenant.');

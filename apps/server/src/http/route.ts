@@ -46,7 +46,7 @@ export function route<E extends Endpoint>(
   app: FastifyInstance,
   ctx: AppContext,
   endpoint: E,
-  handler: (input: RouteInput<E>) => Promise<EndpointData<E>>,
+  handler: (input: RouteInput<E>) => Promise<EndpointData<E> | SerializedAnswer>,
 ) {
   if (endpoint.action && endpoint.access !== 'tenant' && endpoint.access !== 'root') {
     // A role exists only inside a tenant (or for root): such an action could never be checked.
@@ -102,6 +102,8 @@ export function route<E extends Endpoint>(
           return tenantSettingsOf(request, current);
         },
       });
+      // Checked and written when it was made (serializeAnswer): sent as it is.
+      if (data instanceof SerializedAnswer) return reply.type('application/json; charset=utf-8').send(data.json);
       if (endpoint.binaryResponse) {
         const body = data as BinaryBody;
         if (body.fileName) reply.header('content-disposition', attachmentDisposition(body.fileName));
@@ -114,6 +116,27 @@ export function route<E extends Endpoint>(
       return { code: SUCCESS_CODE, data };
     },
   });
+}
+
+/**
+ * A success answer already checked against its endpoint's response schema and written as JSON,
+ * for a handler that sends the same answer again (the inbox's kept pages): the check and the
+ * writing are then paid once, not at every request.
+ */
+export class SerializedAnswer {
+  constructor(readonly json: string) {}
+}
+
+const envelopes = new WeakMap<Endpoint, ReturnType<typeof responseEnvelope>>();
+
+/** The envelope `{ code: 1, data }` as route() would send it: parsed by the response schema, then JSON. */
+export function serializeAnswer<E extends Endpoint>(endpoint: E, data: EndpointData<E>): SerializedAnswer {
+  let envelope = envelopes.get(endpoint);
+  if (!envelope) {
+    envelope = responseEnvelope(endpoint);
+    envelopes.set(endpoint, envelope);
+  }
+  return new SerializedAnswer(JSON.stringify(envelope.parse({ code: SUCCESS_CODE, data })));
 }
 
 /**

@@ -17,7 +17,7 @@ import {
 } from '@pakt/domain';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { epakInbox, epakInboxCounts, epaks, epakTagValues, epakUserStates, memberships } from '../db/schema';
+import { epakInbox, epakInboxCounts, epakInboxVersions, epaks, epakTagValues, epakUserStates, memberships, users } from '../db/schema';
 import { loadStatistics } from '../inbox/statistics';
 import { expireDueEpaks } from '../jobs/expire-epaks';
 import { GOOD_PASSWORD, makeMember, makeTenant, makeUser } from '../test/factories';
@@ -277,6 +277,32 @@ describe('the folders', () => {
     expect(completed).toMatchObject({ retentionDate: '2026-01-31T00:00:00.000Z', archivalPeriodOver: true });
     await db.update(epaks).set({ archivalPeriodDays: 36_500 }).where(eq(epaks.id, E.completed));
     expect((await list(O, { folder: 'Completed' })).items[0]).toMatchObject({ retentionDate: '2125-12-08T00:00:00.000Z', archivalPeriodOver: false });
+  });
+});
+
+describe('the kept pages', () => {
+  it('answers a repeated page from what it kept, and afresh once anything the summaries show changes', async () => {
+    const db = t.database.db;
+    const first = (await list(O, { folder: 'Completed' })).items.find((item) => item.id === E.completed)!;
+    const viewEnforced = first.viewEnforced;
+    // A renamed owner is not something the sync hears of: the kept page still shows the old name
+    // (for at most PAGE_CACHE_MAX_AGE_MS), which shows that the page was kept.
+    await db.update(users).set({ firstName: 'Renamed' }).where(eq(users.id, O.user.id));
+    try {
+      expect((await list(O, { folder: 'Completed' })).items.find((item) => item.id === E.completed)!.ownerFirstName).toBe(first.ownerFirstName);
+      // A summary field that no inbox row copies still changes the owner's inbox version...
+      const versionOf = async () =>
+        (await db.select().from(epakInboxVersions).where(and(eq(epakInboxVersions.userId, O.user.id), eq(epakInboxVersions.tenantId, O.tenant.id))))[0]?.version ?? 0;
+      const before = await versionOf();
+      await db.update(epaks).set({ viewEnforced: !viewEnforced }).where(eq(epaks.id, E.completed));
+      expect(await versionOf()).toBeGreaterThan(before);
+      // ...so the next page is read afresh, the rename with it.
+      const after = (await list(O, { folder: 'Completed' })).items.find((item) => item.id === E.completed)!;
+      expect(after).toMatchObject({ viewEnforced: !viewEnforced, ownerFirstName: 'Renamed' });
+    } finally {
+      await db.update(epaks).set({ viewEnforced }).where(eq(epaks.id, E.completed));
+      await db.update(users).set({ firstName: first.ownerFirstName }).where(eq(users.id, O.user.id));
+    }
   });
 });
 

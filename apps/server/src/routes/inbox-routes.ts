@@ -2,17 +2,39 @@ import { getStatistics, getUserStatistics, listEpaks, markEpakRead } from '@pakt
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
 import { actorOf as authActorOf, authorizeOrThrow } from '../http/auth-guard';
-import { route } from '../http/route';
+import { route, type SerializedAnswer, serializeAnswer } from '../http/route';
+import { changesByClockAt, keptInboxPage, type KeptPage } from '../inbox/kept-pages';
 import { listInbox } from '../inbox/list-inbox';
+import { PageCache } from '../inbox/page-cache';
 import { markEpakRead as markRead } from '../inbox/mark-read';
 import { loadStatistics, loadUserStatistics } from '../inbox/statistics';
+
+/** How long a kept page may be used at most: bounds how late a renamed person shows in it. */
+const PAGE_CACHE_MAX_AGE_MS = 30_000;
 
 /** The inbox, its read marks and the dashboard's statistics (issue 6); the work is in inbox/. */
 export function registerInboxRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
   const actorOf = (auth: { tenant: { id: string }; user: { id: string } }) => ({ tenantId: auth.tenant.id, userId: auth.user.id });
 
-  route(app, ctx, listEpaks, async ({ auth, query }) => listInbox({ db, actor: actorOf(auth), query }));
+  // Each process keeps its own recently answered pages, checked against the database's inbox
+  // version at every request (inbox/page-cache.ts).
+  const cache = new PageCache<KeptPage<SerializedAnswer>>({ maxEntries: ctx.config.inboxPageCacheEntries, maxAgeMs: PAGE_CACHE_MAX_AGE_MS });
+  route(app, ctx, listEpaks, async ({ auth, query }) => {
+    const actor = actorOf(auth);
+    return keptInboxPage({
+      database: ctx.database,
+      actor,
+      query,
+      cache,
+      read: async () => {
+        const now = new Date();
+        const page = await listInbox({ database: ctx.database, actor, query, now });
+        // Kept as sent: checked against the response schema and written once.
+        return { value: serializeAnswer(listEpaks, page), validUntil: changesByClockAt(page, now.getTime()) };
+      },
+    });
+  });
 
   route(app, ctx, markEpakRead, async ({ auth, params, body }) => markRead({ db, actor: actorOf(auth), epakId: params.ePakId, isRead: body.isRead }));
 
