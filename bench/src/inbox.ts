@@ -14,6 +14,8 @@
  *   BENCH_DATABASE_URL=postgres://...   # admin URL of the PostgreSQL server (a scratch database is made and dropped)
  *   BENCH_CPU_PROF=1           # write a CPU profile of the server process and print its hottest functions
  *   INBOX_KEEP_DATABASE=1      # keep the seeded database (its URL is printed) instead of dropping it
+ *   INBOX_SEED_ONLY=1          # seed, keep the database and stop: seeding need not wait for a quiet machine...
+ *   INBOX_REUSE_DATABASE=pakt_bench_inbox_<pid>   # ...and measure on it later, when the machine is quiet
  *
  * The server runs in a child process (this file started with --serve) so that the load generator
  * and the server do not share one event loop: on 2 cores that alone would halve the throughput.
@@ -136,6 +138,19 @@ async function startServerProcess(
 // ---------------------------------------------------------------------------------------------
 // Scratch database and seed
 // ---------------------------------------------------------------------------------------------
+
+/** Where a seed's description is kept beside its database, for INBOX_REUSE_DATABASE. */
+function seedRecordOf(databaseName: string): string {
+  return path.join(os.tmpdir(), `${databaseName}.seed.json`);
+}
+
+/** A database seeded by an earlier INBOX_SEED_ONLY=1 run. */
+function reusedDatabase(name: string): { url: string; drop: () => Promise<void> } {
+  if (!/^pakt_bench_inbox_\d+$/.test(name)) throw new Error(`INBOX_REUSE_DATABASE: ${name} is not a bench database`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: async () => {} };
+}
 
 async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
@@ -769,20 +784,32 @@ function writeSection(section: string) {
 
 async function main() {
   console.log(`inbox bench: ${fmt(EPAKS)} ePaks, load average ${loadavg()}`);
-  const scratch = await scratchDatabase();
+  const reuse = process.env.INBOX_REUSE_DATABASE;
+  const scratch = reuse ? reusedDatabase(reuse) : await scratchDatabase();
   let server: Awaited<ReturnType<typeof startServerProcess>> | undefined;
   const profileDir = CPU_PROF ? fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-inbox-prof-')) : undefined;
   try {
-    // Migrated by the server's own code, as a fresh install would be.
-    const database = await openDatabase({ kind: 'postgres', url: scratch.url });
-    try {
-      await database.migrate();
-    } finally {
-      await database.close();
+    let seeded: Seeded;
+    if (reuse) {
+      seeded = JSON.parse(fs.readFileSync(seedRecordOf(reuse), 'utf8')) as Seeded;
+      console.log(`reusing ${reuse}, seeded earlier in ${seeded.seconds.toFixed(1)} s:`, seeded.rows);
+    } else {
+      // Migrated by the server's own code, as a fresh install would be.
+      const database = await openDatabase({ kind: 'postgres', url: scratch.url });
+      try {
+        await database.migrate();
+      } finally {
+        await database.close();
+      }
+      console.log('seeding:');
+      seeded = await seed(scratch.url);
+      console.log(`seeded in ${seeded.seconds.toFixed(1)} s:`, seeded.rows);
+      fs.writeFileSync(seedRecordOf(new URL(scratch.url).pathname.slice(1)), JSON.stringify(seeded));
+      if (process.env.INBOX_SEED_ONLY === '1') {
+        console.log(`seeded database kept for INBOX_REUSE_DATABASE=${new URL(scratch.url).pathname.slice(1)}`);
+        return;
+      }
     }
-    console.log('seeding:');
-    const seeded = await seed(scratch.url);
-    console.log(`seeded in ${seeded.seconds.toFixed(1)} s:`, seeded.rows);
 
     // First with the page cache off, so that every page is read from the database: the latency
     // matrix and the uncached rates. Then with the cache as installed, for the repeated page.
@@ -861,8 +888,9 @@ async function main() {
     console.log(`\n${section}`);
   } finally {
     await server?.stop().catch(() => {});
-    // INBOX_KEEP_DATABASE=1 keeps the seeded database for a closer look (drop it by hand).
-    if (process.env.INBOX_KEEP_DATABASE === '1') console.log(`database kept: ${scratch.url}`);
+    // INBOX_KEEP_DATABASE=1 keeps the seeded database for a closer look (drop it by hand); so do
+    // a seed-only run and a reusing one.
+    if (process.env.INBOX_KEEP_DATABASE === '1' || process.env.INBOX_SEED_ONLY === '1' || reuse) console.log(`database kept: ${scratch.url}`);
     else await scratch.drop();
     // The profile stays for a closer look (chrome://inspect or any .cpuprofile viewer).
     if (profileDir) console.log(`CPU profile kept in ${profileDir}`);

@@ -13,6 +13,7 @@ import { registerEpakActionRoutes } from './routes/epak-action-routes';
 import { registerInboxRoutes } from './routes/inbox-routes';
 import { registerPublicRoutes } from './routes/public-routes';
 import { registerAnnouncementRoutes } from './routes/announcement-routes';
+import { registerGroupRoutes } from './routes/group-routes';
 import { registerNotificationRoutes } from './routes/notification-routes';
 import formBody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -71,6 +72,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerEpakActionRoutes(app, context);
   registerInboxRoutes(app, context);
   registerAnnouncementRoutes(app, context);
+  registerGroupRoutes(app, context);
   await registerNotificationRoutes(app, context);
   await serveWebApp(app, context.config.webDistDir);
   await options.beforeReady?.(app, context);

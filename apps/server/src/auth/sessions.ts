@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, ResponseCode } from '@pakt/domain';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
-import { memberships, sessions, tenants, users } from '../db/schema';
+import { memberships, sessions, tenantSettings, tenants, users } from '../db/schema';
 import { digestSecret, generateSecret } from './secrets';
 
 export interface TokenLifetimes {
@@ -134,11 +134,13 @@ export async function resolveAccessToken(options: { db: Db; accessToken: string 
 export interface TenantMembership {
   membership: typeof memberships.$inferSelect;
   tenant: typeof tenants.$inferSelect;
+  /** The tenant's stored settings value (tenant_settings.settings), null when it has none. */
+  storedSettings: unknown;
 }
 
 /**
  * resolveAccessToken, and in the same query the user's membership of `tenantId` with its tenant
- * (undefined when there is none, or no tenant id was given). One prepared statement per
+ * and the tenant's stored settings (undefined when there is none, or no tenant id was given). One prepared statement per
  * database: every authenticated request runs it, and bench/inbox showed a query's fixed cost
  * (building it, its round trip) to be a large part of a small request's.
  */
@@ -164,17 +166,18 @@ export async function resolveAccessTokenIn(options: {
       scopeEpakId: row.session.scopeEpakId,
       clientId: row.session.clientId,
     },
-    membership: row.membership && row.tenant ? { membership: row.membership, tenant: row.tenant } : undefined,
+    membership: row.membership && row.tenant ? { membership: row.membership, tenant: row.tenant, storedSettings: row.settings } : undefined,
   };
 }
 
 function prepareSessionLookup(db: Db) {
   return db
-    .select({ session: sessions, user: users, membership: memberships, tenant: tenants })
+    .select({ session: sessions, user: users, membership: memberships, tenant: tenants, settings: tenantSettings.settings })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(memberships, and(eq(memberships.userId, sessions.userId), eq(memberships.tenantId, sql.placeholder('tenantId'))))
     .leftJoin(tenants, eq(tenants.id, memberships.tenantId))
+    .leftJoin(tenantSettings, eq(tenantSettings.tenantId, tenants.id))
     .where(eq(sessions.accessTokenHash, sql.placeholder('hash')))
     .prepare('resolve_access_token');
 }

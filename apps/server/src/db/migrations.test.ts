@@ -19,6 +19,7 @@ describe('migrations', () => {
       [],
     );
     expect(rows.map((r) => (r as { table_name: string }).table_name)).toEqual([
+      'admin_audit_log',
       'announcements',
       'documents',
       'epak_activities',
@@ -27,12 +28,15 @@ describe('migrations', () => {
       'epak_documents',
       'epak_inbox',
       'epak_inbox_counts',
+      'epak_inbox_versions',
       'epak_links',
       'epak_recipients',
       'epak_steps',
       'epak_tag_values',
       'epak_user_states',
       'epaks',
+      'group_members',
+      'groups',
       'invitations',
       'memberships',
       'notifications',

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  foreignKey,
   bigint,
   boolean,
   index,
@@ -677,4 +678,60 @@ export const announcements = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('announcements_tenant_end').on(t.tenantId, t.endTime)],
+);
+
+/** A tenant's groups (issue 7): names unique whatever their case, at most 15 characters. */
+export const groups = pgTable(
+  'groups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('groups_name').on(t.tenantId, sql`lower(${t.name})`)],
+);
+
+/**
+ * Members of a group: members of its tenant (leaving the tenant leaves its groups). At most one
+ * manager per group, and a person manages at most one group of a tenant (-141): both are unique
+ * indexes, so two concurrent requests cannot break them.
+ */
+export const groupMembers = pgTable(
+  'group_members',
+  {
+    groupId: uuid('group_id').notNull().references(() => groups.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    isManager: boolean('is_manager').notNull().default(false),
+    addedAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.userId] }),
+    foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [memberships.tenantId, memberships.userId] }).onDelete('cascade'),
+    index('group_members_user').on(t.tenantId, t.userId),
+    uniqueIndex('group_members_one_manager').on(t.groupId).where(sql`${t.isManager}`),
+    uniqueIndex('group_members_manages_one').on(t.tenantId, t.userId).where(sql`${t.isManager}`),
+  ],
+);
+
+/**
+ * The administration audit log (issue 7): written in the transaction of the change it records,
+ * read by the tenant's administrators, never edited.
+ */
+export const adminAuditLog = pgTable(
+  'admin_audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    targetLabel: text('target_label'),
+    details: jsonb('details').notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('admin_audit_tenant_time').on(t.tenantId, t.createdAt, t.id), index('admin_audit_tenant_action').on(t.tenantId, t.action, t.createdAt)],
 );

@@ -29,6 +29,8 @@ export interface UserAuth {
 export interface TenantAuth extends UserAuth {
   tenant: { id: string; name: string };
   role: Role;
+  /** The tenant's stored settings as read with the session (route() parses them when needed). */
+  storedSettings?: unknown;
 }
 
 export type AuthFor<A extends EndpointAccess> = A extends 'public' ? undefined : A extends 'tenant' ? TenantAuth : UserAuth;
@@ -83,7 +85,7 @@ export async function resolveAuth(options: {
   if (row.tenant.trialEndsAt && row.tenant.trialEndsAt.getTime() <= Date.now()) {
     throw new DomainError(ResponseCode.TRIAL_PERIOD_EXPIRED, 'The trial period of this tenant has ended.');
   }
-  return { ...auth, tenant: { id: row.tenant.id, name: row.tenant.name }, role: row.membership.role as Role };
+  return { ...auth, tenant: { id: row.tenant.id, name: row.tenant.name }, role: row.membership.role as Role, storedSettings: row.storedSettings };
 }
 
 /** The ePak a request is about: in its path (ePakId or epakId) or, for POST epak/status, its body. */

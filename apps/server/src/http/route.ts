@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../app-context';
 import { mustChangePassword } from '../identity/passwords';
-import { loadTenantSettings } from '../identity/tenant-configuration';
+import { loadTenantSettings, parseTenantSettings } from '../identity/tenant-configuration';
 import { actorOf, type AuthFor, authorizeOrThrow, resolveAuth, type TenantAuth, type UserAuth } from './auth-guard';
 
 // Filled before validation, so an unauthenticated caller learns nothing about the schemas.
@@ -55,7 +55,9 @@ export function route<E extends Endpoint>(
   const tenantSettingsOf = (request: FastifyRequest, auth: TenantAuth): Promise<TenantSettings> => {
     let loaded = settingsOf.get(request);
     if (!loaded) {
-      loaded = loadTenantSettings(ctx.database.db, auth.tenant.id);
+      // Read with the session when it was resolved (one query less per request); a signing-link
+      // session's tenant was found separately and its settings are read now.
+      loaded = 'storedSettings' in auth ? Promise.resolve(parseTenantSettings(auth.storedSettings)) : loadTenantSettings(ctx.database.db, auth.tenant.id);
       settingsOf.set(request, loaded);
     }
     return loaded;

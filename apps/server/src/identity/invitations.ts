@@ -15,6 +15,7 @@ import { loadPasswordConfig } from '../auth/password-config';
 import { digestSecret, generateSecret, hashPassword, verifyPassword } from '../auth/secrets';
 import { queueEmail } from './outbox';
 import { loadTenantSettings } from './tenant-configuration';
+import { recordAdminAction } from '../admin/audit-log';
 
 export const INVITATION_DAYS = DEFAULT_INVITATION_VALIDITY_DAYS;
 
@@ -113,6 +114,14 @@ export async function inviteMembers(options: {
         validityDays: invitationValidityDays,
       });
       invited.push({ email: person.email, userId, status: 'invited' });
+      await recordAdminAction({
+        db,
+        tenantId: options.tenant.id,
+        actorId: options.invitedBy,
+        action: 'admin_invite',
+        target: { type: 'user', id: userId, label: person.email },
+        details: { role: person.role },
+      });
     }
     return invited;
   });

@@ -6,7 +6,7 @@ import type { Db, SqlExecutor } from '../db/database';
 import { epakInbox, epakInboxCounts } from '../db/schema';
 import type { EpakActor } from '../epaks/access';
 import { searchCondition } from './search';
-import { type SummaryJson, summaryJson, toEpakSummary } from './summaries';
+import { pageSummaries, type SummaryJson, toEpakSummary } from './summaries';
 
 /** Each sort's column: each has its index (person, tenant, folder, column, ePak id). */
 const SORT_COLUMNS = {
@@ -97,6 +97,7 @@ function buildStatement(input: StatementInput): SQL {
   if (input.search) conditions.push(input.search);
   const where = and(...conditions);
   const filtered = input.starred !== undefined || input.search !== undefined;
+  const summaries = pageSummaries({ userId: input.userId, tenantId: input.tenantId });
   return sql`
     with page as materialized (
       select ${epakInbox.epakId} as epak_id,
@@ -105,13 +106,13 @@ function buildStatement(input: StatementInput): SQL {
       where ${where}
       order by ${column} ${direction}, ${epakInbox.epakId} ${direction}
       limit ${input.limit} offset ${input.offset}
-    )
+    ),
+    ${summaries.ctes}
     select
       (select coalesce(json_agg(json_build_array(c.folder, c.total, c.unread)), '[]'::json)
          from epak_inbox_counts c where c.user_id = ${input.userId} and c.tenant_id = ${input.tenantId}) as counts,
       ${filtered ? sql`(select count(*)::int from ${epakInbox} where ${where})` : sql`null::int`} as total,
-      (select coalesce(json_agg(s.summary order by page.ord), '[]'::json)
-         from page cross join lateral (${summaryJson({ epakId: sql`page.epak_id`, userId: input.userId, tenantId: input.tenantId })}) s) as items`;
+      ${summaries.items} as items`;
 }
 
 /** Rendered text per sort, order and filter set (searches aside), with its statement name. */

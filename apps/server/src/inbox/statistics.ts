@@ -2,17 +2,19 @@ import {
   type Folder,
   FOLDERS,
   invalidInput,
+  notFound,
   type Statistics,
+  type StatisticsMember,
   type StatisticsQuery,
   type UserStatistics,
   WEEKLY_SERIES_ALL,
   WEEKLY_SERIES_USER_OR_GROUP,
   type WeeklyChartSeries,
 } from '@pakt/domain';
-import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/database';
-import { epakInbox, epaks } from '../db/schema';
+import { epakInbox, epaks, groupMembers, memberships, users } from '../db/schema';
 import type { EpakActor } from '../epaks/access';
 import { folderCounts } from './list-inbox';
 
@@ -41,26 +43,94 @@ import { folderCounts } from './list-inbox';
 
 const WEEK_MS = 7 * 86_400_000;
 
-/** Groups are built by administration (issue 7); until then their scopes are refused by name. */
-function refuseGroups(scope: StatisticsQuery['scope']): void {
-  if (scope === 'group' || scope === 'groupuser') {
-    throw invalidInput('Group statistics arrive with groups, in administration; use scope user or all.', [
-      { path: 'scope', message: 'groups are not available yet' },
-    ]);
+/**
+ * Whose ePaks a scope counts: one person (user: the caller; groupuser: a member of one of the
+ * caller's groups), the people of the caller's groups (group), or the whole tenant (all).
+ */
+type Owners = { person: string } | { people: string[] } | 'tenant';
+
+export async function loadStatistics(options: {
+  db: Db;
+  actor: EpakActor;
+  query: StatisticsQuery;
+  /** The caller may read any member's numbers (the tenant's administrators), not only their groups'. */
+  anyMember?: boolean;
+  now?: Date;
+}): Promise<Statistics> {
+  const { db, actor, query } = options;
+  const scope = query.scope;
+  const owners = await ownersOf({ db, actor, query, anyMember: options.anyMember === true });
+  if (query.type === 'summary') {
+    const folders =
+      typeof owners === 'object' && 'person' in owners ? await userFolders(db, { tenantId: actor.tenantId, userId: owners.person }) : await ownedFolders(db, actor.tenantId, owners);
+    if (scope !== 'group') return { type: 'summary', scope, folders };
+    return { type: 'summary', scope, folders, members: await pickableMembers(db, actor, options.anyMember === true) };
+  }
+  const weeks = weekStarts(options.now ?? new Date(), query.weeks);
+  const series = await weeklySeries(db, actor.tenantId, owners, weeks);
+  return { type: 'weekly', scope, weeks: weeks.map((monday) => monday.toISOString().slice(0, 10)), series };
+}
+
+async function ownersOf(options: { db: Db; actor: EpakActor; query: StatisticsQuery; anyMember: boolean }): Promise<Owners> {
+  const { db, actor, query } = options;
+  switch (query.scope) {
+    case 'user':
+      return { person: actor.userId };
+    case 'all':
+      return 'tenant';
+    case 'group': {
+      // Everyone in any group the caller is in (the caller too); no groups, no one.
+      const rows = await db
+        .selectDistinct({ userId: theirs.userId })
+        .from(mine)
+        .innerJoin(theirs, eq(theirs.groupId, mine.groupId))
+        .where(and(eq(mine.tenantId, actor.tenantId), eq(mine.userId, actor.userId)));
+      return { people: rows.map((row) => row.userId) };
+    }
+    case 'groupuser': {
+      if (!query.userId) throw invalidInput('Say whose numbers: userId, a member of one of your groups.', [{ path: 'userId', message: 'required for scope groupuser' }]);
+      if (query.userId === actor.userId) return { person: actor.userId };
+      if (!options.anyMember) {
+        // A group's manager reads their members' numbers; members do not read each other's.
+        const [shared] = await db
+          .select({ groupId: mine.groupId })
+          .from(mine)
+          .innerJoin(theirs, eq(theirs.groupId, mine.groupId))
+          .where(and(eq(mine.tenantId, actor.tenantId), eq(mine.userId, actor.userId), eq(mine.isManager, true), eq(theirs.userId, query.userId)))
+          .limit(1);
+        if (!shared) throw notFound('No member of a group you manage has this id.');
+      } else {
+        const [member] = await db
+          .select({ userId: memberships.userId })
+          .from(memberships)
+          .where(and(eq(memberships.tenantId, actor.tenantId), eq(memberships.userId, query.userId)));
+        if (!member) throw notFound('No member of this tenant has this id.');
+      }
+      return { person: query.userId };
+    }
   }
 }
 
-export async function loadStatistics(options: { db: Db; actor: EpakActor; query: StatisticsQuery; now?: Date }): Promise<Statistics> {
-  const { db, actor, query } = options;
-  refuseGroups(query.scope);
-  const scope = query.scope as 'user' | 'all';
-  if (query.type === 'summary') {
-    const folders = scope === 'user' ? await userFolders(db, actor) : await tenantFolders(db, actor.tenantId);
-    return { type: 'summary', scope, folders };
-  }
-  const weeks = weekStarts(options.now ?? new Date(), query.weeks);
-  const series = await weeklySeries(db, actor, scope, weeks);
-  return { type: 'weekly', scope, weeks: weeks.map((monday) => monday.toISOString().slice(0, 10)), series };
+/** Whom the caller may open with scope groupuser: their managed groups' members (any of their groups' for an admin), not themself. */
+async function pickableMembers(db: Db, actor: EpakActor, anyMember: boolean): Promise<StatisticsMember[]> {
+  const rows = await db
+    .selectDistinct({ userId: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .from(mine)
+    .innerJoin(theirs, eq(theirs.groupId, mine.groupId))
+    .innerJoin(users, eq(users.id, theirs.userId))
+    .where(and(eq(mine.tenantId, actor.tenantId), eq(mine.userId, actor.userId), anyMember ? undefined : eq(mine.isManager, true), ne(theirs.userId, actor.userId)));
+  return rows.sort((a, b) => `${a.firstName} ${a.lastName}`.localeCompare(`${b.firstName} ${b.lastName}`) || a.email.localeCompare(b.email));
+}
+
+const mine = alias(groupMembers, 'mine');
+const theirs = alias(groupMembers, 'theirs');
+
+/** The owner condition of a scope on `column` (epaks.owner_id by default; undefined: the whole tenant). */
+function ownedBy(owners: Owners, column: AnyPgColumn | SQL = epaks.ownerId): SQL | undefined {
+  if (owners === 'tenant') return undefined;
+  if ('person' in owners) return sql`${column} = ${owners.person}`;
+  // An empty group set owns nothing; `in ()` is not SQL.
+  return owners.people.length === 0 ? sql`false` : sql`${column} in (${sql.join(owners.people.map((id) => sql`${id}::uuid`), sql`, `)})`;
 }
 
 async function userFolders(db: Db, actor: EpakActor): Promise<Record<Folder, number>> {
@@ -68,13 +138,13 @@ async function userFolders(db: Db, actor: EpakActor): Promise<Record<Folder, num
   return Object.fromEntries(FOLDERS.map((folder) => [folder, counts[folder]?.total ?? 0])) as Record<Folder, number>;
 }
 
-async function tenantFolders(db: Db, tenantId: string): Promise<Record<Folder, number>> {
+async function ownedFolders(db: Db, tenantId: string, owners: Owners): Promise<Record<Folder, number>> {
   const folder = sql<string>`case when ${epaks.archivedAt} is not null then 'Archived' when ${epaks.deletedAt} is not null then 'Deleted'
     when ${epaks.status} = 'InProgress' then 'Pending' else ${epaks.status} end`;
   const rows = await db
     .select({ folder, n: sql<number>`count(*)`.mapWith(Number) })
     .from(epaks)
-    .where(eq(epaks.tenantId, tenantId))
+    .where(and(eq(epaks.tenantId, tenantId), ownedBy(owners)))
     .groupBy(folder);
   const out = Object.fromEntries(FOLDERS.map((f) => [f, 0])) as Record<Folder, number>;
   for (const row of rows) if ((FOLDERS as readonly string[]).includes(row.folder)) out[row.folder as Folder] = row.n;
@@ -88,12 +158,13 @@ export function weekStarts(now: Date, count: number): Date[] {
   return Array.from({ length: count }, (_, i) => new Date(monday - (count - 1 - i) * WEEK_MS));
 }
 
-async function weeklySeries(db: Db, actor: EpakActor, scope: 'user' | 'all', weeks: Date[]): Promise<Partial<Record<WeeklyChartSeries, number[]>>> {
+async function weeklySeries(db: Db, tenantId: string, owners: Owners, weeks: Date[]): Promise<Partial<Record<WeeklyChartSeries, number[]>>> {
+  const scope = owners === 'tenant' ? 'all' : 'owned';
   const start = weeks[0]!;
   const end = new Date(weeks.at(-1)!.getTime() + WEEK_MS);
   const names: readonly WeeklyChartSeries[] = scope === 'all' ? WEEKLY_SERIES_ALL : WEEKLY_SERIES_USER_OR_GROUP;
   const series: Partial<Record<WeeklyChartSeries, number[]>> = Object.fromEntries(names.map((name) => [name, weeks.map(() => 0)]));
-  const mine: SQL | undefined = scope === 'user' ? eq(epaks.ownerId, actor.userId) : undefined;
+  const owned = ownedBy(owners);
   // Grouped by position (group by 1): the week expression carries parameters, so a repeat of it would not be the same expression.
   const weekOf = (column: AnyPgColumn) => sql<number>`floor(extract(epoch from (${column} - ${start.toISOString()}::timestamptz)) / ${WEEK_MS / 1000})::int`;
   const add = (name: WeeklyChartSeries, week: number, n: number) => {
@@ -107,14 +178,15 @@ async function weeklySeries(db: Db, actor: EpakActor, scope: 'user' | 'all', wee
     db
       .select({ week: created, n: sql<number>`count(*)`.mapWith(Number) })
       .from(epaks)
-      .where(and(eq(epaks.tenantId, actor.tenantId), mine, gte(epaks.createdAt, start), lt(epaks.createdAt, end)))
+      .where(and(eq(epaks.tenantId, tenantId), owned, gte(epaks.createdAt, start), lt(epaks.createdAt, end)))
       .groupBy(sql`1`),
     db
       .select({ week: ended, status: epaks.status, n: sql<number>`count(*)`.mapWith(Number) })
       .from(epaks)
-      .where(and(eq(epaks.tenantId, actor.tenantId), mine, gte(epaks.endedAt, start), lt(epaks.endedAt, end), sql`${epaks.status} in ('Completed', 'Stopped')`))
+      .where(and(eq(epaks.tenantId, tenantId), owned, gte(epaks.endedAt, start), lt(epaks.endedAt, end), sql`${epaks.status} in ('Completed', 'Stopped')`))
       .groupBy(sql`1`, sql`2`),
-    pendingByWeek(db, actor.tenantId, scope === 'user' ? actor.userId : null, weeks),
+    // Its own query names epaks e.
+    pendingByWeek(db, tenantId, ownedBy(owners, sql`e.owner_id`), weeks),
   ]);
   for (const row of createdRows) add('created', row.week, row.n);
   for (const row of endedRows) add(row.status === 'Completed' ? 'completed' : 'stopped', row.week, row.n);
@@ -126,14 +198,14 @@ async function weeklySeries(db: Db, actor: EpakActor, scope: 'user' | 'all', wee
       db
         .select({ week: started, n: sql<number>`count(*)`.mapWith(Number) })
         .from(epaks)
-        .where(and(eq(epaks.tenantId, actor.tenantId), gte(epaks.startedAt, start), lt(epaks.startedAt, end)))
+        .where(and(eq(epaks.tenantId, tenantId), gte(epaks.startedAt, start), lt(epaks.startedAt, end)))
         .groupBy(sql`1`),
       rowsOf<{ week: number; status: string; n: number }>(
         await db.execute(sql`
           select floor(extract(epoch from (r.acted_at - ${start.toISOString()}::timestamptz)) / ${WEEK_MS / 1000})::int as week, r.status, count(*)::int as n
           from epak_recipients r join epaks e on e.id = r.epak_id
           where r.acted_at >= ${start.toISOString()} and r.acted_at < ${end.toISOString()}
-            and r.status in ('Signed', 'Rejected') and e.tenant_id = ${actor.tenantId}
+            and r.status in ('Signed', 'Rejected') and e.tenant_id = ${tenantId}
           group by 1, 2`),
       ),
     ]);
@@ -148,13 +220,13 @@ async function weeklySeries(db: Db, actor: EpakActor, scope: 'user' | 'all', wee
  * ePaks not ended before the first week's end can count, which the ended index finds (the not
  * ended ones, and those that ended since); each is then counted for every week it spans.
  */
-async function pendingByWeek(db: Db, tenantId: string, ownerId: string | null, weeks: Date[]): Promise<number[]> {
+async function pendingByWeek(db: Db, tenantId: string, owned: SQL | undefined, weeks: Date[]): Promise<number[]> {
   const ends = weeks.map((monday) => new Date(monday.getTime() + WEEK_MS).toISOString());
   const rows = rowsOf<{ week: number; n: number }>(
     await db.execute(sql`
       with candidates as (
         select e.started_at, e.ended_at from epaks e
-        where e.tenant_id = ${tenantId} ${ownerId ? sql`and e.owner_id = ${ownerId}` : sql``}
+        where e.tenant_id = ${tenantId} ${owned ? sql`and ${owned}` : sql``}
           and (e.ended_at is null or e.ended_at >= ${ends[0]!}::timestamptz)
           and e.started_at < ${ends.at(-1)!}::timestamptz
       )

@@ -14,7 +14,7 @@ const WAITING: readonly string[] = ['Pending', 'DelegatePending'];
 const DAY_MS = 86_400_000;
 
 /**
- * What SUMMARY_JSON builds for one ePak. Timestamps arrive as PostgreSQL writes them in JSON
+ * What pageSummaries builds for one ePak. Timestamps arrive as PostgreSQL writes them in JSON
  * (ISO 8601 with an offset and microseconds) and leave as the API writes them.
  */
 export interface SummaryJson {
@@ -44,40 +44,49 @@ export interface SummaryJson {
 }
 
 /**
- * The JSON summary of the ePak whose id is `epakId` (an SQL expression) for the caller, or no
- * row at all when the caller has no inbox row for it (their inbox rows are the visibility
- * check). Built inside the page's one statement (list-inbox.ts): bench/inbox measured the three
- * drizzle queries this replaces, each mapping every column of every row in JavaScript, at about
- * 6 ms of server time per 50-row page.
+ * The summaries of a page, for the page's one statement (list-inbox.ts): `ctes` follow a CTE
+ * named page (epak_id, ord) and `items` is then the page's summaries as one JSON array in page
+ * order. The caller's inbox rows are the visibility check: an ePak without one is left out.
+ * Set-based (each table read once for the whole page, then grouped) rather than a lateral
+ * subquery per ePak: about a third less PostgreSQL time per page (pgbench, 50,000 ePaks).
  */
-export function summaryJson(options: { epakId: SQL; userId: string | Placeholder; tenantId: string | Placeholder }): SQL {
-  const { epakId, userId, tenantId } = options;
-  return sql`
-    select json_build_object(
-             'id', e.id, 'subject', e.subject, 'status', e.status, 'signingPolicy', e.signing_policy,
-             'startedAt', e.started_at, 'updatedAt', e.updated_at, 'expiresAt', e.expires_at, 'endedAt', e.ended_at,
-             'archivalPeriodDays', e.archival_period_days, 'notificationStartAt', e.notification_start_at,
-             'deletedAt', e.deleted_at, 'ownerId', e.owner_id, 'viewEnforced', e.view_enforced, 'currentStep', e.current_step,
-             'ownerFirstName', o.first_name, 'ownerMiddleName', o.middle_name, 'ownerLastName', o.last_name, 'ownerEmail', o.email,
-             'folders', mine.folders, 'starred', mine.starred, 'isRead', mine.is_read,
-             'places', coalesce(places.places, '[]'::json)) as summary
-    from epaks e
-    join users o on o.id = e.owner_id
-    cross join lateral (
-      select array_agg(mi.folder order by mi.folder) as folders, bool_or(mi.starred) as starred, bool_and(mi.is_read) as is_read
-      from epak_inbox mi where mi.epak_id = e.id and mi.user_id = ${userId} and mi.tenant_id = ${tenantId}
-    ) mine
-    cross join lateral (
+export function pageSummaries(options: { userId: string | Placeholder; tenantId: string | Placeholder }): { ctes: SQL; items: SQL } {
+  const { userId, tenantId } = options;
+  return {
+    ctes: sql`
+    mine as (
+      select mi.epak_id, array_agg(mi.folder order by mi.folder) as folders, bool_or(mi.starred) as starred, bool_and(mi.is_read) as is_read
+      from page p join epak_inbox mi on mi.epak_id = p.epak_id and mi.user_id = ${userId} and mi.tenant_id = ${tenantId}
+      group by mi.epak_id
+    ),
+    places as (
       -- The ePak id on the places too: epak_recipients is indexed by ePak, not by step. Names
       -- only for the step under way: no other place's person is shown.
-      select json_agg(json_build_array(s.position, s.type, r.id, r.user_id, r.status, u.first_name, u.last_name, u.email)
+      select s.epak_id,
+             json_agg(json_build_array(s.position, s.type, r.id, r.user_id, r.status, u.first_name, u.last_name, u.email)
                       order by s.position, r.position) as places
-      from epak_steps s
-      left join epak_recipients r on r.step_id = s.id and r.epak_id = e.id
-      left join users u on u.id = r.user_id and s.position = e.current_step
-      where s.epak_id = e.id
-    ) places
-    where e.id = ${epakId} and e.tenant_id = ${tenantId} and mine.folders is not null`;
+      from page p
+      join epaks pe on pe.id = p.epak_id
+      join epak_steps s on s.epak_id = p.epak_id
+      left join epak_recipients r on r.step_id = s.id and r.epak_id = p.epak_id
+      left join users u on u.id = r.user_id and s.position = pe.current_step
+      group by s.epak_id
+    )`,
+    items: sql`(
+      select coalesce(json_agg(json_build_object(
+               'id', e.id, 'subject', e.subject, 'status', e.status, 'signingPolicy', e.signing_policy,
+               'startedAt', e.started_at, 'updatedAt', e.updated_at, 'expiresAt', e.expires_at, 'endedAt', e.ended_at,
+               'archivalPeriodDays', e.archival_period_days, 'notificationStartAt', e.notification_start_at,
+               'deletedAt', e.deleted_at, 'ownerId', e.owner_id, 'viewEnforced', e.view_enforced, 'currentStep', e.current_step,
+               'ownerFirstName', o.first_name, 'ownerMiddleName', o.middle_name, 'ownerLastName', o.last_name, 'ownerEmail', o.email,
+               'folders', mine.folders, 'starred', mine.starred, 'isRead', mine.is_read,
+               'places', coalesce(places.places, '[]'::json)) order by page.ord), '[]'::json)
+      from page
+      join epaks e on e.id = page.epak_id and e.tenant_id = ${tenantId}
+      join users o on o.id = e.owner_id
+      join mine on mine.epak_id = e.id
+      left join places on places.epak_id = e.id)`,
+  };
 }
 
 /** An ePak summary (spec §3) from its JSON, as the caller sees it. */

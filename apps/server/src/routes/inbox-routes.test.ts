@@ -515,10 +515,35 @@ describe('statistics', () => {
     expect(await readState()).toBe(before);
   });
 
-  it('refuses the group scopes by name until groups exist (-6)', async () => {
-    for (const scope of ['group', 'groupuser']) {
-      const res = await inject('GET', `/msbapi/v2/statistics?scope=${scope}`, AD);
-      expect([res.statusCode, res.json().code, res.json().issues]).toEqual([400, -6, [{ path: 'scope', message: 'groups are not available yet' }]]);
+  it("counts the ePaks of the caller's groups (group), and a member's for their manager or an admin (groupuser)", async () => {
+    const stats = async (who: Person, query: string) => (await ok('GET', `/msbapi/v2/statistics?${query}`, who)) as Statistics;
+    const group = (await ok('POST', '/msbapi/v1/groups', AD, { groupName: 'Stats team', userIds: [O.user.id, S1.user.id], managerId: S1.user.id })) as { groupId: string };
+    try {
+      // Olga sent the eight ePaks of the user summary above (Sanjay none); the tenant holds others'.
+      const olgaAndSanjay = { ...Object.fromEntries(FOLDERS.map((f) => [f, 0])), Draft: 1, Pending: 3, Completed: 1, Rejected: 1, Stopped: 1, Expired: 1, Deleted: 1, Archived: 1 };
+      // The manager may open Olga's own numbers; Olga, a member, nobody's.
+      const olga = { userId: O.user.id, firstName: 'Olga', lastName: 'Owens', email: O.user.email };
+      expect(await stats(S1, 'type=summary&scope=group')).toEqual({ type: 'summary', scope: 'group', folders: olgaAndSanjay, members: [olga] });
+      expect(await stats(O, 'type=summary&scope=group')).toEqual({ type: 'summary', scope: 'group', folders: olgaAndSanjay, members: [] });
+      const all = await stats(AD, 'type=summary&scope=all');
+      expect(all.type === 'summary' && all.folders).not.toEqual(olgaAndSanjay);
+      // Someone in no group: nothing.
+      expect(await stats(S2, 'type=summary&scope=group')).toEqual({ type: 'summary', scope: 'group', folders: Object.fromEntries(FOLDERS.map((f) => [f, 0])), members: [] });
+      const weekly = await stats(S1, 'type=weekly&scope=group&weeks=4');
+      expect(weekly.type === 'weekly' && Object.keys(weekly.series).sort()).toEqual(['completed', 'created', 'pending', 'stopped']);
+
+      // The manager, and an admin, read a member's own numbers; a member does not read the manager's.
+      const olgas = await stats(O, 'type=summary&scope=user');
+      expect(await stats(S1, `type=summary&scope=groupuser&userId=${O.user.id}`)).toEqual({ ...olgas, scope: 'groupuser' });
+      expect(await stats(AD, `type=summary&scope=groupuser&userId=${O.user.id}`)).toEqual({ ...olgas, scope: 'groupuser' });
+      const before = await readState();
+      const refused = await inject('GET', `/msbapi/v2/statistics?type=summary&scope=groupuser&userId=${S1.user.id}`, O);
+      expect([refused.statusCode, refused.json().code]).toEqual([404, -1]);
+      const noOne = await inject('GET', '/msbapi/v2/statistics?type=summary&scope=groupuser', S1);
+      expect([noOne.statusCode, noOne.json().code]).toEqual([400, -6]);
+      expect(await readState()).toBe(before);
+    } finally {
+      await ok('DELETE', `/msbapi/v1/groups/${group.groupId}`, AD);
     }
   });
 

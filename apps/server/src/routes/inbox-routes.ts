@@ -1,4 +1,4 @@
-import { getStatistics, getUserStatistics, listEpaks, markEpakRead } from '@pakt/domain';
+import { can, getStatistics, getUserStatistics, listEpaks, markEpakRead } from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
 import { actorOf as authActorOf, authorizeOrThrow } from '../http/auth-guard';
@@ -41,7 +41,8 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, ctx, getStatistics, async ({ auth, query }) => {
     // The tenant's numbers are for its administrators; everyone with an inbox sees their own.
     if (query.scope === 'all') authorizeOrThrow(authActorOf(auth), 'statistics.tenant');
-    return loadStatistics({ db, actor: actorOf(auth), query });
+    // A group's manager reads their members' numbers (scope groupuser); the tenant's admins anyone's.
+    return loadStatistics({ db, actor: actorOf(auth), query, anyMember: can(authActorOf(auth), 'statistics.tenant') });
   });
 
   route(app, ctx, getUserStatistics, async ({ auth }) => loadUserStatistics({ db, actor: actorOf(auth) }));

@@ -1,9 +1,11 @@
+import * as adminAudit from './admin-audit';
 import type { Endpoint } from './contract';
 import * as documents from './documents';
 import * as epakActions from './epak-actions';
 import * as epakAudit from './epak-audit';
 import * as epakSigning from './epak-signing';
 import * as epaks from './epaks';
+import * as groups from './groups';
 import * as identity from './identity';
 import * as inbox from './inbox';
 import * as notifications from './notifications';
@@ -18,4 +20,4 @@ function isEndpoint(value: unknown): value is Endpoint {
  * Every endpoint of the contract. Tests walk it to prove each guarded endpoint refuses outsiders
  * and wrong roles, and that the server serves nothing outside it.
  */
-export const ALL_ENDPOINTS: readonly Endpoint[] = ([...Object.values(publicEndpoints), ...Object.values(identity), ...Object.values(documents), ...Object.values(epaks), ...Object.values(epakSigning), ...Object.values(epakActions), ...Object.values(epakAudit), ...Object.values(inbox), ...Object.values(notifications), ...Object.values(workflows)] as unknown[]).filter(isEndpoint);
+export const ALL_ENDPOINTS: readonly Endpoint[] = ([...Object.values(publicEndpoints), ...Object.values(identity), ...Object.values(documents), ...Object.values(epaks), ...Object.values(epakSigning), ...Object.values(epakActions), ...Object.values(epakAudit), ...Object.values(inbox), ...Object.values(notifications), ...Object.values(workflows), ...Object.values(groups), ...Object.values(adminAudit)] as unknown[]).filter(isEndpoint);

@@ -155,11 +155,23 @@ export const StatisticsQuery = z.object({
 });
 export type StatisticsQuery = z.infer<typeof StatisticsQuery>;
 
+/** A member of the caller's groups whose own numbers the caller may read (scope groupuser). */
+export const StatisticsMember = z.object({ userId: z.uuid(), firstName: z.string(), lastName: z.string(), email: z.string() });
+export type StatisticsMember = z.infer<typeof StatisticsMember>;
+
 export const SummaryStatistics = z.object({
   type: z.literal('summary'),
   scope: ChartScope,
-  /** Per folder, the number of ePaks (for user: the caller's folders; for group/all: ePaks owned there, by status folder). */
+  /**
+   * Per folder, the number of ePaks (for user and groupuser: that person's folders; for group
+   * and all: ePaks owned there, by the folder their state puts them in).
+   */
   folders: z.record(Folder, z.number().int().min(0)),
+  /**
+   * Scope group only: the people whose numbers the caller may open with scope groupuser (the
+   * members of the groups they manage; for an administrator, of every group they are in).
+   */
+  members: z.array(StatisticsMember).optional(),
 });
 export const WeeklyStatistics = z.object({
   type: z.literal('weekly'),

@@ -29,7 +29,9 @@ export const ACTIONS = [
   'superadmin.register',
   'superadmin.updateStatus',
   'outbox.read',
+  'group.read',
   'group.manage',
+  'audit.read',
   'workflow.manage',
   'workflowState.edit',
   'epak.compose',
@@ -209,7 +211,12 @@ export const ACTION_RULES = {
   // the invitation of a new tenant's first admin (tenant.admin.create) is mail no tenant admin exists
   // to read yet. The server scopes an admin to their tenant's mail and root to tenantless mail.
   'outbox.read': { roles: ['admin', 'root'], scope: 'tenant' },
+  // Groups are chosen as workflow recipients and rubber-stamp sharers by whoever composes (§7
+  // Groups; issue 7 "used by workflows and rubber-stamp sharing"); only admins shape them.
+  'group.read': { roles: COMPOSER_ROLES, scope: 'tenant' },
   'group.manage': { roles: ['admin'], scope: 'tenant' },
+  // The administration audit log (issue 7): the tenant's administrators.
+  'audit.read': { roles: ['admin'], scope: 'tenant' },
 
   // /workflows: submitter, custodian, admin (§2); §6 "A submitter does not see workflows when the
   // restrict-workflow setting is on". Workflow states created inside a workflow template come with it.
