@@ -789,18 +789,19 @@ async function main() {
   let server: Awaited<ReturnType<typeof startServerProcess>> | undefined;
   const profileDir = CPU_PROF ? fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-inbox-prof-')) : undefined;
   try {
+    // Migrated by the server's own code, as a fresh install would be (a reused database gets what
+    // came since its seed).
+    const database = await openDatabase({ kind: 'postgres', url: scratch.url });
+    try {
+      await database.migrate();
+    } finally {
+      await database.close();
+    }
     let seeded: Seeded;
     if (reuse) {
       seeded = JSON.parse(fs.readFileSync(seedRecordOf(reuse), 'utf8')) as Seeded;
       console.log(`reusing ${reuse}, seeded earlier in ${seeded.seconds.toFixed(1)} s:`, seeded.rows);
     } else {
-      // Migrated by the server's own code, as a fresh install would be.
-      const database = await openDatabase({ kind: 'postgres', url: scratch.url });
-      try {
-        await database.migrate();
-      } finally {
-        await database.close();
-      }
       console.log('seeding:');
       seeded = await seed(scratch.url);
       console.log(`seeded in ${seeded.seconds.toFixed(1)} s:`, seeded.rows);

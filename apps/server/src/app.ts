@@ -14,6 +14,7 @@ import { registerInboxRoutes } from './routes/inbox-routes';
 import { registerPublicRoutes } from './routes/public-routes';
 import { registerAnnouncementRoutes } from './routes/announcement-routes';
 import { registerGroupRoutes } from './routes/group-routes';
+import { registerUserAdminRoutes } from './routes/user-admin-routes';
 import { registerNotificationRoutes } from './routes/notification-routes';
 import formBody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -73,6 +74,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerInboxRoutes(app, context);
   registerAnnouncementRoutes(app, context);
   registerGroupRoutes(app, context);
+  registerUserAdminRoutes(app, context);
   await registerNotificationRoutes(app, context);
   await serveWebApp(app, context.config.webDistDir);
   await options.beforeReady?.(app, context);

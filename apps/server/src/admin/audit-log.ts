@@ -1,5 +1,5 @@
 import type { AdminAuditAction, AdminAuditEntry, AdminAuditQuery } from '@pakt/domain';
-import { and, count, desc, eq, gte, ilike, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { adminAuditLog, users } from '../db/schema';
 import { containing } from '../inbox/search';
@@ -25,6 +25,9 @@ export async function recordAdminAction(options: {
     targetId: options.target.id ?? null,
     targetLabel: options.target.label ?? null,
     details: options.details ?? {},
+    // The moment of the write, not of the transaction's start (now()): the records of one
+    // transaction keep their order in the log.
+    createdAt: sql`clock_timestamp()`,
   });
 }
 

@@ -100,6 +100,8 @@ export const memberships = pgTable(
     status: text('status', { enum: ['invited', 'active', 'disabled'] }).notNull(),
     /** Temporary access (a contractor, an auditor): past it the user is expired here (-15). */
     expiresAt: ts('expires_at'),
+    /** An administrator who may also read retention reports (the RetentionAdmin folder, -149). */
+    retentionAdmin: boolean('retention_admin').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), index('memberships_user').on(t.userId)],

@@ -11,5 +11,6 @@ export * from './identity';
 export * from './inbox';
 export * from './notifications';
 export * from './public';
+export * from './users-admin';
 export * from './workflows';
 export * from './endpoints';

@@ -1,0 +1,1 @@
+ALTER TABLE "memberships" ADD COLUMN "retention_admin" boolean DEFAULT false NOT NULL;

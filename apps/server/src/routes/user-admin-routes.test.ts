@@ -1,0 +1,158 @@
+import type { AdminAuditEntry, AdminUser } from '@pakt/domain';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminAuditLog, memberships } from '../db/schema';
+import { GOOD_PASSWORD, makeMember } from '../test/factories';
+import { bearer, signIn } from '../test/sign-in';
+import { buildTestApp, type TestApp } from '../test/test-app';
+
+/**
+ * User administration (issue 7): the admin folders, role changes one by one and in bulk (-226),
+ * making an admin, disabling. Another tenant's admin reaches none of it (404, nothing changed);
+ * anonymous callers, outsiders and wrong roles are walked by http/guarded-endpoints.test.ts.
+ */
+let t: TestApp;
+type Who = { headers: Record<string, string>; user: { id: string; email: string }; tenant: { id: string } };
+type Role = 'admin' | 'custodian' | 'signer' | 'submitter' | 'super_admin';
+
+async function member(role: Role, tenant?: { id: string }, user: { firstName?: string; lastName?: string; email?: string } = {}): Promise<Who> {
+  const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}), user });
+  const grant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
+  return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
+}
+
+const inject = (method: 'GET' | 'POST' | 'PUT', url: string, who: Who, payload?: unknown) =>
+  t.app.inject({ method, url, headers: who.headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+
+async function ok(method: 'GET' | 'POST' | 'PUT', url: string, who: Who, payload?: unknown) {
+  const res = await inject(method, url, who, payload);
+  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
+  return res.json().data;
+}
+
+async function state(tenantId: string): Promise<string> {
+  const rows = await Promise.all([
+    t.database.db.select().from(memberships).where(eq(memberships.tenantId, tenantId)).orderBy(memberships.userId),
+    t.database.db.select().from(adminAuditLog).where(eq(adminAuditLog.tenantId, tenantId)).orderBy(adminAuditLog.id),
+  ]);
+  return JSON.stringify(rows);
+}
+
+let A: Who, Sig: Who, Sub: Who, Cus: Who, Cus2: Who, Super: Who, Other: Who;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  A = await member('admin', undefined, { firstName: 'Ada', lastName: 'Admin', email: `ada-${Date.now()}@example.test` });
+  Sig = await member('signer', A.tenant, { firstName: 'Sam', lastName: 'Signer' });
+  Sub = await member('submitter', A.tenant, { firstName: 'Sue', lastName: 'Submitter' });
+  Cus = await member('custodian', A.tenant, { firstName: 'Cal', lastName: 'Custodian' });
+  Cus2 = await member('custodian', A.tenant, { firstName: 'Cora', lastName: 'Keeper' });
+  Super = await member('super_admin', A.tenant, { firstName: 'Sol', lastName: 'Super' });
+  Other = await member('admin', undefined, { firstName: 'Otto', lastName: 'Other' });
+});
+afterAll(() => t.close());
+
+describe('the admin user folders', () => {
+  it('list each folder with its counts, searched, sorted and paged', async () => {
+    const all = await ok('GET', '/msbapi/v1/filteredusers', A);
+    expect(all.counts).toEqual({ Signers: 1, Submitters: 1, Custodians: 2, Admin: 1, RetentionAdmin: 0, All: 6 });
+    expect(all.total).toBe(6);
+    const custodians = await ok('GET', '/msbapi/v1/filteredusers?filter=Custodians&sort=name&order=desc', A);
+    expect(custodians.users.map((u: AdminUser) => u.firstName)).toEqual(['Cora', 'Cal']);
+    expect((await ok('GET', '/msbapi/v1/filteredusers?q=KEEP', A)).users.map((u: AdminUser) => u.email)).toEqual([Cus2.user.email]);
+    expect((await ok('GET', '/msbapi/v1/filteredusers?q=sam%20sig', A)).users.map((u: AdminUser) => u.userId)).toEqual([Sig.user.id]);
+    const page = await ok('GET', '/msbapi/v1/filteredusers?size=10&pg=1', A);
+    expect([page.total, page.users]).toEqual([6, []]);
+    expect(all.users.find((u: AdminUser) => u.userId === Sig.user.id)).toMatchObject({ role: 'signer', type: 'internal', status: 'enabled', enabled: true, retentionAdmin: false });
+    // Another tenant's admin sees only their own.
+    expect((await ok('GET', '/msbapi/v1/filteredusers', Other)).counts.All).toBe(1);
+  });
+});
+
+describe('role changes', () => {
+  it('are made one by one and recorded; refusals come back as -226 with what was done', async () => {
+    const res = await inject('PUT', '/msbapi/v2/users/roles', A, {
+      users: [
+        { userId: Sig.user.id, role: 'custodian' },
+        { userId: A.user.id, role: 'signer' }, // oneself: refused
+        { userId: Super.user.id, role: 'signer' }, // a super admin: refused
+        { userId: Other.user.id, role: 'signer' }, // another tenant's: no such member
+      ],
+    });
+    expect([res.statusCode, res.json().code]).toEqual([422, -226]);
+    const data = res.json().data as { updated: AdminUser[]; failed: Array<{ userId: string; code: number }> };
+    expect(data.updated.map((u) => [u.userId, u.role])).toEqual([[Sig.user.id, 'custodian']]);
+    expect(data.failed.map((f) => [f.userId, f.code])).toEqual([
+      [A.user.id, -11],
+      [Super.user.id, -11],
+      [Other.user.id, -3],
+    ]);
+    const [row] = await t.database.db.select().from(memberships).where(and(eq(memberships.tenantId, Other.tenant.id), eq(memberships.userId, Other.user.id)));
+    expect(row!.role).toBe('admin');
+
+    // All allowed: success, and the retention privilege only for an admin.
+    const done = await ok('PUT', '/msbapi/v2/users/roles', A, {
+      users: [
+        { userId: Sig.user.id, role: 'admin', retentionAdmin: true },
+        { userId: Sub.user.id, role: 'custodian', retentionAdmin: true },
+      ],
+    });
+    expect(done.updated.map((u: AdminUser) => [u.role, u.retentionAdmin])).toEqual([
+      ['admin', true],
+      ['custodian', false],
+    ]);
+    expect((await ok('GET', '/msbapi/v1/filteredusers?filter=RetentionAdmin', A)).users.map((u: AdminUser) => u.userId)).toEqual([Sig.user.id]);
+    const log = (await ok('GET', '/msbapi/v2/admin/audit?action=user_role_changed', A)).items as AdminAuditEntry[];
+    expect(log.map((e) => [e.targetLabel, e.details])).toEqual([
+      [Sub.user.email, { from: 'submitter', to: 'custodian' }],
+      [Sig.user.email, { from: 'custodian', to: 'admin', retentionAdmin: true }],
+      [Sig.user.email, { from: 'signer', to: 'custodian' }],
+    ]);
+    // Put back.
+    await ok('PUT', '/msbapi/v2/users/roles', A, { users: [{ userId: Sig.user.id, role: 'signer' }, { userId: Sub.user.id, role: 'submitter' }] });
+  });
+
+  it('make an admin, and change what the person may reach at their next request', async () => {
+    const made = await ok('POST', `/msbapi/v1/users/${Cus2.user.id}/admin`, A);
+    expect(made).toMatchObject({ userId: Cus2.user.id, role: 'admin' });
+    expect((await inject('GET', '/msbapi/v1/filteredusers', Cus2)).statusCode).toBe(200);
+    await ok('PUT', '/msbapi/v2/users/roles', A, { users: [{ userId: Cus2.user.id, role: 'custodian' }] });
+    expect((await inject('GET', '/msbapi/v1/filteredusers', Cus2)).json().code).toBe(-11);
+  });
+
+  it("refuse another tenant's admin with 404 and change nothing", async () => {
+    const before = await state(A.tenant.id);
+    for (const [method, url, payload] of [
+      ['POST', `/msbapi/v1/users/${Cus.user.id}/admin`, undefined],
+      ['PUT', `/msbapi/v2/users/${Cus.user.id}/status`, { enabled: false }],
+    ] as const) {
+      const res = await inject(method, url, Other, payload);
+      expect([res.statusCode, res.json().code]).toEqual([404, -1]);
+    }
+    const bulk = await inject('PUT', '/msbapi/v2/users/roles', Other, { users: [{ userId: Cus.user.id, role: 'signer' }] });
+    expect([bulk.statusCode, bulk.json().code, bulk.json().data.failed[0].code]).toEqual([422, -226, -3]);
+    expect(await state(A.tenant.id)).toBe(before);
+  });
+});
+
+describe('disabling', () => {
+  it('stops every request of the member with -13 until enabled again, and is recorded', async () => {
+    const off = await ok('PUT', `/msbapi/v2/users/${Cus.user.id}/status`, A, { enabled: false });
+    expect(off).toMatchObject({ enabled: false });
+    const refused = await inject('GET', '/msbapi/v2/epaks', Cus);
+    expect(refused.json().code).toBe(-13);
+    await ok('PUT', `/msbapi/v2/users/${Cus.user.id}/status`, A, { enabled: true });
+    expect((await inject('GET', '/msbapi/v2/epaks', Cus)).statusCode).toBe(200);
+    const log = (await ok('GET', `/msbapi/v2/admin/audit?target=${encodeURIComponent(Cus.user.email)}`, A)).items as AdminAuditEntry[];
+    expect(log.map((e) => e.action)).toEqual(['user_enabled', 'user_disabled']);
+  });
+
+  it('refuses oneself and a super admin (-11), changing nothing', async () => {
+    const before = await state(A.tenant.id);
+    for (const target of [A, Super]) {
+      const res = await inject('PUT', `/msbapi/v2/users/${target.user.id}/status`, A, { enabled: false });
+      expect([res.statusCode, res.json().code]).toEqual([403, -11]);
+    }
+    expect(await state(A.tenant.id)).toBe(before);
+  });
+});

@@ -1,0 +1,17 @@
+import { filteredUsers, makeUserAdmin, setUserEnabled, updateUserRoles } from '@pakt/domain';
+import type { FastifyInstance } from 'fastify';
+import { listFilteredUsers, makeAdmin, setEnabled, updateRoles } from '../admin/users';
+import type { AppContext } from '../app-context';
+import { actorOf } from '../http/auth-guard';
+import { route } from '../http/route';
+
+/** User administration of a tenant (issue 7); the work is in admin/users.ts. */
+export function registerUserAdminRoutes(app: FastifyInstance, ctx: AppContext) {
+  const db = ctx.database.db;
+  const tenantActor = (auth: Parameters<typeof actorOf>[0] & { tenant: { id: string } }) => ({ ...actorOf(auth), tenantId: auth.tenant.id });
+
+  route(app, ctx, filteredUsers, async ({ auth, query }) => listFilteredUsers({ db, tenantId: auth.tenant.id, query }));
+  route(app, ctx, updateUserRoles, async ({ auth, body }) => updateRoles({ db, actor: tenantActor(auth), changes: body.users }));
+  route(app, ctx, makeUserAdmin, async ({ auth, params }) => makeAdmin({ db, actor: tenantActor(auth), userId: params.userId }));
+  route(app, ctx, setUserEnabled, async ({ auth, params, body }) => setEnabled({ db, actor: tenantActor(auth), userId: params.userId, enabled: body.enabled }));
+}

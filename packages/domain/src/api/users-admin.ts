@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { UserStatus, UserType } from '../constants/statuses';
+import { Role } from '../constants/roles';
+import { ASSIGNABLE_ROLES } from '../permissions/actions';
+import { defineEndpoint } from './contract';
+
+/**
+ * User administration (issue 7; spec §6 "Admin user-folder views", §7 Users). The folders:
+ * Signers, Submitters, Custodians and Admin by role; RetentionAdmin, administrators who also hold
+ * the retention-report privilege (§8 -149); All.
+ */
+export const USER_FOLDERS = ['Signers', 'Submitters', 'Custodians', 'Admin', 'RetentionAdmin', 'All'] as const;
+export const UserFolder = z.enum(USER_FOLDERS);
+export type UserFolder = z.infer<typeof UserFolder>;
+
+export const USER_SORTS = ['name', 'email', 'role', 'createdOn', 'lastLoginOn'] as const;
+export const UserSort = z.enum(USER_SORTS);
+
+export const AdminUser = z.object({
+  userId: z.uuid(),
+  email: z.string(),
+  firstName: z.string(),
+  middleName: z.string().nullable(),
+  lastName: z.string(),
+  role: Role,
+  type: UserType,
+  /** The account's status (spec §4); an invitation not yet accepted reads admininvited. */
+  status: UserStatus,
+  /** False once an administrator disabled them in this tenant (-13 at every request). */
+  enabled: z.boolean(),
+  retentionAdmin: z.boolean(),
+  createdOn: z.iso.datetime(),
+  lastLoginOn: z.iso.datetime().nullable(),
+});
+export type AdminUser = z.infer<typeof AdminUser>;
+
+export const FilteredUsersQuery = z.object({
+  filter: UserFolder.default('All'),
+  /** Part of a name or address, case-insensitive. */
+  q: z.string().trim().max(100).optional(),
+  type: UserType.optional(),
+  pg: z.coerce.number().int().min(0).max(100_000).default(0),
+  size: z.coerce.number().int().refine((n) => [10, 25, 50, 100].includes(n), 'one of 10, 25, 50, 100').default(25),
+  sort: UserSort.default('name'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+});
+export type FilteredUsersQuery = z.infer<typeof FilteredUsersQuery>;
+
+export const filteredUsers = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v1/filteredusers',
+  access: 'tenant',
+  action: 'user.list',
+  summary: "A page of the tenant's people in one admin folder, searched and sorted, with every folder's count.",
+  query: FilteredUsersQuery,
+  response: z.object({
+    filter: UserFolder,
+    total: z.number().int().min(0),
+    pg: z.number().int(),
+    size: z.number().int(),
+    users: z.array(AdminUser),
+    counts: z.record(UserFolder, z.number().int().min(0)),
+  }),
+});
+
+export const RoleChange = z.object({
+  userId: z.uuid(),
+  role: z.enum(ASSIGNABLE_ROLES),
+  /** Only for admins: may read retention reports. Left out: unchanged (and dropped by any other role). */
+  retentionAdmin: z.boolean().optional(),
+});
+export type RoleChange = z.infer<typeof RoleChange>;
+
+export const RoleChangeFailure = z.object({ userId: z.uuid(), code: z.number().int(), message: z.string() });
+
+export const updateUserRoles = defineEndpoint({
+  method: 'PUT',
+  path: '/msbapi/v2/users/roles',
+  access: 'tenant',
+  action: 'user.bulkUpdateRoles',
+  summary:
+    'Changes the roles of up to 500 members. Each change stands alone: the allowed ones are made, and when any was refused the answer is -226 with what was done and why each refusal.',
+  body: z
+    .object({ users: z.array(RoleChange).min(1).max(500) })
+    .superRefine(({ users }, context) => {
+      const seen = new Set<string>();
+      users.forEach((user, index) => {
+        if (seen.has(user.userId)) context.addIssue({ code: 'custom', path: ['users', index, 'userId'], message: 'already present' });
+        seen.add(user.userId);
+      });
+    }),
+  response: z.object({ updated: z.array(AdminUser), failed: z.array(RoleChangeFailure) }),
+});
+
+const UserParams = z.object({ userId: z.uuid() });
+
+export const makeUserAdmin = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v1/users/:userId/admin',
+  access: 'tenant',
+  action: 'user.updateRole',
+  summary: 'Makes a member an administrator of this tenant.',
+  params: UserParams,
+  response: AdminUser,
+});
+
+export const setUserEnabled = defineEndpoint({
+  method: 'PUT',
+  path: '/msbapi/v2/users/:userId/status',
+  access: 'tenant',
+  action: 'user.disable',
+  summary: 'Disables a member in this tenant (every request of theirs then answers -13) or enables them again.',
+  params: UserParams,
+  body: z.object({ enabled: z.boolean() }),
+  response: AdminUser,
+});
