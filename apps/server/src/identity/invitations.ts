@@ -3,14 +3,15 @@ import {
   DomainError,
   invalidInput,
   type Invitee,
+  notFound,
   passwordProblems,
   passwordRejected,
   ResponseCode,
   type Role,
 } from '@pakt/domain';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/database';
-import { invitations, memberships, passwordHistory, tenants, users } from '../db/schema';
+import { epakRecipients, epaks, invitations, memberships, passwordHistory, tenants, users } from '../db/schema';
 import { loadPasswordConfig } from '../auth/password-config';
 import { digestSecret, generateSecret, hashPassword, verifyPassword } from '../auth/secrets';
 import { queueEmail } from './outbox';
@@ -60,10 +61,27 @@ export async function createInvitation(options: {
     .where(and(eq(memberships.tenantId, tenant.id), eq(memberships.userId, user!.id)));
   if (member) throw new DomainError(ResponseCode.USER_WITH_TENANT, `${email} is already a member of the tenant.`, { data: { email } });
   await db.insert(memberships).values({ tenantId: tenant.id, userId: user!.id, role: options.role, status: 'invited' });
+  const link = await issueInvitation({ db, tenant, userId: user!.id, email: user!.email, firstName: options.person.firstName, role: options.role, invitedBy: options.invitedBy, publicUrl: options.publicUrl, days });
+  return { link, userId: user!.id };
+}
+
+/** A new single-use code for a pending membership, stored as a digest, and its mail in the outbox. */
+async function issueInvitation(options: {
+  db: Db;
+  tenant: { id: string; name: string };
+  userId: string;
+  email: string;
+  firstName: string;
+  role: Role;
+  invitedBy: string;
+  publicUrl: string;
+  days: number;
+}): Promise<string> {
+  const { db, tenant, days } = options;
   const code = generateSecret('pki');
   await db.insert(invitations).values({
     tenantId: tenant.id,
-    userId: user!.id,
+    userId: options.userId,
     role: options.role,
     codeHash: digestSecret(code),
     invitedBy: options.invitedBy,
@@ -73,10 +91,10 @@ export async function createInvitation(options: {
   await queueEmail({
     db,
     tenantId: tenant.id,
-    to: user!.email,
+    to: options.email,
     subject: `You are invited to ${tenant.name} on Pakt`,
     body: [
-      `Hello ${options.person.firstName},`,
+      `Hello ${options.firstName},`,
       '',
       `You have been invited to join ${tenant.name} on Pakt as ${options.role}.`,
       `Open this link within ${days} days to choose your password:`,
@@ -84,7 +102,89 @@ export async function createInvitation(options: {
     ].join('\n'),
     kind: 'invitation',
   });
-  return { link, userId: user!.id };
+  return link;
+}
+
+/** A member still invited (not joined) of the tenant, locked; 404 for anyone else, -6 once joined. */
+async function pendingMember(db: Db, tenantId: string, userId: string) {
+  const [row] = await db
+    .select({ membership: memberships, user: users })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)))
+    .for('update', { of: memberships });
+  if (!row) throw notFound();
+  if (row.membership.status !== 'invited') throw invalidInput(`${row.user.email} has joined already.`, [{ path: 'userId', message: 'not an open invitation' }]);
+  return row;
+}
+
+/**
+ * Invite type admin_reinvite: a new link for someone invited who has not joined, mailed again;
+ * their earlier links stop working (-173), so only the newest mail counts.
+ */
+export async function reinviteMember(options: { db: Db; tenant: { id: string; name: string }; userId: string; invitedBy: string; publicUrl: string }) {
+  return options.db.transaction(async (tx) => {
+    const db = tx as unknown as Db;
+    const { membership, user } = await pendingMember(db, options.tenant.id, options.userId);
+    await db
+      .update(invitations)
+      .set({ status: 'cancelled' })
+      .where(and(eq(invitations.tenantId, options.tenant.id), eq(invitations.userId, user.id), eq(invitations.status, 'pending')));
+    const { invitationValidityDays } = await loadTenantSettings(db, options.tenant.id);
+    await issueInvitation({
+      db,
+      tenant: options.tenant,
+      userId: user.id,
+      email: user.email,
+      firstName: user.firstName,
+      role: membership.role as Role,
+      invitedBy: options.invitedBy,
+      publicUrl: options.publicUrl,
+      days: invitationValidityDays ?? INVITATION_DAYS,
+    });
+    await recordAdminAction({ db, tenantId: options.tenant.id, actorId: options.invitedBy, action: 'admin_reinvite', target: { type: 'user', id: user.id, label: user.email } });
+    return { userId: user.id, email: user.email, status: 'invited' as const };
+  });
+}
+
+/**
+ * Invite type admin_invite_cancel: the invitation of someone who has not joined is withdrawn and
+ * their membership goes. Refused while an ePak under way waits for them (-34) or was delegated to
+ * them (-35): cancelling would strand it. An account that belongs nowhere else and never had a
+ * password becomes cancelInvitation (compose then refuses it, spec §5).
+ */
+export async function cancelInvitation(options: { db: Db; tenantId: string; userId: string; cancelledBy: string }) {
+  return options.db.transaction(async (tx) => {
+    const db = tx as unknown as Db;
+    const { user } = await pendingMember(db, options.tenantId, options.userId);
+    const waiting = await db
+      .select({ status: epakRecipients.status })
+      .from(epakRecipients)
+      .innerJoin(epaks, eq(epaks.id, epakRecipients.epakId))
+      .where(
+        and(
+          eq(epakRecipients.userId, user.id),
+          eq(epaks.tenantId, options.tenantId),
+          inArray(epaks.status, ['Draft', 'InProgress']),
+          inArray(epakRecipients.status, ['Pending', 'DelegatePending']),
+        ),
+      );
+    if (waiting.some((place) => place.status === 'DelegatePending')) {
+      throw new DomainError(ResponseCode.INVITATION_CANCEL_BLOCKED_BY_DELEGATION, `An ePak was delegated to ${user.email}: it must be answered or taken back first.`);
+    }
+    if (waiting.length > 0) {
+      throw new DomainError(ResponseCode.INVITATION_CANCEL_BLOCKED_BY_WORKFLOW, `${user.email} is a recipient of an ePak under way: it must end or be changed first.`);
+    }
+    await db
+      .update(invitations)
+      .set({ status: 'cancelled' })
+      .where(and(eq(invitations.tenantId, options.tenantId), eq(invitations.userId, user.id), eq(invitations.status, 'pending')));
+    await db.delete(memberships).where(and(eq(memberships.tenantId, options.tenantId), eq(memberships.userId, user.id)));
+    const [elsewhere] = await db.select({ tenantId: memberships.tenantId }).from(memberships).where(eq(memberships.userId, user.id)).limit(1);
+    if (!elsewhere && !user.passwordHash) await db.update(users).set({ status: 'cancelInvitation' }).where(eq(users.id, user.id));
+    await recordAdminAction({ db, tenantId: options.tenantId, actorId: options.cancelledBy, action: 'admin_invite_cancel', target: { type: 'user', id: user.id, label: user.email } });
+    return { userId: user.id, email: user.email, status: 'cancelled' as const };
+  });
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { AdminAuditEntry, AdminUser } from '@pakt/domain';
-import { and, eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminAuditLog, memberships } from '../db/schema';
+import { adminAuditLog, epakRecipients, epaks, epakSteps, memberships, outbox, users } from '../db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';
@@ -152,6 +153,69 @@ describe('disabling', () => {
     for (const target of [A, Super]) {
       const res = await inject('PUT', `/msbapi/v2/users/${target.user.id}/status`, A, { enabled: false });
       expect([res.statusCode, res.json().code]).toEqual([403, -11]);
+    }
+    expect(await state(A.tenant.id)).toBe(before);
+  });
+});
+
+describe('invitations', () => {
+  const invitationMails = async (email: string) =>
+    (await t.database.db.select().from(outbox).where(and(eq(outbox.recipient, email), eq(outbox.kind, 'invitation'))).orderBy(asc(outbox.createdAt))).map(
+      (mail) => new URL(/https?:\/\/\S+/.exec(mail.body)![0]).searchParams.get('invite')!,
+    );
+  const invite = async (email: string) =>
+    ((await ok('POST', '/msbapi/v1/users/invite', A, { users: [{ email, firstName: 'New', lastName: 'Person', role: 'signer' }] })).users[0] as { userId: string }).userId;
+  const describeCode = (code: string) => t.app.inject({ method: 'GET', url: `/msbapi/public/invitations/${encodeURIComponent(code)}` });
+
+  it('are sent again with a new link that replaces the old (admin_reinvite)', async () => {
+    const email = `reinvite-${Date.now()}@example.test`;
+    const userId = await invite(email);
+    expect(await ok('POST', `/msbapi/v2/users/${userId}/reinvite`, A)).toEqual({ userId, email, status: 'invited' });
+    const [first, second] = await invitationMails(email);
+    expect((await describeCode(first!)).json().code).toBe(-173);
+    expect((await describeCode(second!)).statusCode).toBe(200);
+    expect(((await ok('GET', '/msbapi/v2/admin/audit?action=admin_reinvite', A)).items as AdminAuditEntry[])[0]).toMatchObject({ targetLabel: email });
+  });
+
+  it('are cancelled: the link stops working, the membership goes, the account is marked (admin_invite_cancel)', async () => {
+    const email = `cancel-${Date.now()}@example.test`;
+    const userId = await invite(email);
+    expect(await ok('POST', `/msbapi/v2/users/${userId}/cancelInvite`, A)).toEqual({ userId, email, status: 'cancelled' });
+    const [code] = await invitationMails(email);
+    expect((await describeCode(code!)).json().code).toBe(-173);
+    expect(await t.database.db.select().from(memberships).where(eq(memberships.userId, userId))).toEqual([]);
+    const [user] = await t.database.db.select().from(users).where(eq(users.id, userId));
+    expect(user!.status).toBe('cancelInvitation');
+    expect(((await ok('GET', '/msbapi/v2/admin/audit?action=admin_invite_cancel', A)).items as AdminAuditEntry[])[0]).toMatchObject({ targetLabel: email });
+  });
+
+  it('are not cancelled while an ePak under way waits for the person (-34) or was delegated to them (-35)', async () => {
+    const db = t.database.db;
+    for (const [status, code] of [
+      ['Pending', -34],
+      ['DelegatePending', -35],
+    ] as const) {
+      const email = `blocked-${status}-${Date.now()}@example.test`;
+      const userId = await invite(email);
+      const [epak] = await db.insert(epaks).values({ tenantId: A.tenant.id, ownerId: A.user.id, subject: 'Waiting', signingPolicy: 'ESIGNATURE', status: 'InProgress', currentStep: 1, startedAt: new Date() }).returning();
+      const [step] = await db.insert(epakSteps).values({ epakId: epak!.id, position: 1, workflowStateId: randomUUID(), name: 'Sign', type: 'SIGN' }).returning();
+      await db.insert(epakRecipients).values({ epakId: epak!.id, stepId: step!.id, userId, position: 1, status });
+      const before = await state(A.tenant.id);
+      const res = await inject('POST', `/msbapi/v2/users/${userId}/cancelInvite`, A);
+      expect([res.statusCode, res.json().code]).toEqual([409, code]);
+      expect(await state(A.tenant.id)).toBe(before);
+    }
+  });
+
+  it('are only for people who have not joined (-6), and not for another tenant (404)', async () => {
+    const joined = await inject('POST', `/msbapi/v2/users/${Sig.user.id}/reinvite`, A);
+    expect([joined.statusCode, joined.json().code]).toEqual([400, -6]);
+    const email = `theirs-${Date.now()}@example.test`;
+    const userId = await invite(email);
+    const before = await state(A.tenant.id);
+    for (const action of ['reinvite', 'cancelInvite']) {
+      const res = await inject('POST', `/msbapi/v2/users/${userId}/${action}`, Other);
+      expect([res.statusCode, res.json().code]).toEqual([404, -1]);
     }
     expect(await state(A.tenant.id)).toBe(before);
   });

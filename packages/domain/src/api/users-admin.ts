@@ -114,3 +114,24 @@ export const setUserEnabled = defineEndpoint({
   body: z.object({ enabled: z.boolean() }),
   response: AdminUser,
 });
+
+export const reinviteUser = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/users/:userId/reinvite',
+  access: 'tenant',
+  action: 'user.invite',
+  summary: 'Invite type admin_reinvite: mails a new link to someone invited who has not joined; earlier links stop working (-173).',
+  params: UserParams,
+  response: z.object({ userId: z.uuid(), email: z.string(), status: z.literal('invited') }),
+});
+
+export const cancelUserInvitation = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/users/:userId/cancelInvite',
+  access: 'tenant',
+  action: 'user.invite',
+  summary:
+    'Invite type admin_invite_cancel: withdraws the invitation of someone who has not joined (-34 while an ePak under way waits for them, -35 while one was delegated to them).',
+  params: UserParams,
+  response: z.object({ userId: z.uuid(), email: z.string(), status: z.literal('cancelled') }),
+});
