@@ -50,7 +50,7 @@ export function FolderBarChart({ folders, label }: { readonly folders: Partial<R
     <Stack gap={6} component="dl" m={0} aria-label={label} data-testid="summary-chart">
       {rows.map(({ folder, value }) => (
         <Group key={folder} gap="sm" wrap="nowrap" data-testid={`summary-${folder}`}>
-          <Text component="dt" size="sm" w={96} style={{ flexShrink: 0 }} truncate>
+          <Text component="dt" size="sm" lh={1.25} w={{ base: 96, sm: 140 }} style={{ flexShrink: 0, overflowWrap: 'anywhere' }}>
             {t(`inbox.folders.${folder}`)}
           </Text>
           <Box style={{ flex: 1, minWidth: 0 }} aria-hidden="true">

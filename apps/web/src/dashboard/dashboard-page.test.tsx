@@ -76,7 +76,7 @@ describe('/dashboard', { timeout: 20_000 }, () => {
     );
   });
 
-  it("gives a signer their own charts only: the permission module refuses them 'statistics.tenant'", async () => {
+  it("keeps a signer's charts to their own (and their groups', see group-charts.test): the permission module refuses them 'statistics.tenant'", async () => {
     sessionStore.set(signedInSession(adminUser, { tenantUuid: TENANT_GLOBEX }));
     const { requestsTo } = stubDashboard();
     await openDashboard('/dashboard');

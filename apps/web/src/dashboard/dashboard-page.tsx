@@ -1,6 +1,6 @@
 import { Alert, Center, CloseButton, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { markEpakRead, type ChartScope, type EpakSummary } from '@pakt/domain';
+import { markEpakRead, type EpakSummary } from '@pakt/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +14,7 @@ import { DEFAULT_INBOX_STATE, ownerName, type InboxSearch, type InboxState } fro
 import { InboxView } from '../inbox/inbox-view';
 import { RequireRoute } from '../routing/access';
 import { dashboardRequest, searchInputOf } from './dashboard-params';
-import { StatisticsCharts, StatisticsTiles } from './statistics';
+import { DEFAULT_CHART_SELECTION, StatisticsCharts, StatisticsTiles, type ChartSelection } from './statistics';
 
 /**
  * /dashboard (spec §2): a greeting, the caller's numbers, their inbox and the statistics charts.
@@ -132,8 +132,8 @@ function SearchChip({ search, state, ts }: { readonly search: InboxSearch; reado
 }
 
 function DashboardCharts() {
-  const [scope, setScope] = useState<ChartScope>('user');
-  return <StatisticsCharts scope={scope} onScopeChange={setScope} />;
+  const [selection, setSelection] = useState<ChartSelection>(DEFAULT_CHART_SELECTION);
+  return <StatisticsCharts selection={selection} onSelectionChange={setSelection} />;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { Alert, Button, Card, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { WEEKLY_SERIES_ALL, WEEKLY_SERIES_USER_OR_GROUP, type ChartScope, type WeeklyChartSeries } from '@pakt/domain';
+import { Alert, Button, Card, Group, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, type ComboboxItem, type OptionsFilter } from '@mantine/core';
+import { WEEKLY_SERIES_ALL, WEEKLY_SERIES_USER_OR_GROUP, type ChartScope, type StatisticsMember, type WeeklyChartSeries } from '@pakt/domain';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -67,14 +67,35 @@ export function StatisticsTiles() {
   );
 }
 
-/** The weekly series a scope has (spec §9): seven for the whole tenant, four for a person or group. */
+/**
+ * The weekly series a scope has (spec §9): seven for the whole tenant, four for a person (user,
+ * groupuser) or the caller's groups (group).
+ */
 export function seriesOfScope(scope: ChartScope): readonly WeeklyChartSeries[] {
   return scope === 'all' ? WEEKLY_SERIES_ALL : WEEKLY_SERIES_USER_OR_GROUP;
 }
 
-function ChartCard({ title, children }: { readonly title: string; readonly children: ReactNode }) {
+/** The scopes the dashboard's switch offers; groupuser is "My groups" with a member picked. */
+export type ChartScopeChoice = Exclude<ChartScope, 'groupuser'>;
+
+/**
+ * What the charts show: the switch's scope and, under "My groups", the member picked (if any),
+ * whose own numbers are then shown (scope groupuser).
+ */
+export interface ChartSelection {
+  readonly scope: ChartScopeChoice;
+  readonly member: StatisticsMember | null;
+}
+
+export const DEFAULT_CHART_SELECTION: ChartSelection = { scope: 'user', member: null };
+
+/** A member by name, as the picker lists them and the chart titles name them. */
+export const memberName = (member: StatisticsMember) => `${member.firstName} ${member.lastName}`.trim() || member.email;
+
+/** A chart under its title; `stale`: the numbers shown are the last scope's, until the new ones arrive. */
+function ChartCard({ title, stale = false, children }: { readonly title: string; readonly stale?: boolean; readonly children: ReactNode }) {
   return (
-    <Card withBorder padding="md">
+    <Card withBorder padding="md" aria-busy={stale} style={{ opacity: stale ? 0.55 : 1, transition: 'opacity 150ms ease' }}>
       <Title order={3} size="h5" mb="sm">
         {title}
       </Title>
@@ -96,16 +117,26 @@ function Failed({ onRetry, retrying }: { readonly onRetry: () => void; readonly 
 
 /**
  * The statistics charts (GET /v2/statistics): ePaks by folder and week by week, for the caller
- * (scope user) or, for those the permission module lets see it ('statistics.tenant'), the whole
- * organisation. Group scopes wait for groups to exist.
+ * (user), the people of their groups (group) or, for those the permission module lets see it
+ * ('statistics.tenant'), the whole organisation (all). Under "My groups", the group summary's
+ * `members` (whom the caller may look at: the members of the groups they manage) are offered in
+ * a picker; picking one shows that person's own numbers (groupuser), clearing it the group again.
  */
-export function StatisticsCharts({ scope, onScopeChange }: { readonly scope: ChartScope; readonly onScopeChange: (scope: ChartScope) => void }) {
+export function StatisticsCharts({ selection, onSelectionChange }: { readonly selection: ChartSelection; readonly onSelectionChange: (selection: ChartSelection) => void }) {
   const { t, i18n } = useTranslation();
   const mayTenant = useCan('statistics.tenant');
-  const effective: ChartScope = mayTenant ? scope : 'user';
-  const summary = useStatistics('summary', effective);
-  const weekly = useStatistics('weekly', effective);
-  const scopeName = t(`inbox.charts.scopes.${effective}`);
+  const scope: ChartScopeChoice = selection.scope === 'all' && !mayTenant ? 'user' : selection.scope;
+  // Whom the picker offers: the group summary's members, kept while a member's charts are shown.
+  const groupSummary = useStatistics('summary', 'group', null, { enabled: scope === 'group' });
+  const members = scope === 'group' && groupSummary.data?.type === 'summary' ? groupSummary.data.members : undefined;
+  // A member no longer offered (they left the group, or its manager changed) is not asked for:
+  // the server would refuse; the group's charts are shown instead.
+  const member = scope === 'group' && selection.member && (members === undefined || members.some((m) => m.userId === selection.member?.userId)) ? selection.member : null;
+  const effective: ChartScope = member ? 'groupuser' : scope;
+
+  const summary = useStatistics('summary', effective, member?.userId);
+  const weekly = useStatistics('weekly', effective, member?.userId);
+  const scopeName = member ? memberName(member) : t(`inbox.charts.scopes.${effective}`);
 
   let summaryBody: ReactNode = <Skeleton h={200} />;
   if (summary.isError) summaryBody = <Failed onRetry={() => void summary.refetch()} retrying={summary.isFetching} />;
@@ -119,26 +150,77 @@ export function StatisticsCharts({ scope, onScopeChange }: { readonly scope: Cha
     weeklyBody = <WeeklyLineChart weeks={data.weeks} series={series} label={t('inbox.charts.weeklyLabel', { scope: scopeName })} language={i18n.language} />;
   }
 
+  const scopes: readonly ChartScopeChoice[] = mayTenant ? ['user', 'group', 'all'] : ['user', 'group'];
+  // Whose numbers a chart shows is in its title once a person is picked (the switch says "My groups").
+  const summaryTitle = member ? t('inbox.charts.summaryLabel', { scope: scopeName }) : t('inbox.charts.summary');
+  const weeklyTitle = member ? t('inbox.charts.weeklyLabel', { scope: scopeName }) : t('inbox.charts.weekly');
+
   return (
     <Stack gap="md" component="section" aria-labelledby="statistics-heading">
       <Group justify="space-between" align="center" gap="sm">
         <Title order={2} size="h3" id="statistics-heading">
           {t('inbox.charts.heading')}
         </Title>
-        {mayTenant && (
-          <SegmentedControl
-            size="xs"
-            value={effective}
-            onChange={(value) => onScopeChange(value as ChartScope)}
-            aria-label={t('inbox.charts.scope')}
-            data={(['user', 'all'] as const).map((value) => ({ value, label: t(`inbox.charts.scopes.${value}`) }))}
-          />
-        )}
+        <SegmentedControl
+          size="xs"
+          value={scope}
+          onChange={(value) => onSelectionChange({ scope: value as ChartScopeChoice, member: null })}
+          aria-label={t('inbox.charts.scope')}
+          data={scopes.map((value) => ({ value, label: t(`inbox.charts.scopes.${value}`) }))}
+          data-testid="chart-scope"
+        />
       </Group>
+      {members && members.length > 0 && (
+        <MemberPicker members={members} member={member} onChange={(picked) => onSelectionChange({ scope: 'group', member: picked })} />
+      )}
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <ChartCard title={t('inbox.charts.summary')}>{summaryBody}</ChartCard>
-        <ChartCard title={t('inbox.charts.weekly')}>{weeklyBody}</ChartCard>
+        <ChartCard title={summaryTitle} stale={summary.isPlaceholderData}>
+          {summaryBody}
+        </ChartCard>
+        <ChartCard title={weeklyTitle} stale={weekly.isPlaceholderData}>
+          {weeklyBody}
+        </ChartCard>
       </SimpleGrid>
     </Stack>
+  );
+}
+
+/** "A group member": whose own numbers to show, searched by name or address; cleared, the group's. */
+function MemberPicker({ members, member, onChange }: { readonly members: readonly StatisticsMember[]; readonly member: StatisticsMember | null; readonly onChange: (member: StatisticsMember | null) => void }) {
+  const { t } = useTranslation();
+  const byId = new Map(members.map((m) => [m.userId, m]));
+  const filter: OptionsFilter = ({ options, search }) => {
+    const needle = search.trim().toLocaleLowerCase();
+    if (!needle) return options;
+    return (options as ComboboxItem[]).filter((option) => option.label.toLocaleLowerCase().includes(needle) || (byId.get(option.value)?.email.toLocaleLowerCase().includes(needle) ?? false));
+  };
+  return (
+    <Select
+      label={t('inbox.charts.scopes.groupuser')}
+      placeholder={t('inbox.charts.memberPlaceholder')}
+      nothingFoundMessage={t('inbox.charts.memberNone')}
+      data={members.map((m) => ({ value: m.userId, label: memberName(m) }))}
+      value={member?.userId ?? null}
+      onChange={(value) => onChange(value ? (byId.get(value) ?? null) : null)}
+      filter={filter}
+      renderOption={({ option }) => (
+        <div style={{ minWidth: 0 }}>
+          <Text size="sm" truncate>
+            {option.label}
+          </Text>
+          <Text size="xs" c="dimmed" truncate>
+            {byId.get(option.value)?.email}
+          </Text>
+        </div>
+      )}
+      searchable
+      clearable
+      // Mantine leaves its clear button out of the tab order and hidden from screen readers: here it
+      // is the way back to the whole group, so it is a button like any other.
+      clearButtonProps={{ 'aria-label': t('inbox.charts.memberClear'), 'aria-hidden': false, tabIndex: 0 }}
+      w={{ base: '100%', xs: 320 }}
+      comboboxProps={{ withinPortal: true }}
+      data-testid="chart-member"
+    />
   );
 }

@@ -38,8 +38,9 @@ export const inboxQueryKeys = {
     // ts: a search run again from the search bar (a new timestamp) is fetched afresh, not served from cache.
     [INBOX_QUERY_SCOPE, tenantUuid, 'list', inboxRequestQuery(state, search), ts] as const,
   userStatistics: (tenantUuid: string | null | undefined) => [INBOX_QUERY_SCOPE, tenantUuid, 'userStatistics'] as const,
-  statistics: (tenantUuid: string | null | undefined, type: ChartType, scope: ChartScope) =>
-    [INBOX_QUERY_SCOPE, tenantUuid, 'statistics', type, scope] as const,
+  /** userId: whose numbers scope groupuser shows (null for the other scopes). */
+  statistics: (tenantUuid: string | null | undefined, type: ChartType, scope: ChartScope, userId: string | null = null) =>
+    [INBOX_QUERY_SCOPE, tenantUuid, 'statistics', type, scope, userId] as const,
 };
 
 /** Refetches every ePak list, count and chart now (see INBOX_QUERY_SCOPE). */
@@ -82,14 +83,21 @@ export function useUserStatistics() {
   });
 }
 
-export function useStatistics(type: ChartType, scope: ChartScope) {
+/**
+ * A dashboard chart's numbers: for scope groupuser, `userId` names the group member whose own
+ * numbers are shown (the other scopes take none). `enabled: false` keeps the query idle, for a
+ * component that needs it only in some scopes.
+ */
+export function useStatistics(type: ChartType, scope: ChartScope, userId?: string | null, options: { enabled?: boolean } = {}) {
   const session = useSession();
+  const member = scope === 'groupuser' ? (userId ?? null) : null;
   return useQuery({
-    queryKey: inboxQueryKeys.statistics(session?.tenantUuid, type, scope),
-    queryFn: ({ signal }) => callApi(getStatistics, { query: { type, scope } }, { signal }),
+    queryKey: inboxQueryKeys.statistics(session?.tenantUuid, type, scope, member),
+    queryFn: ({ signal }) => callApi(getStatistics, { query: { type, scope, userId: member ?? undefined } }, { signal }),
     refetchInterval: EPAK_LIST_REFRESH_MS,
     placeholderData: keepPreviousData,
-    enabled: !!session?.tenantUuid,
+    // groupuser without a person is not a question the server answers.
+    enabled: !!session?.tenantUuid && (options.enabled ?? true) && (scope !== 'groupuser' || member !== null),
   });
 }
 

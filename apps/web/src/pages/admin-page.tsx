@@ -4,17 +4,21 @@ import { tenantOutbox } from '@pakt/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import type { ReactNode } from 'react';
+import { AuditSection } from '../admin/audit-section';
+import { GroupsSection } from '../admin/groups-section';
 import { AnnouncementManager, useCanManageAnnouncements } from '../announcements/announcement-manager';
 import { callApi } from '../api/client';
 import { useCurrentTenant } from '../api/session-store';
+import { useCan } from '../inbox/inbox-queries';
 import { RequireRoute } from '../routing/access';
-import { MailIcon, MegaphoneIcon } from '../ui/icons';
+import { ClipboardListIcon, MailIcon, MegaphoneIcon, UsersIcon } from '../ui/icons';
 import { OutboxList } from '../ui/outbox-list';
 
 /**
- * /admin: tenant administration. For now it holds the tenant's outbox (mail and SMS sent or queued)
- * and, for whoever the permissions module lets manage them, the tenant's announcements
- * (`?section=announcements`, so the section can be linked to).
+ * /admin: tenant administration. It holds the tenant's outbox (mail and SMS sent or queued) and,
+ * each for whoever the permissions module lets do it, the tenant's announcements, its groups and
+ * its administration audit log. `?section=` names the section, so each can be linked to.
  */
 export function AdminPage() {
   return (
@@ -24,32 +28,47 @@ export function AdminPage() {
   );
 }
 
+type Section = 'outbox' | 'announcements' | 'groups' | 'audit';
+
 function AdminSections() {
   const { t } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
   const canAnnounce = useCanManageAnnouncements();
-  if (!canAnnounce) return <TenantOutbox />;
-  const section = searchParams.get('section') === 'announcements' ? 'announcements' : 'outbox';
+  const canManageGroups = useCan('group.manage');
+  const canReadAudit = useCan('audit.read');
+  // The sections this person may see, in tab order; the outbox is everyone's who reaches /admin.
+  const sections: { value: Section; label: string; icon: ReactNode; panel: ReactNode }[] = [
+    { value: 'outbox', label: t('outbox.title'), icon: <MailIcon size={16} />, panel: <TenantOutbox /> },
+    ...(canAnnounce
+      ? [{ value: 'announcements' as const, label: t('announcements.tab'), icon: <MegaphoneIcon size={16} />, panel: <TenantAnnouncements /> }]
+      : []),
+    ...(canManageGroups ? [{ value: 'groups' as const, label: t('groups.tab'), icon: <UsersIcon size={16} />, panel: <GroupsSection /> }] : []),
+    ...(canReadAudit
+      ? [{ value: 'audit' as const, label: t('adminAudit.tab'), icon: <ClipboardListIcon size={16} />, panel: <AuditSection /> }]
+      : []),
+  ];
+  if (sections.length === 1) return <TenantOutbox />;
+  // A section this person may not see (or none) shows the outbox.
+  const section = sections.find((candidate) => candidate.value === searchParams.get('section'))?.value ?? 'outbox';
   return (
     <Tabs
       value={section}
       keepMounted={false}
-      onChange={(value) => setSearchParams(value === 'announcements' ? { section: value } : {}, { replace: true })}
+      onChange={(value) => setSearchParams(value && value !== 'outbox' ? { section: value } : {}, { replace: true })}
     >
+      {/* Four tabs do not fit a phone's width: they wrap onto a second row, all of them in sight. */}
       <Tabs.List mb="lg">
-        <Tabs.Tab value="outbox" leftSection={<MailIcon size={16} />}>
-          {t('outbox.title')}
-        </Tabs.Tab>
-        <Tabs.Tab value="announcements" leftSection={<MegaphoneIcon size={16} />}>
-          {t('announcements.tab')}
-        </Tabs.Tab>
+        {sections.map(({ value, label, icon }) => (
+          <Tabs.Tab key={value} value={value} leftSection={icon}>
+            {label}
+          </Tabs.Tab>
+        ))}
       </Tabs.List>
-      <Tabs.Panel value="outbox">
-        <TenantOutbox />
-      </Tabs.Panel>
-      <Tabs.Panel value="announcements">
-        <TenantAnnouncements />
-      </Tabs.Panel>
+      {sections.map(({ value, panel }) => (
+        <Tabs.Panel key={value} value={value}>
+          {panel}
+        </Tabs.Panel>
+      ))}
     </Tabs>
   );
 }

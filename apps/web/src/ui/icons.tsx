@@ -236,3 +236,12 @@ export const TagIcon = (props: IconProps) => (
     <circle cx="7.5" cy="7.5" r="1.5" />
   </OutlineIcon>
 );
+
+/** A clipboard with lines: the administration audit log. */
+export const ClipboardListIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M9 5H7a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-2" />
+    <rect x="9" y="3" width="6" height="4" rx="1.5" />
+    <path d="M9 12h.01M12 12h3M9 16h.01M12 16h3" />
+  </OutlineIcon>
+);
