@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { bundles, expectNoHorizontalOverflow, logOutAs, mailedLink, signInWith, signUpThroughApi } from './support';
+import { apiData, bundles, expectNoHorizontalOverflow, logOutAs, mailedLink, signInWith, inviteAndRegister, signUpThroughApi } from './support';
 
 const { en } = bundles;
 const charts = en.inbox.charts;
@@ -15,10 +15,6 @@ const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, heig
 // E2E_SCREENSHOT_DIR lets a reviewer collect this journey's pictures apart from the others'.
 const screenshotDir = (process.env.E2E_SCREENSHOT_DIR ?? fileURLToPath(new URL('../screenshots/', import.meta.url))).replace(/\/?$/, '/');
 
-async function data<T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { data: T }).data;
-}
 
 interface Person {
   readonly email: string;
@@ -31,46 +27,26 @@ const nameOf = (person: Person) => `${person.firstName} ${person.lastName}`;
 
 /** Signs in through the API: the headers to act as this person in their first tenant, and their id. */
 async function signedIn(request: APIRequestContext, person: Person): Promise<{ headers: Record<string, string>; userId: string }> {
-  const grant = await data<{ accessToken: string; user: { id: string; tenants: { tenantUuid: string }[] } }>(
+  const grant = await apiData<{ accessToken: string; user: { id: string; tenants: { tenantUuid: string }[] } }>(
     await request.post('/msbapi/v1/authenticate', { form: { username: person.email, password: person.password } }),
   );
   return { headers: { authorization: `Bearer ${grant.accessToken}`, 'x-tenant-id': grant.user.tenants[0]!.tenantUuid }, userId: grant.user.id };
 }
 
-/** Invites someone into the admin's tenant with a role and registers them from their mail, through the API. */
+/** Invites someone into the admin's tenant with a role and registers them from their mail; their id. */
 async function addMember(request: APIRequestContext, adminHeaders: Record<string, string>, person: Person, role: 'signer' | 'submitter'): Promise<string> {
-  await data(
-    await request.post('/msbapi/v1/users/invite', {
-      headers: adminHeaders,
-      data: { users: [{ email: person.email, firstName: person.firstName, lastName: person.lastName, role }] },
-    }),
-  );
-  const { messages } = await data<{ messages: { recipient: string; body: string }[] }>(await request.get('/msbapi/v1/outbox', { headers: adminHeaders }));
-  const invitation = new URL(/https?:\/\/\S+/.exec(messages.find((m) => m.recipient === person.email)!.body)![0]);
-  await data(
-    await request.post('/msbapi/public/users/registerusertenant', {
-      data: {
-        userEmail: person.email,
-        firstName: person.firstName,
-        lastName: person.lastName,
-        newPassword: person.password,
-        confirmPassword: person.password,
-        inviteCode: invitation.searchParams.get('invite'),
-        tenantUuid: invitation.searchParams.get('tenant'),
-      },
-    }),
-  );
+  await inviteAndRegister(request, adminHeaders, person, role);
   return (await signedIn(request, person)).userId;
 }
 
 /** An ePak of one page composed through the API: a draft, or started and waiting for `signer`. */
 async function compose(request: APIRequestContext, headers: Record<string, string>, subject: string, signer: string, start: boolean): Promise<void> {
-  const { states } = await data<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
+  const { states } = await apiData<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
   const sign = states.find((state) => state.type === 'SIGN')!.workflowStateId;
-  const uploaded = await data<{ documentId: string }>(
+  const uploaded = await apiData<{ documentId: string }>(
     await request.post('/msbapi/v1/documents', { headers, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),
   );
-  const epak = await data<{ ePakId: string; documents: { documentId: string }[] }>(
+  const epak = await apiData<{ ePakId: string; documents: { documentId: string }[] }>(
     await request.post('/msbapi/v2/epak', {
       headers,
       data: { subject, documentIds: [uploaded.documentId], signingPolicy: 'QUICKSIGN', viewEnforced: false, steps: [{ workflowStateId: sign, recipients: [{ email: signer }] }] },
@@ -78,8 +54,8 @@ async function compose(request: APIRequestContext, headers: Record<string, strin
   );
   if (!start) return;
   const signature = { uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: signer, wfsOrderId: 1 };
-  await data(await request.post(`/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[0]!.documentId}/signatureblocks`, { headers, data: { tags: [signature] } }));
-  await data(await request.post(`/msbapi/v2/epaks/${epak.ePakId}/start`, { headers }));
+  await apiData(await request.post(`/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[0]!.documentId}/signatureblocks`, { headers, data: { tags: [signature] } }));
+  await apiData(await request.post(`/msbapi/v2/epaks/${epak.ePakId}/start`, { headers }));
 }
 
 /** The charts at both sizes, each checked to fit without sideways scrolling, scrolled to the statistics. */
@@ -128,7 +104,7 @@ test('a group manager opens the charts of their groups, then one member’s', as
     const managerId = await addMember(request, adminHeaders, manager, 'signer');
     olgaId = await addMember(request, adminHeaders, olga, 'submitter');
     const kabirId = await addMember(request, adminHeaders, kabir, 'submitter');
-    await data(await request.post('/msbapi/v1/groups', { headers: adminHeaders, data: { groupName: 'Field Team', userIds: [managerId, olgaId, kabirId], managerId } }));
+    await apiData(await request.post('/msbapi/v1/groups', { headers: adminHeaders, data: { groupName: 'Field Team', userIds: [managerId, olgaId, kabirId], managerId } }));
 
     // Olga: one ePak waiting for Maya, one draft; Kabir: one draft.
     const olgaHeaders = (await signedIn(request, olga)).headers;

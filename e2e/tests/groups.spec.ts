@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
-import { apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, mailedLink, signUpThroughApi } from './support';
+import { apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, mailedLink, inviteAndRegister, signUpThroughApi } from './support';
 
 const { en } = bundles;
 const g = en.groups;
@@ -26,10 +26,6 @@ async function captureBoth(page: Page, name: string): Promise<void> {
   if (original) await page.setViewportSize(original);
 }
 
-async function data<T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { data: T }).data;
-}
 
 interface Person {
   readonly email: string;
@@ -38,30 +34,6 @@ interface Person {
   readonly password: string;
 }
 
-/** Invites a signer into the admin's tenant and registers them from their mail, through the API. */
-async function addMember(request: APIRequestContext, adminHeaders: Record<string, string>, person: Person): Promise<void> {
-  await data(
-    await request.post('/msbapi/v1/users/invite', {
-      headers: adminHeaders,
-      data: { users: [{ email: person.email, firstName: person.firstName, lastName: person.lastName, role: 'signer' }] },
-    }),
-  );
-  const { messages } = await data<{ messages: { recipient: string; body: string }[] }>(await request.get('/msbapi/v1/outbox', { headers: adminHeaders }));
-  const invitation = new URL(/https?:\/\/\S+/.exec(messages.find((m) => m.recipient === person.email)!.body)![0]);
-  await data(
-    await request.post('/msbapi/public/users/registerusertenant', {
-      data: {
-        userEmail: person.email,
-        firstName: person.firstName,
-        lastName: person.lastName,
-        newPassword: person.password,
-        confirmPassword: person.password,
-        inviteCode: invitation.searchParams.get('invite'),
-        tenantUuid: invitation.searchParams.get('tenant'),
-      },
-    }),
-  );
-}
 
 /** Picks a person in the directory picker labelled `label`: typed, then chosen among the suggestions. */
 async function pick(page: Page, label: string, typed: string, person: Person): Promise<void> {
@@ -89,8 +61,8 @@ test('an admin makes a group, fills it, names its manager, renames it, and finds
     await page.goto(link.pathname + link.search);
     await expect(page.getByText(en.thanks.ready.replace('{{name}}', admin.firstName).replace('{{tenant}}', admin.orgName))).toBeVisible();
     const adminHeaders = await apiHeadersOf(request, admin.email, admin.password);
-    await addMember(request, adminHeaders, tara);
-    await addMember(request, adminHeaders, kabir);
+    await inviteAndRegister(request, adminHeaders, tara, 'signer');
+    await inviteAndRegister(request, adminHeaders, kabir, 'signer');
   });
 
   await test.step('the admin creates a group; a 16-character name is refused before it is sent', async () => {

@@ -1,8 +1,8 @@
-import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiHeadersOf, bundles, expectNoHorizontalOverflow, mailedLink, signInWith, signUpThroughApi } from './support';
+import { apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, mailedLink, signInWith, inviteAndRegister, signUpThroughApi } from './support';
 
 const { en } = bundles;
 const n = en.notifications;
@@ -14,10 +14,6 @@ const screenshotDir = fileURLToPath(new URL('../screenshots/', import.meta.url))
 // The brief's sizes for the screens of this feature: a laptop, and a current phone.
 const SIZES = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 
-async function data<T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { data: T }).data;
-}
 
 /** A browser of the person's own (their own storage), at this project's size. */
 async function ownBrowser(browser: Browser, testInfo: TestInfo): Promise<Page> {
@@ -26,30 +22,6 @@ async function ownBrowser(browser: Browser, testInfo: TestInfo): Promise<Page> {
   return context.newPage();
 }
 
-/** A member invited into the admin's organisation, registered from the invitation. */
-async function invite(request: APIRequestContext, adminHeaders: Record<string, string>, person: { email: string; firstName: string; lastName: string; password: string; role: string }) {
-  await data(
-    await request.post('/msbapi/v1/users/invite', {
-      headers: adminHeaders,
-      data: { users: [{ email: person.email, firstName: person.firstName, lastName: person.lastName, role: person.role }] },
-    }),
-  );
-  const { messages } = await data<{ messages: { recipient: string; body: string }[] }>(await request.get('/msbapi/v1/outbox', { headers: adminHeaders }));
-  const invitation = new URL(/https?:\/\/\S+/.exec(messages.find((m) => m.recipient === person.email)!.body)![0]);
-  await data(
-    await request.post('/msbapi/public/users/registerusertenant', {
-      data: {
-        userEmail: person.email,
-        firstName: person.firstName,
-        lastName: person.lastName,
-        newPassword: person.password,
-        confirmPassword: person.password,
-        inviteCode: invitation.searchParams.get('invite'),
-        tenantUuid: invitation.searchParams.get('tenant'),
-      },
-    }),
-  );
-}
 
 /** Signs in on the login page and waits until the app has taken the person in. */
 async function signIn(page: Page, person: { email: string; password: string }) {
@@ -86,15 +58,15 @@ test("a signer with the dashboard open is told the moment a custodian sends them
       await adminPage.context().close();
     });
     const adminHeaders = await apiHeadersOf(request, admin.email, admin.password);
-    await invite(request, adminHeaders, custodian);
-    await invite(request, adminHeaders, signer);
+    await inviteAndRegister(request, adminHeaders, custodian, custodian.role);
+    await inviteAndRegister(request, adminHeaders, signer, signer.role);
 
     const headers = await apiHeadersOf(request, custodian.email, custodian.password);
-    const { states } = await data<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
-    const uploaded = await data<{ documentId: string }>(
+    const { states } = await apiData<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
+    const uploaded = await apiData<{ documentId: string }>(
       await request.post('/msbapi/v1/documents', { headers, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),
     );
-    const draft = await data<{ ePakId: string; documents: { documentId: string }[] }>(
+    const draft = await apiData<{ ePakId: string; documents: { documentId: string }[] }>(
       await request.post('/msbapi/v2/epak', {
         headers,
         data: {
@@ -107,7 +79,7 @@ test("a signer with the dashboard open is told the moment a custodian sends them
       }),
     );
     const signature = { uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: signer.email, wfsOrderId: 1 };
-    await data(await request.post(`/msbapi/v2/epaks/${draft.ePakId}/documents/${draft.documents[0]!.documentId}/signatureblocks`, { headers, data: { tags: [signature] } }));
+    await apiData(await request.post(`/msbapi/v2/epaks/${draft.ePakId}/documents/${draft.documents[0]!.documentId}/signatureblocks`, { headers, data: { tags: [signature] } }));
     ePakId = draft.ePakId;
   });
 

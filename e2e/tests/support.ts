@@ -164,3 +164,39 @@ export async function apiHeadersOf(request: APIRequestContext, email: string, pa
   const { accessToken, user } = ((await signedIn.json()) as { data: { accessToken: string; user: { tenants: { tenantUuid: string }[] } } }).data;
   return { authorization: `Bearer ${accessToken}`, 'x-tenant-id': user.tenants[0]!.tenantUuid };
 }
+
+/** The `data` of a successful API answer (the test fails with the body otherwise). */
+export async function apiData<T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  expect(response.ok(), await response.text()).toBe(true);
+  return ((await response.json()) as { data: T }).data;
+}
+
+/** Invites someone into the admin's tenant with a role and registers them from the mailed link, through the API. */
+export async function inviteAndRegister(
+  request: APIRequestContext,
+  adminHeaders: Record<string, string>,
+  person: { readonly email: string; readonly firstName: string; readonly lastName: string; readonly password: string },
+  role: string,
+): Promise<void> {
+  await apiData(
+    await request.post('/msbapi/v1/users/invite', {
+      headers: adminHeaders,
+      data: { users: [{ email: person.email, firstName: person.firstName, lastName: person.lastName, role }] },
+    }),
+  );
+  const { messages } = await apiData<{ messages: { recipient: string; body: string }[] }>(await request.get('/msbapi/v1/outbox', { headers: adminHeaders }));
+  const invitation = new URL(/https?:\/\/\S+/.exec(messages.find((m) => m.recipient === person.email)!.body)![0]);
+  await apiData(
+    await request.post('/msbapi/public/users/registerusertenant', {
+      data: {
+        userEmail: person.email,
+        firstName: person.firstName,
+        lastName: person.lastName,
+        newPassword: person.password,
+        confirmPassword: person.password,
+        inviteCode: invitation.searchParams.get('invite'),
+        tenantUuid: invitation.searchParams.get('tenant'),
+      },
+    }),
+  );
+}

@@ -1,5 +1,6 @@
 export * from './api';
 export * from './constants';
+export * from './csv';
 export * from './documents';
 export * from './domain-error';
 export * from './envelope';

@@ -4,6 +4,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, epakRecipients, epaks, epakSteps, memberships, outbox, users } from '../db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
+import { multipart } from '../test/multipart';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';
 
@@ -158,11 +159,13 @@ describe('disabling', () => {
   });
 });
 
+/** The invitation codes mailed to an address, oldest first. */
+const invitationMails = async (email: string) =>
+  (await t.database.db.select().from(outbox).where(and(eq(outbox.recipient, email), eq(outbox.kind, 'invitation'))).orderBy(asc(outbox.createdAt))).map(
+    (mail) => new URL(/https?:\/\/\S+/.exec(mail.body)![0]).searchParams.get('invite')!,
+  );
+
 describe('invitations', () => {
-  const invitationMails = async (email: string) =>
-    (await t.database.db.select().from(outbox).where(and(eq(outbox.recipient, email), eq(outbox.kind, 'invitation'))).orderBy(asc(outbox.createdAt))).map(
-      (mail) => new URL(/https?:\/\/\S+/.exec(mail.body)![0]).searchParams.get('invite')!,
-    );
   const invite = async (email: string) =>
     ((await ok('POST', '/msbapi/v1/users/invite', A, { users: [{ email, firstName: 'New', lastName: 'Person', role: 'signer' }] })).users[0] as { userId: string }).userId;
   const describeCode = (code: string) => t.app.inject({ method: 'GET', url: `/msbapi/public/invitations/${encodeURIComponent(code)}` });
@@ -217,6 +220,68 @@ describe('invitations', () => {
       const res = await inject('POST', `/msbapi/v2/users/${userId}/${action}`, Other);
       expect([res.statusCode, res.json().code]).toEqual([404, -1]);
     }
+    expect(await state(A.tenant.id)).toBe(before);
+  });
+});
+
+describe('inviting from a CSV file', () => {
+  const upload = (who: Who, text: string) => {
+    const body = multipart(Buffer.from(text, 'utf8'), 'people.csv', 'text/csv');
+    return t.app.inject({ method: 'POST', url: '/msbapi/v2/users/csvInvite', headers: { ...who.headers, ...body.headers }, payload: body.payload });
+  };
+
+  it('offers the template: the header line', async () => {
+    const res = await inject('GET', '/msbapi/v2/users/csvInvite', A);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    expect(res.headers['content-disposition']).toMatch(/pakt-invitations\.csv/);
+    expect(res.body).toBe('email,firstName,middleName,lastName,role\r\n');
+  });
+
+  it('invites the good rows, mails them, and reports each bad row by line, field and code (-222)', async () => {
+    const stamp = Date.now();
+    const csv = [
+      'email,firstName,middleName,lastName,role',
+      `good1-${stamp}@example.test,Gita,,Gupta,signer`,
+      `not-an-address,Bad,,Row,signer`,
+      `good2-${stamp}@example.test,"Hari, Jr",K,Haran,custodian`,
+      `noname-${stamp}@example.test,,,Nolast,signer`,
+      `${Sig.user.email},Sam,,Signer,signer`,
+      `good1-${stamp}@example.test,Gita,,Again,signer`,
+      `role-${stamp}@example.test,Rita,,Role,root`,
+      `short-${stamp}@example.test,Too,Few`,
+    ].join('\r\n');
+    const res = await upload(A, csv);
+    expect(res.json().code, res.body).toBe(-222);
+    const data = res.json().data as { invited: Array<{ line: number; email: string }>; failed: Array<{ line: number; field: string | null; code: number }> };
+    expect(data.invited.map((i) => [i.line, i.email])).toEqual([
+      [2, `good1-${stamp}@example.test`],
+      [4, `good2-${stamp}@example.test`],
+    ]);
+    expect(data.failed.map((f) => [f.line, f.field, f.code])).toEqual([
+      [3, 'email', -1],
+      [5, 'firstName', -2],
+      [6, 'email', -85],
+      [7, 'email', -6],
+      [8, 'role', -6],
+      [9, null, -175],
+    ]);
+    expect(await invitationMails(`good2-${stamp}@example.test`)).toHaveLength(1);
+    const listed = await ok('GET', `/msbapi/v1/filteredusers?q=good2-${stamp}`, A);
+    expect(listed.users[0]).toMatchObject({ firstName: 'Hari, Jr', middleName: 'K', role: 'custodian', status: 'admininvited' });
+  });
+
+  it('refuses a file that cannot be read as the template, inviting nobody', async () => {
+    const before = await state(A.tenant.id);
+    const cases: Array<[string, number]> = [
+      ['', -182],
+      ['email,firstName,middleName,lastName,role\r\n', -182],
+      ['email,firstName,lastName\r\nx@example.test,X,Y', -181],
+      ['email,firstName,lastName,role,phone\r\nx@example.test,X,Y,signer,123', -175],
+      [['email,firstName,lastName,role', ...Array.from({ length: 501 }, (_, i) => `bulk${i}@example.test,B,C,signer`)].join('\n'), -143],
+      ['email,firstName,lastName,role\r\nnobody,X,Y,signer', -174],
+    ];
+    for (const [text, code] of cases) expect((await upload(A, text)).json().code).toBe(code);
     expect(await state(A.tenant.id)).toBe(before);
   });
 });

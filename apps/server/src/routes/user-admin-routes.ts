@@ -1,5 +1,18 @@
-import { cancelUserInvitation, filteredUsers, makeUserAdmin, reinviteUser, setUserEnabled, updateUserRoles } from '@pakt/domain';
+import { Readable } from 'node:stream';
+import {
+  cancelUserInvitation,
+  csvInvite,
+  csvInviteTemplate,
+  filteredUsers,
+  INVITE_CSV_MAX_BYTES,
+  invalidInput,
+  makeUserAdmin,
+  reinviteUser,
+  setUserEnabled,
+  updateUserRoles,
+} from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
+import { inviteCsvTemplate, inviteFromCsv } from '../admin/csv-invite';
 import { listFilteredUsers, makeAdmin, setEnabled, updateRoles } from '../admin/users';
 import type { AppContext } from '../app-context';
 import { cancelInvitation, reinviteMember } from '../identity/invitations';
@@ -18,5 +31,16 @@ export function registerUserAdminRoutes(app: FastifyInstance, ctx: AppContext) {
     reinviteMember({ db, tenant: auth.tenant, userId: params.userId, invitedBy: auth.user.id, publicUrl: ctx.config.publicUrl }),
   );
   route(app, ctx, cancelUserInvitation, async ({ auth, params }) => cancelInvitation({ db, tenantId: auth.tenant.id, userId: params.userId, cancelledBy: auth.user.id }));
+  route(app, ctx, csvInviteTemplate, async () => {
+    const bytes = Buffer.from(inviteCsvTemplate(), 'utf8');
+    return { contentType: 'text/csv; charset=utf-8', size: bytes.length, fileName: 'pakt-invitations.csv', stream: Readable.from([bytes]) };
+  });
+  route(app, ctx, csvInvite, async ({ auth, request }) => {
+    const file = await request.file({ limits: { fileSize: INVITE_CSV_MAX_BYTES, files: 1 } });
+    if (!file) throw invalidInput('Send the CSV file as the multipart field "file".');
+    const bytes = await file.toBuffer().catch(() => undefined);
+    if (!bytes || file.file.truncated) throw invalidInput(`The file is larger than ${INVITE_CSV_MAX_BYTES / 1024} KB.`, [{ path: 'file', message: 'too large' }]);
+    return inviteFromCsv({ db, tenant: auth.tenant, text: bytes.toString('utf8'), invitedBy: auth.user.id, publicUrl: ctx.config.publicUrl });
+  });
   route(app, ctx, setUserEnabled, async ({ auth, params, body }) => setEnabled({ db, actor: tenantActor(auth), userId: params.userId, enabled: body.enabled }));
 }
