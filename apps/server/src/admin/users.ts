@@ -17,6 +17,7 @@ import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'dr
 import type { Db } from '../db/database';
 import { memberships, users } from '../db/schema';
 import { authorizeOrThrow } from '../http/auth-guard';
+import { mailResetLink } from '../identity/passwords';
 import { containing } from '../inbox/search';
 import { recordAdminAction } from './audit-log';
 
@@ -148,6 +149,31 @@ export async function makeAdmin(options: { db: Db; actor: Actor & { tenantId: st
     authorizeOrThrow(actor, 'user.updateRole', { targetUserId: options.userId, targetRole: row.membership.role as Role, newRole: 'admin' });
     return applyRole(db, actor, row, 'admin', undefined);
   });
+}
+
+/**
+ * POST /msbapi/v1/users/:userId/password/reset: mails the member a link to choose a new password
+ * (their current one keeps working until they do). Only for a member who has joined and signs in
+ * with a password.
+ */
+export async function resetMemberPassword(options: { db: Db; actor: Actor & { tenantId: string }; userId: string; publicUrl: string }) {
+  const { db, actor } = options;
+  const row = (await memberRows(db, actor.tenantId, [options.userId], false)).get(options.userId);
+  if (!row) throw notFound();
+  authorizeOrThrow(actor, 'user.resetPassword', { targetUserId: options.userId, targetRole: row.membership.role as Role });
+  if (row.membership.status === 'invited' || !row.user.passwordHash) {
+    throw new DomainError(ResponseCode.INVALID_INPUT, `${row.user.email} has no password yet: re-invite them instead.`, { issues: [{ path: 'userId', message: 'no password to reset' }] });
+  }
+  await mailResetLink({
+    db,
+    user: row.user,
+    publicUrl: options.publicUrl,
+    byAdministrator: true,
+    tenantId: actor.tenantId,
+    onCommit: (tx) =>
+      recordAdminAction({ db: tx, tenantId: actor.tenantId, actorId: actor.userId, action: 'user_password_reset', target: { type: 'user', id: row.user.id, label: row.user.email } }),
+  });
+  return { userId: row.user.id, email: row.user.email, mailed: true as const };
 }
 
 /** PUT /msbapi/v2/users/:userId/status: disabled members answer -13 at every request. */

@@ -84,6 +84,22 @@ export async function requestPasswordReset(options: { db: Db; email: string; pub
   const { db } = options;
   const [user] = await db.select().from(users).where(eq(users.email, options.email));
   if (!user || !user.passwordHash || user.disabledAt) return;
+  await mailResetLink({ db, user, publicUrl: options.publicUrl, byAdministrator: false });
+}
+
+/**
+ * A reset link in the outbox for an account, within the daily limit (-227). `onCommit` runs in
+ * the same transaction (an administrator's audit record). Nothing changes until the link is used.
+ */
+export async function mailResetLink(options: {
+  db: Db;
+  user: typeof users.$inferSelect;
+  publicUrl: string;
+  byAdministrator: boolean;
+  tenantId?: string | null;
+  onCommit?: (tx: Db) => Promise<void>;
+}) {
+  const { db, user } = options;
   const [recent] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(passwordResets)
@@ -101,19 +117,22 @@ export async function requestPasswordReset(options: { db: Db; email: string; pub
     const link = `${options.publicUrl}/resetpassword?token=${encodeURIComponent(token)}`;
     await queueEmail({
       db: tx as unknown as Db,
-      tenantId: null,
+      tenantId: options.tenantId ?? null,
       to: user.email,
       subject: 'Reset your Pakt password',
       body: [
         `Hello ${user.firstName},`,
         '',
-        `Someone asked to reset the password of your Pakt account. Open this link within ${RESET_LINK_MINUTES} minutes to choose a new one:`,
+        options.byAdministrator
+          ? `Your administrator asked for your Pakt password to be reset. Open this link within ${RESET_LINK_MINUTES} minutes to choose a new one:`
+          : `Someone asked to reset the password of your Pakt account. Open this link within ${RESET_LINK_MINUTES} minutes to choose a new one:`,
         link,
         '',
-        'If it was not you, ignore this mail: your password stays as it is.',
+        options.byAdministrator ? 'Until you do, your current password keeps working.' : 'If it was not you, ignore this mail: your password stays as it is.',
       ].join('\n'),
       kind: 'password-reset',
     });
+    await options.onCommit?.(tx as unknown as Db);
   });
 }
 

@@ -285,3 +285,27 @@ describe('inviting from a CSV file', () => {
     expect(await state(A.tenant.id)).toBe(before);
   });
 });
+
+describe('resetting a password', () => {
+  it('mails the member a reset link that works, and records it; refused for oneself, a super admin, another tenant', async () => {
+    const res = await ok('POST', `/msbapi/v1/users/${Cus.user.id}/password/reset`, A);
+    expect(res).toEqual({ userId: Cus.user.id, email: Cus.user.email, mailed: true });
+    const [mail] = await t.database.db.select().from(outbox).where(and(eq(outbox.recipient, Cus.user.email), eq(outbox.kind, 'password-reset')));
+    expect(mail!.body).toMatch(/Your administrator asked/);
+    const token = new URL(/https?:\/\/\S+/.exec(mail!.body)![0]).searchParams.get('token')!;
+    const reset = await t.app.inject({ method: 'POST', url: '/msbapi/public/users/password', payload: { token, newPassword: 'Another-Horse-77', confirmPassword: 'Another-Horse-77' } });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(((await ok('GET', '/msbapi/v2/admin/audit?action=user_password_reset', A)).items as AdminAuditEntry[])[0]).toMatchObject({ targetLabel: Cus.user.email });
+
+    const before = await state(A.tenant.id);
+    for (const [who, target, expected] of [
+      [A, A, [403, -11]],
+      [A, Super, [403, -11]],
+      [Other, Cus, [404, -1]],
+    ] as const) {
+      const refused = await inject('POST', `/msbapi/v1/users/${target.user.id}/password/reset`, who);
+      expect([refused.statusCode, refused.json().code]).toEqual(expected);
+    }
+    expect(await state(A.tenant.id)).toBe(before);
+  });
+});

@@ -8,12 +8,13 @@ import {
   invalidInput,
   makeUserAdmin,
   reinviteUser,
+  resetUserPassword,
   setUserEnabled,
   updateUserRoles,
 } from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import { inviteCsvTemplate, inviteFromCsv } from '../admin/csv-invite';
-import { listFilteredUsers, makeAdmin, setEnabled, updateRoles } from '../admin/users';
+import { listFilteredUsers, makeAdmin, resetMemberPassword, setEnabled, updateRoles } from '../admin/users';
 import type { AppContext } from '../app-context';
 import { cancelInvitation, reinviteMember } from '../identity/invitations';
 import { actorOf } from '../http/auth-guard';
@@ -42,5 +43,6 @@ export function registerUserAdminRoutes(app: FastifyInstance, ctx: AppContext) {
     if (!bytes || file.file.truncated) throw invalidInput(`The file is larger than ${INVITE_CSV_MAX_BYTES / 1024} KB.`, [{ path: 'file', message: 'too large' }]);
     return inviteFromCsv({ db, tenant: auth.tenant, text: bytes.toString('utf8'), invitedBy: auth.user.id, publicUrl: ctx.config.publicUrl });
   });
+  route(app, ctx, resetUserPassword, async ({ auth, params }) => resetMemberPassword({ db, actor: tenantActor(auth), userId: params.userId, publicUrl: ctx.config.publicUrl }));
   route(app, ctx, setUserEnabled, async ({ auth, params, body }) => setEnabled({ db, actor: tenantActor(auth), userId: params.userId, enabled: body.enabled }));
 }

@@ -186,3 +186,13 @@ export const csvInvite = defineEndpoint({
   maxBodyBytes: INVITE_CSV_MAX_BYTES + 16 * 1024,
   response: CsvInviteResult,
 });
+
+export const resetUserPassword = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v1/users/:userId/password/reset',
+  access: 'tenant',
+  action: 'user.resetPassword',
+  summary: 'Mails a member a link to choose a new password (their current one keeps working until they do; -227 past the daily limit).',
+  params: UserParams,
+  response: z.object({ userId: z.uuid(), email: z.string(), mailed: z.literal(true) }),
+});
