@@ -19,7 +19,7 @@ test('a dead access token is refreshed once for two requests in flight, and both
     const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', person.email));
     await page.goto(link.pathname + link.search);
     await expect(page.getByText(en.thanks.ready.replace('{{name}}', person.firstName).replace('{{tenant}}', person.orgName))).toBeVisible();
-    await page.goto('/admin');
+    await page.goto('/admin?section=outbox');
     await expect(h1(page)).toHaveText(en.outbox.title);
   });
 

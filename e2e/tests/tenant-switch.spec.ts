@@ -44,7 +44,7 @@ test('a person in two organisations switches between them, and each shows only i
 
   // The outbox is read with the tenant header: each organisation shows its own mail only.
   const invitationTo = (tenant: string) => page.getByText(`You are invited to ${tenant} on Pakt`, { exact: true });
-  await page.goto('/admin');
+  await page.goto('/admin?section=outbox');
   await expect(invitationTo(alpha)).toBeVisible();
   await expect(invitationTo(beta)).toHaveCount(0);
 

@@ -66,6 +66,9 @@ test('sign up, confirm the address, enrol an authenticator on the profile, and s
     await expect(page.getByRole('menuitem', { name: new RegExp(`^${en.menu.reports}`) })).toBeDisabled();
     await capture(page, testInfo, 'main-menu');
     await page.getByRole('menuitem', { name: en.menu.admin, exact: true }).click();
+    // Administration opens on the people of the organisation; the tenant's mail is a tab away.
+    await expect(h1(page)).toHaveText(en.users.title);
+    await page.getByRole('tab', { name: en.outbox.title }).click();
     await expect(h1(page)).toHaveText(en.outbox.title);
     await expect(page.getByText(en.outbox.tenantIntro.replace('{{tenant}}', person.orgName))).toBeVisible();
     await capture(page, testInfo, 'tenant-outbox');

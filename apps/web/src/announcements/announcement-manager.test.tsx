@@ -174,10 +174,10 @@ describe('announcements on /admin', () => {
     expect(requestsTo('GET', '/msbapi/v2/announcements')).toHaveLength(0);
   });
 
-  it('keeps the outbox as the first section', async () => {
+  it('sits beside the outbox section', async () => {
     sessionStore.set(signedInSession());
     stubApi({ 'GET /msbapi/v1/outbox': () => ok({ messages: [] }) });
-    renderApp('/admin');
+    renderApp('/admin?section=outbox');
     expect(await screen.findByRole('heading', { level: 1, name: en.outbox.title })).toBeTruthy();
     fireEvent.click(screen.getByRole('tab', { name: en.announcements.tab }));
     expect(await screen.findByRole('heading', { level: 1, name: en.announcements.title })).toBeTruthy();

@@ -96,8 +96,12 @@ export type RefreshOutcome = 'refreshed' | 'failed' | 'unreachable';
 
 export interface ApiClient {
   callApi<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<CallData<E>>;
-  /** Renews the tokens now (the session keep-alive); shares a refresh already under way. */
-  refreshSession(): Promise<RefreshOutcome>;
+  /**
+   * Renews the tokens now (the session keep-alive), or because the server refused
+   * `staleAccessToken` (a socket): shares a refresh already under way, and does nothing when the
+   * session already holds a newer token than the refused one.
+   */
+  refreshSession(staleAccessToken?: string): Promise<RefreshOutcome>;
   setNavigationHandler(handler: NavigationHandler): void;
 }
 
@@ -376,7 +380,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
 
   return {
     callApi,
-    refreshSession: () => recoverSession(session.get()?.accessToken),
+    refreshSession: (staleAccessToken?: string) => recoverSession(staleAccessToken ?? session.get()?.accessToken),
     setNavigationHandler(handler) {
       navigate = handler;
     },

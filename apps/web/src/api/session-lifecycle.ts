@@ -1,10 +1,10 @@
-import { logout, stopSessionTimer, TOKEN_REFRESH_CALL_TIME, uisSessionLength, type TokenGrant } from '@pakt/domain';
+import { logout, stopSessionTimer, TOKEN_REFRESH_CALL_TIME, uisSessionLength, type TokenGrant, usersValid } from '@pakt/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { apiClient, type ApiClient } from './client';
 import { PUBLIC_QUERY_SCOPE } from './public-queries';
-import { sessionStore, startSession, useSession, type SessionStore } from './session-store';
+import { refreshSessionUser, sessionStore, startSession, useSession, type SessionStore } from './session-store';
 
 /** setTimeout overflows above 2^31 − 1 ms and would fire at once; no session lasts that long. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -125,4 +125,26 @@ export function useSessionKeepAlive(client: ApiClient = apiClient, store: Sessio
     ACTIVITY_EVENTS.forEach((name) => window.addEventListener(name, onActivity, { passive: true }));
     return () => ACTIVITY_EVENTS.forEach((name) => window.removeEventListener(name, onActivity));
   }, [signedIn, client, store]);
+}
+
+/**
+ * Once per page load of a signed-in user, asks the server who they are now (GET
+ * /msbapi/v1/users/valid) and stores it: an administrator's role change shows at the user's next
+ * load (issue 7), and the menu follows. A failure changes nothing; the next load asks again.
+ */
+export function useSessionUserRefresh(client: ApiClient = apiClient, store: SessionStore = sessionStore): void {
+  const userId = useSession(store)?.user.id;
+  useEffect(() => {
+    if (!userId) return;
+    let cancelled = false;
+    client
+      .callApi(usersValid)
+      .then((user) => {
+        if (!cancelled) refreshSessionUser(user, store);
+      })
+      .catch(() => {});
+    return () => {
+      cancelled = true;
+    };
+  }, [userId, client, store]);
 }

@@ -4,6 +4,7 @@ import { adminUser, rootUser, signedInSession, TENANT_ACME, TENANT_GLOBEX, token
 import {
   createSessionStore,
   pickTenant,
+  refreshSessionUser,
   rememberedUsername,
   selectTenant,
   sessionFromGrant,
@@ -136,5 +137,25 @@ describe('session hooks', () => {
     const store = createSessionStore();
     const { result } = renderHook(() => ({ user: useCurrentUser(store), tenant: useCurrentTenant(store) }));
     expect(result.current).toEqual({ user: null, tenant: null });
+  });
+});
+
+describe("refreshing the stored user (an administrator changed the role)", () => {
+  it('keeps the tokens and takes the new roles; leaves a session it does not belong to alone', () => {
+    const store = createSessionStore({ initial: signedInSession(adminUser) });
+    const before = store.get()!;
+    const demoted = { ...adminUser, tenants: adminUser.tenants.map((tenant) => ({ ...tenant, userRole: 'signer' as const })) };
+    refreshSessionUser(demoted, store);
+    expect(store.get()).toEqual({ ...before, user: demoted });
+    refreshSessionUser({ ...rootUser }, store);
+    expect(store.get()!.user).toEqual(demoted);
+  });
+
+  it('moves to a remaining tenant when the chosen one is gone', () => {
+    const store = createSessionStore({ initial: signedInSession(adminUser) });
+    const chosen = store.get()!.tenantUuid;
+    const left = { ...adminUser, tenants: adminUser.tenants.filter((tenant) => tenant.tenantUuid !== chosen) };
+    refreshSessionUser(left, store);
+    expect(store.get()!.tenantUuid).toBe(left.tenants[0]?.tenantUuid ?? null);
   });
 });

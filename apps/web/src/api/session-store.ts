@@ -194,6 +194,18 @@ export function selectTenant(tenantUuid: string, store: SessionStore = sessionSt
   store.set({ ...current, tenantUuid });
 }
 
+/**
+ * Replaces the stored user (roles and tenants) with what the server says now, keeping the tokens:
+ * an administrator's role change or a new membership shows at the next page load, not only at
+ * the next sign-in. Leaves the session alone when nothing changed.
+ */
+export function refreshSessionUser(user: SessionUser, store: SessionStore = sessionStore): void {
+  const current = store.get();
+  if (!current || current.user.id !== user.id) return;
+  if (JSON.stringify(current.user) === JSON.stringify(user)) return;
+  store.set({ ...current, user, tenantUuid: pickTenant(user, current.tenantUuid) });
+}
+
 export function useSession(store: SessionStore = sessionStore): Session | null {
   return useSyncExternalStore(store.subscribe, store.get, store.get);
 }

@@ -54,7 +54,7 @@ export function NotificationProvider({ createSocket }: { readonly createSocket?:
     const socket = new NotificationSocket({
       url: notificationSocketUrl(typeof window === 'undefined' ? undefined : window.location),
       session: socketSession,
-      refreshSession: () => apiClient.refreshSession(),
+      refreshSession: (staleAccessToken) => apiClient.refreshSession(staleAccessToken),
       ...(createSocket ? { createSocket } : {}),
       // Subscribed again after a lost connection: what happened meanwhile is fetched now.
       onSubscribed: () => {

@@ -125,6 +125,8 @@ describe('the notification socket', () => {
     sockets.last.receive({ type: 'error', code: -27, message: 'The access token has expired.' });
     sockets.last.drop(SOCKET_CLOSE_CODES.authFailed);
     await vi.waitFor(() => expect(refreshSession).toHaveBeenCalledTimes(1));
+    // It names the token refused, so a session renewed meanwhile is not renewed twice.
+    expect(refreshSession).toHaveBeenCalledWith('access-1');
     await vi.waitFor(() => expect(sockets.all).toHaveLength(2));
     sockets.last.open();
     expect(sockets.last.sent[0]).toEqual({ type: 'connect', accessToken: 'access-2', tenantId: TENANT });

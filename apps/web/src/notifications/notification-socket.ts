@@ -46,7 +46,11 @@ export interface NotificationSocketOptions {
   readonly onNotification: (notification: Notification) => void;
   /** Subscribed (again): whatever arrived while disconnected is worth fetching now. */
   readonly onSubscribed?: () => void;
-  readonly refreshSession: () => Promise<RefreshOutcome>;
+  /**
+   * Renews the session because the server refused `staleAccessToken`: when the session already
+   * holds a newer token (the page's calls renewed it meanwhile) that one is simply tried.
+   */
+  readonly refreshSession: (staleAccessToken?: string) => Promise<RefreshOutcome>;
   readonly createSocket?: (url: string) => SocketLike;
   readonly log?: (message: string) => void;
   readonly random?: () => number;
@@ -178,6 +182,7 @@ export class NotificationSocket {
 
   private closed(socket: SocketLike, code: number): void {
     if (this.socket !== socket) return;
+    const refusedToken = this.connectedAs?.accessToken;
     this.socket = null;
     this.subscribed = false;
     this.clearTimers();
@@ -187,7 +192,7 @@ export class NotificationSocket {
         this.scheduleRetry();
         return;
       }
-      this.options.refreshSession().then(
+      this.options.refreshSession(refusedToken).then(
         (outcome) => {
           if (this.stopped) return;
           // Refreshed: try at once with the new token. Failed: the session is over; the app signs

@@ -14,18 +14,21 @@ const ok = (data: unknown) => jsonResponse({ code: 1, data });
 function stubAdmin() {
   return stubApi({
     'GET /msbapi/v1/outbox': () => ok({ messages: [] }),
+    'GET /msbapi/v1/filteredusers': () =>
+      ok({ filter: 'All', total: 0, pg: 0, size: 25, users: [], counts: { Signers: 0, Submitters: 0, Custodians: 0, Admin: 0, RetentionAdmin: 0, All: 0 } }),
     'GET /msbapi/v1/groups': () => ok({ groups: [] }),
     'GET /msbapi/v2/admin/audit': () => ok({ total: 0, pg: 0, size: 25, items: [] }),
   });
 }
 
 describe('/admin sections', () => {
-  it("offers an admin the groups and the audit log beside the outbox and announcements, each at its own address", async () => {
+  it("opens on the people for an admin, with the outbox, announcements, groups and audit log beside them, each at its own address", async () => {
     sessionStore.set(signedInSession());
     const { requestsTo } = stubAdmin();
     const { router } = renderApp('/admin');
-    expect(await screen.findByRole('heading', { level: 1, name: en.outbox.title })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: en.users.title })).toBeTruthy();
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
+      en.users.tab,
       en.outbox.title,
       en.announcements.tab,
       en.groups.tab,
@@ -46,6 +49,10 @@ describe('/admin sections', () => {
 
     fireEvent.click(screen.getByRole('tab', { name: en.outbox.title }));
     expect(await screen.findByRole('heading', { level: 1, name: en.outbox.title })).toBeTruthy();
+    expect(router.state.location.search).toBe('?section=outbox');
+
+    fireEvent.click(screen.getByRole('tab', { name: en.users.tab }));
+    expect(await screen.findByRole('heading', { level: 1, name: en.users.title })).toBeTruthy();
     expect(router.state.location.search).toBe('');
   });
 
@@ -57,11 +64,11 @@ describe('/admin sections', () => {
     expect(screen.getByRole('tab', { name: en.adminAudit.tab }).getAttribute('aria-selected')).toBe('true');
   });
 
-  it('falls back to the outbox for an unknown section', async () => {
+  it('falls back to the first section, the people, for an unknown section', async () => {
     sessionStore.set(signedInSession());
     stubAdmin();
     renderApp('/admin?section=payroll');
-    expect(await screen.findByRole('heading', { level: 1, name: en.outbox.title })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: en.users.title })).toBeTruthy();
   });
 
   it('shows neither groups nor the log to a member the permissions module refuses them', async () => {
@@ -74,5 +81,6 @@ describe('/admin sections', () => {
     expect(screen.queryByRole('tab', { name: en.groups.tab })).toBeNull();
     expect(requestsTo('GET', '/msbapi/v1/groups')).toHaveLength(0);
     expect(requestsTo('GET', '/msbapi/v2/admin/audit')).toHaveLength(0);
+    expect(requestsTo('GET', '/msbapi/v1/filteredusers')).toHaveLength(0);
   });
 });

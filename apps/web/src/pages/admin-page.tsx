@@ -7,18 +7,19 @@ import { useSearchParams } from 'react-router';
 import type { ReactNode } from 'react';
 import { AuditSection } from '../admin/audit-section';
 import { GroupsSection } from '../admin/groups-section';
+import { UsersSection } from '../admin/users-section';
 import { AnnouncementManager, useCanManageAnnouncements } from '../announcements/announcement-manager';
 import { callApi } from '../api/client';
 import { useCurrentTenant } from '../api/session-store';
 import { useCan } from '../inbox/inbox-queries';
 import { RequireRoute } from '../routing/access';
-import { ClipboardListIcon, MailIcon, MegaphoneIcon, UsersIcon } from '../ui/icons';
+import { ClipboardListIcon, MailIcon, MegaphoneIcon, UserIcon, UsersIcon } from '../ui/icons';
 import { OutboxList } from '../ui/outbox-list';
 
 /**
  * /admin: tenant administration. It holds the tenant's outbox (mail and SMS sent or queued) and,
- * each for whoever the permissions module lets do it, the tenant's announcements, its groups and
- * its administration audit log. `?section=` names the section, so each can be linked to.
+ * each for whoever the permissions module lets do it, the tenant's people (first), its
+ * announcements, its groups and its administration audit log. `?section=` names the section, so each can be linked to.
  */
 export function AdminPage() {
   return (
@@ -28,7 +29,7 @@ export function AdminPage() {
   );
 }
 
-type Section = 'outbox' | 'announcements' | 'groups' | 'audit';
+type Section = 'users' | 'outbox' | 'announcements' | 'groups' | 'audit';
 
 function AdminSections() {
   const { t } = useTranslation();
@@ -36,8 +37,11 @@ function AdminSections() {
   const canAnnounce = useCanManageAnnouncements();
   const canManageGroups = useCan('group.manage');
   const canReadAudit = useCan('audit.read');
+  const canListUsers = useCan('user.list');
   // The sections this person may see, in tab order; the outbox is everyone's who reaches /admin.
+  // The people come first for whoever may manage them, and are then what /admin opens on.
   const sections: { value: Section; label: string; icon: ReactNode; panel: ReactNode }[] = [
+    ...(canListUsers ? [{ value: 'users' as const, label: t('users.tab'), icon: <UserIcon size={16} />, panel: <UsersSection /> }] : []),
     { value: 'outbox', label: t('outbox.title'), icon: <MailIcon size={16} />, panel: <TenantOutbox /> },
     ...(canAnnounce
       ? [{ value: 'announcements' as const, label: t('announcements.tab'), icon: <MegaphoneIcon size={16} />, panel: <TenantAnnouncements /> }]
@@ -48,15 +52,16 @@ function AdminSections() {
       : []),
   ];
   if (sections.length === 1) return <TenantOutbox />;
-  // A section this person may not see (or none) shows the outbox.
-  const section = sections.find((candidate) => candidate.value === searchParams.get('section'))?.value ?? 'outbox';
+  // A section this person may not see (or none) shows the first one: the people, else the outbox.
+  const fallback = sections[0]!.value;
+  const section = sections.find((candidate) => candidate.value === searchParams.get('section'))?.value ?? fallback;
   return (
     <Tabs
       value={section}
       keepMounted={false}
-      onChange={(value) => setSearchParams(value && value !== 'outbox' ? { section: value } : {}, { replace: true })}
+      onChange={(value) => setSearchParams(value && value !== fallback ? { section: value } : {}, { replace: true })}
     >
-      {/* Four tabs do not fit a phone's width: they wrap onto a second row, all of them in sight. */}
+      {/* Five tabs do not fit a phone's width: they wrap onto a second row, all of them in sight. */}
       <Tabs.List mb="lg">
         {sections.map(({ value, label, icon }) => (
           <Tabs.Tab key={value} value={value} leftSection={icon}>

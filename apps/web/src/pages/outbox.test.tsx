@@ -64,7 +64,7 @@ describe('tenant outbox (/admin)', () => {
           data: { messages: [message({ subject: 'Documents: Lease', attachments: [{ fileName: 'Lease.pdf' }, { fileName: 'Annex.pdf' }] })] },
         }),
     });
-    renderApp('/admin');
+    renderApp('/admin?section=outbox');
     const item = await screen.findByRole('listitem', { name: 'Documents: Lease' });
     const files = within(item).getByRole('list', { name: en.outbox.attachments });
     expect(within(files).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Lease.pdf', 'Annex.pdf']);

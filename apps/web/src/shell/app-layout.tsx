@@ -2,7 +2,7 @@ import { AppShell, Container, Group, Text, UnstyledButton } from '@mantine/core'
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { AnnouncementBanner } from '../announcements/announcement-banner';
-import { useLogout, useSessionKeepAlive, useSessionTimer } from '../api/session-lifecycle';
+import { useLogout, useSessionKeepAlive, useSessionTimer, useSessionUserRefresh } from '../api/session-lifecycle';
 import { useSession } from '../api/session-store';
 import { useLanguageSync } from '../i18n/use-languages';
 import { NotificationProvider } from '../notifications/notification-provider';
@@ -26,6 +26,7 @@ export function AppLayout() {
   // Spec section 4, "User session (UIS)": when it runs out the session ends and the login page says why.
   useSessionTimer(() => void logout('sessionExpired'));
   useSessionKeepAlive();
+  useSessionUserRefresh();
 
   const showLanguage = shouldShowLanguageSelector({
     loggedIn: session !== null,

@@ -61,7 +61,7 @@ describe('tenant selector', () => {
   it("leaves a page the new tenant's role may not open for that tenant's start page", async () => {
     stubApi({ 'GET /msbapi/v1/outbox': () => jsonResponse({ code: 1, data: { messages: [] } }) });
     sessionStore.set(signedInSession());
-    const { router } = renderApp('/admin');
+    const { router } = renderApp('/admin?section=outbox');
     expect(await screen.findByRole('heading', { level: 1, name: en.outbox.title })).toBeTruthy();
     fireEvent.change(await screen.findByRole('combobox', { name: en.shell.tenant }), { target: { value: TENANT_GLOBEX } });
     // Admin in Acme Legal, signer in Globex: no access-denied page, just Globex's dashboard.

@@ -54,7 +54,7 @@ export function UserWidget() {
           {t('shell.changePassword')}
         </Menu.Item>
         {tenant?.userRole === 'admin' && (
-          <Menu.Item component={Link} to="/admin" leftSection={<MailIcon size={16} />}>
+          <Menu.Item component={Link} to="/admin?section=outbox" leftSection={<MailIcon size={16} />}>
             {t('shell.outbox')}
           </Menu.Item>
         )}

@@ -245,3 +245,30 @@ export const ClipboardListIcon = (props: IconProps) => (
     <path d="M9 12h.01M12 12h3M9 16h.01M12 16h3" />
   </OutlineIcon>
 );
+
+export const DotsIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <circle cx="5" cy="12" r="1" />
+    <circle cx="12" cy="12" r="1" />
+    <circle cx="19" cy="12" r="1" />
+  </OutlineIcon>
+);
+
+export const DownloadIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M12 4v11M7 10l5 5 5-5M5 20h14" />
+  </OutlineIcon>
+);
+
+export const UploadIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M12 16V5M7 10l5-5 5 5M5 20h14" />
+  </OutlineIcon>
+);
+
+export const UserPlusIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <circle cx="9" cy="8" r="4" />
+    <path d="M3 21v-1a6 6 0 0 1 12 0v1M19 8v6M16 11h6" />
+  </OutlineIcon>
+);
