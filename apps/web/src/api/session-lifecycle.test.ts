@@ -2,10 +2,10 @@ import { logout, SESSION_CORRECTION } from '@pakt/domain';
 import { act, fireEvent, renderHook, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import en from '../i18n/en.json';
-import { jsonResponse, signedInSession, stubApi, tokenGrant } from '../test/fake-api';
+import { adminUser, jsonResponse, signedInSession, stubApi, tokenGrant } from '../test/fake-api';
 import { renderApp } from '../test/render-app';
 import { createApiClient, type ApiClient } from './client';
-import { endSession, shouldRenewSoon, uisTimeoutMs, useSessionKeepAlive, useSessionTimer } from './session-lifecycle';
+import { endSession, shouldRenewSoon, uisTimeoutMs, useSessionKeepAlive, useSessionTimer, useSessionUserRefresh } from './session-lifecycle';
 import { createSessionStore, sessionStore } from './session-store';
 import { STORAGE_KEYS } from './storage-keys';
 
@@ -151,5 +151,18 @@ describe('the session running out in the app', () => {
     expect(requestsTo('POST', '/msbapi/v1/logout/stoptimer')).toHaveLength(1);
     expect(requestsTo('POST', '/msbapi/v1/logout')).toHaveLength(0);
     expect(sessionStore.get()).toBeNull();
+  });
+});
+
+describe('useSessionUserRefresh', () => {
+  it('stores who the server says the user is now, once per load, without redirecting on failure', async () => {
+    const store = createSessionStore({ initial: signedInSession(adminUser) });
+    const demoted = { ...adminUser, tenants: adminUser.tenants.map((tenant) => ({ ...tenant, userRole: 'signer' as const })) };
+    const callApi = vi.fn(async () => demoted);
+    const client = { callApi, refreshSession: vi.fn(), setNavigationHandler: vi.fn() } as unknown as ApiClient;
+    renderHook(() => useSessionUserRefresh(client, store));
+    await vi.waitFor(() => expect(store.get()!.user).toEqual(demoted));
+    expect(callApi).toHaveBeenCalledTimes(1);
+    expect(callApi).toHaveBeenCalledWith(expect.objectContaining({ path: '/msbapi/v1/users/valid' }), {}, { failures: 'caller' });
   });
 });

@@ -138,7 +138,8 @@ export function useSessionUserRefresh(client: ApiClient = apiClient, store: Sess
     if (!userId) return;
     let cancelled = false;
     client
-      .callApi(usersValid)
+      // Never a redirect: a session that cannot ask (a signing link's) keeps what it has.
+      .callApi(usersValid, {}, { failures: 'caller' })
       .then((user) => {
         if (!cancelled) refreshSessionUser(user, store);
       })
