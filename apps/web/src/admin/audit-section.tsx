@@ -6,7 +6,6 @@ import {
   Grid,
   Group,
   Loader,
-  Pagination,
   Select,
   Stack,
   Table,
@@ -34,6 +33,7 @@ import {
   fullDetails,
   hasAuditFilters,
 } from './audit-filters';
+import { AdminPagination } from './admin-pagination';
 import { adminAuditQueryKeys } from './group-model';
 
 /** Typing in the target filter asks the server once the typing pauses. */
@@ -182,20 +182,7 @@ export function AuditSection() {
           </Group>
         )}
         {body}
-        {log.data && !rangeProblem && pages > 1 && (
-          <Group justify="flex-end">
-            <Pagination
-              total={pages}
-              value={pg + 1}
-              onChange={(value) => setPaging({ key: filterKey, pg: value - 1 })}
-              size="sm"
-              siblings={wide ? 1 : 0}
-              boundaries={1}
-              getControlProps={(control) => ({ 'aria-label': t(`adminAudit.paging.${control}`) })}
-              getItemProps={(value) => ({ 'aria-label': t('adminAudit.paging.page', { page: value }) })}
-            />
-          </Group>
-        )}
+        {log.data && !rangeProblem && pages > 1 && <AdminPagination pages={pages} pg={pg} wide={wide} onChange={(next) => setPaging({ key: filterKey, pg: next })} />}
       </Stack>
     </Stack>
   );

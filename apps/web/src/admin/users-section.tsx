@@ -11,7 +11,6 @@ import {
   Loader,
   Menu,
   Modal,
-  Pagination,
   Select,
   Stack,
   Table,
@@ -60,6 +59,7 @@ import {
   userProblem,
   userQueryKeys,
 } from './user-model';
+import { AdminPagination } from './admin-pagination';
 import { CsvInviteDialog, InviteDialog } from './user-invite';
 
 /** Typing in the search box asks the server once the typing pauses. */
@@ -290,20 +290,7 @@ export function UsersSection() {
           </Group>
         )}
         {body}
-        {users.data && pages > 1 && (
-          <Group justify="flex-end">
-            <Pagination
-              total={pages}
-              value={pg + 1}
-              onChange={(value) => setPaging({ key: pagingKey, pg: value - 1 })}
-              size="sm"
-              siblings={wide ? 1 : 0}
-              boundaries={1}
-              getControlProps={(control) => ({ 'aria-label': t(`adminAudit.paging.${control}`) })}
-              getItemProps={(value) => ({ 'aria-label': t('adminAudit.paging.page', { page: value }) })}
-            />
-          </Group>
-        )}
+        {users.data && pages > 1 && <AdminPagination pages={pages} pg={pg} wide={wide} onChange={(next) => setPaging({ key: pagingKey, pg: next })} />}
       </Stack>
 
       <InviteDialog opened={inviting === 'one'} onClose={() => setInviting(null)} />
