@@ -18,6 +18,10 @@ const port = process.env.E2E_PORT ?? '3100';
 const tokenFile = path.join(root, `e2e/.tmp/setup-token-${port}`);
 fs.mkdirSync(path.dirname(tokenFile), { recursive: true });
 fs.writeFileSync(tokenFile, setupToken);
+// User sync-up reads feeds from files on the server: the journey drops its feed in this folder,
+// which it finds by the same rule (e2e/tests/user-sync.spec.ts), unless both are given one.
+const userSyncDir = process.env.USER_SYNC_DIR ?? path.join(root, `e2e/.tmp/user-sync-${port}`);
+fs.mkdirSync(userSyncDir, { recursive: true });
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
   cwd: root,
   stdio: 'inherit',
@@ -28,6 +32,7 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/
     PORT: port,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     SETUP_TOKEN: setupToken,
+    USER_SYNC_DIR: userSyncDir,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
   },
 });

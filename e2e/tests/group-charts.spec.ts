@@ -70,7 +70,7 @@ async function captureCharts(page: Page, name: string): Promise<void> {
       window.scrollTo(0, heading.getBoundingClientRect().top + window.scrollY - 72);
     });
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+    await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
     await page.screenshot({ path: `${screenshotDir}${device}-${name}.png` });
   }
   if (original) await page.setViewportSize(original);

@@ -20,7 +20,8 @@ export async function saveScreenshot(page: Page, testInfo: TestInfo, name: strin
  * the viewport, rather than the whole page. Waits on the animations themselves, not on a time.
  */
 export async function saveViewportScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+  // A cancelled animation rejects its promise; it has ended all the same.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
   await page.screenshot({ path: `${screenshotDir}${testInfo.project.name}-${name}.png` });
 }
 
@@ -50,6 +51,25 @@ export async function saveScreenshotAtBothSizes(page: Page, name: string): Promi
     await expectNoHorizontalOverflow(page);
     await scrollToTop(page);
     await page.screenshot({ path: `${screenshotDir}${project}-${name}.png`, fullPage: true });
+  }
+  if (original) await page.setViewportSize(original);
+}
+
+/**
+ * A journey's screen at both sizes into `dir` (`desktop-NAME.png`, `phone-NAME.png`), each
+ * checked to fit without sideways scrolling once its animations have ended; the viewport is
+ * restored. Journeys call it from their desktop run only, as both runs would write the same files.
+ */
+export async function captureAtBothSizes(page: Page, dir: string, name: string): Promise<void> {
+  fs.mkdirSync(dir, { recursive: true });
+  const original = page.viewportSize();
+  for (const [device, size] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await expectNoHorizontalOverflow(page);
+    await scrollToTop(page);
+    // A cancelled animation rejects its promise; it has ended all the same.
+    await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
+    await page.screenshot({ path: `${dir.replace(/\/?$/, '/')}${device}-${name}.png`, fullPage: true });
   }
   if (original) await page.setViewportSize(original);
 }
@@ -185,7 +205,13 @@ export async function inviteAndRegister(
     }),
   );
   const { messages } = await apiData<{ messages: { recipient: string; body: string }[] }>(await request.get('/msbapi/v1/outbox', { headers: adminHeaders }));
-  const invitation = new URL(/https?:\/\/\S+/.exec(messages.find((m) => m.recipient === person.email)!.body)![0]);
+  await registerFromInvitation(request, new URL(/https?:\/\/\S+/.exec(messages.find((m) => m.recipient === person.email)!.body)![0]), person);
+}
+
+type Person = { readonly email: string; readonly firstName: string; readonly lastName: string; readonly password: string };
+
+/** Registers the invited person from their invitation link (its `invite` and `tenant`), through the API. */
+export async function registerFromInvitation(request: APIRequestContext, invitation: URL, person: Person): Promise<void> {
   await apiData(
     await request.post('/msbapi/public/users/registerusertenant', {
       data: {
@@ -199,4 +225,23 @@ export async function inviteAndRegister(
       },
     }),
   );
+}
+
+/**
+ * A super admin of the tenant, as an install makes its first one: invited by root from the
+ * console's endpoint, registered from the link root is shown. Answers their API headers.
+ */
+export async function addSuperAdmin(request: APIRequestContext, tenantId: string, person: Person): Promise<Record<string, string>> {
+  await ensureRoot(request);
+  const { accessToken } = await apiData<{ accessToken: string }>(
+    await request.post('/msbapi/v1/authenticate', { form: { username: ROOT.email, password: ROOT.password } }),
+  );
+  const { inviteLink } = await apiData<{ inviteLink: string }>(
+    await request.post(`/msbapi/v1/root/tenants/${tenantId}/superadmins`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+      data: { email: person.email, firstName: person.firstName, lastName: person.lastName },
+    }),
+  );
+  await registerFromInvitation(request, new URL(inviteLink), person);
+  return apiHeadersOf(request, person.email, person.password);
 }

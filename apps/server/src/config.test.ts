@@ -22,6 +22,11 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe('/srv/pakt/somewhere');
   });
 
+  it('keeps user sync-up feeds under the data directory unless USER_SYNC_DIR says otherwise', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/pakt/data' }).userSyncDir).toBe('/srv/pakt/data/user-sync');
+    expect(loadConfig({ USER_SYNC_DIR: './feeds', INIT_CWD: '/srv/pakt' }).userSyncDir).toBe('/srv/pakt/feeds');
+  });
+
   it('reads PostgreSQL, flags and languages from the environment', () => {
     const config = loadConfig({
       DATABASE_URL: 'postgres://u@db:5432/pakt',

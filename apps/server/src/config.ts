@@ -38,6 +38,8 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     DATA_DIR: z.string().min(1).optional(),
+    /** Where operators drop user sync-up feeds: one folder per tenant, named by its id. */
+    USER_SYNC_DIR: z.string().min(1).optional(),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
@@ -115,6 +117,8 @@ export interface Config {
   /** Set: PostgreSQL. Unset: embedded PGlite in `<dataDir>/db`. */
   databaseUrl: string | undefined;
   filesDir: string;
+  /** USER_SYNC_DIR: a folder per tenant (its id) holding that tenant's directory feed. */
+  userSyncDir: string;
   webDistDir: string;
   jobsEnabled: boolean;
   /** Inbox pages kept per process; 0: none. */
@@ -189,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     filesDir: path.join(dataDir, 'files'),
+    userSyncDir: e.USER_SYNC_DIR ? path.resolve(base, e.USER_SYNC_DIR) : path.join(dataDir, 'user-sync'),
     webDistDir: e.WEB_DIST_DIR ? path.resolve(base, e.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     jobsEnabled: e.JOBS_ENABLED,
     inboxPageCacheEntries: e.INBOX_PAGE_CACHE_ENTRIES,

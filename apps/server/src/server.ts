@@ -8,6 +8,7 @@ import { type Database, openDatabase } from './db/database';
 import { type JobQueue, startJobQueue } from './jobs/job-queue';
 import { SWEEP_TEMPORARY_FILES_CRON, sweepTemporaryFilesJob } from './jobs/sweep-temporary-files';
 import { EXPIRE_EPAKS_CRON, expireEpaksJob } from './jobs/expire-epaks';
+import { USER_SYNC_SWEEP_CRON, userSyncJob } from './jobs/user-sync';
 import { seedDemo } from './identity/demo';
 import { deliverOutboxJob, deliverSmsJob, smtpTransport } from './identity/mail-delivery';
 import { prepareFirstRun } from './identity/first-run';
@@ -78,6 +79,9 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
       });
       await opened.jobs.register(expire);
       await opened.jobs.schedule(expire, EXPIRE_EPAKS_CRON, {});
+      const userSync = userSyncJob(context, (error) => app.log.error({ err: error }, 'a user sync-up failed'));
+      await opened.jobs.register(userSync);
+      await opened.jobs.schedule(userSync, USER_SYNC_SWEEP_CRON, {});
       const jobs = opened.jobs;
       const deliveries = [
         config.smtp && deliverOutboxJob({ db: opened.database.db, storage, transport: smtpTransport(config.smtp.url), from: config.smtp.from }),

@@ -21,6 +21,7 @@ import { DashboardPage } from './dashboard/dashboard-page';
 import { EpaksPage } from './inbox/epaks-page';
 import { AppLayout } from './shell/app-layout';
 import { LandingRedirect } from './routing/access';
+import { SettingsPage } from './settings/settings-page';
 
 /** Shared by the browser router and the tests' memory router, so tests exercise the real tree. */
 export const routes: RouteObject[] = [
@@ -42,6 +43,7 @@ export const routes: RouteObject[] = [
       { path: '/changepassword', element: <ChangePasswordPage /> },
       { path: '/profile', element: <ProfilePage /> },
       { path: '/admin', element: <AdminPage /> },
+      { path: '/settings', element: <SettingsPage /> },
       { path: '/workflows', element: <WorkflowsPage /> },
       { path: '/compose', element: <ComposePage /> },
       { path: '/dashboard', element: <DashboardPage /> },

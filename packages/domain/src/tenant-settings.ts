@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Role } from './constants/roles';
-import { DocumentFormat, ViewEnforceOption } from './constants/ui';
+import { AUTH_MECHANISMS, AuthMechanism, DocumentFormat, GeolocationType, VerificationMode, ViewEnforceOption } from './constants/ui';
 import { LanguageCode } from './languages';
 import { type PermissionSettings, resolvePermissionSettings } from './permissions';
 
@@ -42,11 +42,36 @@ export const TenantSettings = z
     recipientRoles: z.array(Role).max(10),
     /** Whether compose shows the "must be read before acting" choice, and what it starts as (spec §9). */
     viewEnforceOption: ViewEnforceOption,
+    /** Whether signers are asked where they are when they sign (spec §9 geolocation types). */
+    geolocationType: GeolocationType,
+    /** Whether recipients must prove who they are before acting (spec §9 verification modes). */
+    verificationMode: VerificationMode,
+    /** How members may sign in (spec §9 auth mechanisms); at least one. */
+    authMechanisms: z.array(AuthMechanism).min(1).max(AUTH_MECHANISMS.length),
+    /** Days an ePak stays open for action when its composer sets no expiry ("ePak expiry days"). */
+    ePakExpiryDays: z.number().int().min(1).max(3650),
+    /** Days a finished ePak is kept before it may be archived ("ePak retention period"). */
+    ePakRetentionDays: z.number().int().min(1).max(36500),
+    /** The inbox shows Archived for what one sent / received ("sent and received archive folders"). */
+    sentArchiveFolder: z.boolean(),
+    receivedArchiveFolder: z.boolean(),
+    /** Lists of people show their UUID column ("user UUID column display"). */
+    showUserUuidColumn: z.boolean(),
+    /**
+     * User sync-up: the directory feed, a file the operator drops in this tenant's folder of the
+     * install's USER_SYNC_DIR (a name only: no folders, so a tenant can never read outside it).
+     */
+    userSyncFileName: z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\.(csv|json)$/i),
+    /** Members the feed no longer lists are disabled (otherwise they are left alone). */
+    userSyncDisableMissing: z.boolean(),
+    /** The role of people the feed adds without naming one. */
+    userSyncDefaultRole: z.enum(['custodian', 'submitter', 'signer', 'registrar']),
   })
   .partial();
 export type TenantSettings = z.infer<typeof TenantSettings>;
 
 export const DEFAULT_INVITATION_VALIDITY_DAYS = 7;
+export const DEFAULT_USER_SYNC_ROLE = 'signer' as const;
 
 /**
  * GET /msbapi/v1/config answers one config type (spec section 9) at a time: the values in force
@@ -173,4 +198,116 @@ export function viewEnforceChoice(option: ViewEnforceOption = DEFAULT_VIEW_ENFOR
 export function resolveViewEnforced(option: ViewEnforceOption | undefined, requested: boolean | undefined): boolean {
   const choice = viewEnforceChoice(option);
   return choice.shown ? (requested ?? choice.initial) : choice.initial;
+}
+
+/** What the install allows, whatever a tenant says: its feature flags and its languages. */
+export interface InstallLimits extends InstallFeatures {
+  supportedLanguages: readonly LanguageCode[];
+}
+
+/**
+ * Every setting's value in force for a tenant, defaults filled in: what the settings screen shows.
+ * `null` for the values that have none until a super admin sets one.
+ */
+export const TenantSettingsInForce = TenantSettings.required().extend({
+  cloudDriveClientId: z.string().nullable(),
+  ePakExpiryDays: z.number().int().nullable(),
+  ePakRetentionDays: z.number().int().nullable(),
+  userSyncFileName: z.string().nullable(),
+});
+export type TenantSettingsInForce = z.infer<typeof TenantSettingsInForce>;
+
+/** The value of each setting a tenant has not changed. Feature switches follow the install's. */
+export function resolveTenantSettings(stored: TenantSettings, install: InstallLimits): TenantSettingsInForce {
+  const permission = effectivePermissionSettings(install, stored);
+  const languages = (stored.supportedLanguages ?? install.supportedLanguages).filter((l) => install.supportedLanguages.includes(l));
+  return {
+    teamRoomsEnabled: permission.teamRoomsEnabled,
+    pdfCompareEnabled: permission.pdfCompareEnabled,
+    featuresEnabled: permission.featuresEnabled,
+    restrictWorkflow: permission.restrictWorkflow,
+    showEditReasons: permission.showEditReasons,
+    showEditWorkflowStates: permission.showEditWorkflowStates,
+    showUserSyncUp: permission.showUserSyncUp,
+    showFieldMapping: permission.showFieldMapping,
+    showStamps: permission.showStamps,
+    supportedLanguages: languages.length > 0 ? languages : [...install.supportedLanguages],
+    invitationValidityDays: stored.invitationValidityDays ?? DEFAULT_INVITATION_VALIDITY_DAYS,
+    skipNewUsers: stored.skipNewUsers ?? false,
+    cloudDriveUploadEnabled: stored.cloudDriveUploadEnabled ?? false,
+    cloudDriveClientId: stored.cloudDriveClientId ?? null,
+    disabledDocumentFormats: stored.disabledDocumentFormats ?? [],
+    recipientDomains: stored.recipientDomains ?? [],
+    recipientsVerifiedOnly: stored.recipientsVerifiedOnly ?? false,
+    recipientRoles: stored.recipientRoles ?? [],
+    viewEnforceOption: stored.viewEnforceOption ?? DEFAULT_VIEW_ENFORCE_OPTION,
+    geolocationType: stored.geolocationType ?? 'OFF',
+    verificationMode: stored.verificationMode ?? 'OFF',
+    authMechanisms: stored.authMechanisms ?? ['MSBAUTH'],
+    ePakExpiryDays: stored.ePakExpiryDays ?? null,
+    ePakRetentionDays: stored.ePakRetentionDays ?? null,
+    sentArchiveFolder: stored.sentArchiveFolder ?? true,
+    receivedArchiveFolder: stored.receivedArchiveFolder ?? true,
+    showUserUuidColumn: stored.showUserUuidColumn ?? false,
+    userSyncFileName: stored.userSyncFileName ?? null,
+    userSyncDisableMissing: stored.userSyncDisableMissing ?? false,
+    userSyncDefaultRole: stored.userSyncDefaultRole ?? DEFAULT_USER_SYNC_ROLE,
+  };
+}
+
+/**
+ * A change to a tenant's settings: each key given replaces the stored value, `null` puts the
+ * setting back to its default, and a key left out is left alone. Unknown keys are refused.
+ */
+export const TenantSettingsPatch = z
+  .object(Object.fromEntries(Object.entries(TenantSettings.shape).map(([key, schema]) => [key, schema.unwrap().nullable().optional()])) as {
+    [K in keyof typeof TenantSettings.shape]: z.ZodOptional<z.ZodNullable<(typeof TenantSettings.shape)[K]['def']['innerType']>>;
+  })
+  .strict();
+export type TenantSettingsPatch = z.infer<typeof TenantSettingsPatch>;
+
+/** Applies a patch to stored settings (null removes the key, so the default applies again). */
+export function applyTenantSettingsPatch(stored: TenantSettings, patch: TenantSettingsPatch): TenantSettings {
+  const next: Record<string, unknown> = { ...stored };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  return next as TenantSettings;
+}
+
+/**
+ * Rules across settings, or between a setting and the install, that a schema cannot state. Each
+ * problem names its setting, so a form can show it beside the field.
+ */
+export function tenantSettingsProblems(settings: TenantSettings, install: InstallLimits): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  const offForInstall = 'Switched off for the whole install: it cannot be switched on for one tenant.';
+  if (settings.teamRoomsEnabled && !install.teamRooms) problems.push({ path: 'teamRoomsEnabled', message: offForInstall });
+  if (settings.pdfCompareEnabled && !install.pdfCompare) problems.push({ path: 'pdfCompareEnabled', message: offForInstall });
+  if (settings.featuresEnabled && !install.features) problems.push({ path: 'featuresEnabled', message: offForInstall });
+  const foreign = (settings.supportedLanguages ?? []).filter((language) => !install.supportedLanguages.includes(language));
+  if (foreign.length > 0) {
+    problems.push({ path: 'supportedLanguages', message: `Not offered by this install: ${foreign.join(', ')} (it offers ${install.supportedLanguages.join(', ')}).` });
+  }
+  if (settings.cloudDriveUploadEnabled && !settings.cloudDriveClientId) {
+    problems.push({ path: 'cloudDriveClientId', message: 'Cloud-drive upload needs the application (client) ID registered with the drive.' });
+  }
+  // Passwords are the one first factor this install has; the others are second factors or need
+  // an identity provider it does not have, so a tenant without passwords could not sign in.
+  if (settings.authMechanisms && !settings.authMechanisms.includes('MSBAUTH')) {
+    problems.push({ path: 'authMechanisms', message: 'MSBAUTH (sign-in with a password) must stay on: it is the only first factor of this install.' });
+  }
+  if (settings.authMechanisms?.includes('SSO')) {
+    problems.push({ path: 'authMechanisms', message: 'SSO needs an identity provider, and none is configured on this install.' });
+  }
+  for (const key of ['disabledDocumentFormats', 'recipientDomains', 'recipientRoles', 'authMechanisms', 'supportedLanguages'] as const) {
+    const values = settings[key] as readonly string[] | undefined;
+    if (values && new Set(values).size !== values.length) problems.push({ path: key, message: 'A value is listed twice.' });
+  }
+  if ((settings.disabledDocumentFormats ?? []).includes('pdf')) {
+    problems.push({ path: 'disabledDocumentFormats', message: 'PDF cannot be refused: every document becomes a PDF to be signed.' });
+  }
+  return problems;
 }

@@ -60,6 +60,7 @@ function present({ user, membership }: Row): AdminUser {
     status: (membership.status === 'invited' && user.status === 'enabled' ? 'admininvited' : user.status) as UserStatus,
     enabled: membership.status !== 'disabled',
     retentionAdmin: membership.retentionAdmin,
+    hasPhoto: user.photoSha256 !== null,
     createdOn: membership.createdAt.toISOString(),
     lastLoginOn: user.lastLoginAt?.toISOString() ?? null,
   };

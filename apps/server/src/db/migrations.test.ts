@@ -15,7 +15,7 @@ describe('migrations', () => {
     await database.migrate();
     await database.migrate();
     const { rows } = await database.executeSql(
-      `select table_name from information_schema.tables where table_schema = 'public' order by 1`,
+      `select table_name from information_schema.tables where table_schema = 'public' order by table_name collate "C"`,
       [],
     );
     expect(rows.map((r) => (r as { table_name: string }).table_name)).toEqual([
@@ -51,6 +51,7 @@ describe('migrations', () => {
       'tenant_seals',
       'tenant_settings',
       'tenants',
+      'user_sync_runs',
       'users',
       'workflow_states',
       'workflows',

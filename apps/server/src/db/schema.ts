@@ -737,3 +737,32 @@ export const adminAuditLog = pgTable(
   },
   (t) => [index('admin_audit_tenant_time').on(t.tenantId, t.createdAt, t.id), index('admin_audit_tenant_action').on(t.tenantId, t.action, t.createdAt)],
 );
+
+/**
+ * User sync-up runs (issue 7): an administrator starts one, a job reads the tenant's directory
+ * feed and applies it. At most one run of a tenant is queued or running at a time (the partial
+ * unique index makes that hold even when two starts race).
+ */
+export const userSyncRuns = pgTable(
+  'user_sync_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull().default('queued'),
+    /** The feed's name when the run was started (the setting may change afterwards). */
+    fileName: text('file_name').notNull(),
+    counts: jsonb('counts'),
+    /** What changed and which rows were refused: { changes: [...], errors: [...] }. */
+    report: jsonb('report'),
+    /** Why a failed run changed nothing (the file missing, unreadable or invalid). */
+    error: text('error'),
+    createdAt: createdAt(),
+    startedAt: ts('started_at'),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [
+    index('user_sync_runs_tenant_time').on(t.tenantId, t.createdAt.desc()),
+    uniqueIndex('user_sync_runs_one_open').on(t.tenantId).where(sql`${t.status} in ('queued', 'running')`),
+  ],
+);

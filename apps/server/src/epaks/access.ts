@@ -2,6 +2,7 @@ import { DomainError, type EpakViewer, invalidInput, notFound, ResponseCode, typ
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, epakUserStates } from '../db/schema';
+import { loadTenantSettings } from '../identity/tenant-configuration';
 
 /** Who is asking, inside which tenant. */
 export interface EpakActor {
@@ -77,6 +78,9 @@ export async function loadViewer(db: Db, actor: EpakActor, epak: EpakRow): Promi
     current !== undefined &&
     current.order === epak.currentStep &&
     (current.status === 'Pending' || current.status === 'DelegatePending');
+  // Read from the ePak's tenant, not the caller's session: a signing-link session cannot read it.
+  // OFF when unset, as resolveTenantSettings fills it in.
+  const { geolocationType } = await loadTenantSettings(db, epak.tenantId);
   return {
     isOwner: epak.ownerId === actor.userId,
     recipientId: current?.id ?? null,
@@ -90,5 +94,6 @@ export async function loadViewer(db: Db, actor: EpakActor, epak: EpakRow): Promi
     viewedDocumentIds: viewed,
     signedDocumentIds: signed,
     starred: state?.starred ?? false,
+    geolocation: geolocationType ?? 'OFF',
   };
 }

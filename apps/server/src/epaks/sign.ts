@@ -39,7 +39,8 @@ import { currentVersion, readCurrentDocumentHashed, revisionsOf } from './revisi
  * A recipient signs one document of an ePak (POST …/documents/{documentId}/sign).
  *
  * 1. Checks, without locks: the caller's place is Pending in the step under way, the step is a
- *    signing step, view enforcement is met, and the values are theirs and complete.
+ *    signing step, view enforcement is met, a location is given when the tenant's geolocation
+ *    setting is MANDATORY, and the values are theirs and complete.
  * 2. Seals: the server draws the values as read-only fields and appends one incremental revision
  *    carrying a PAdES signature made with the tenant's seal. The earlier file is never rewritten.
  * 3. Stores the revision's tail as a blob BEFORE any row changes.
@@ -354,6 +355,11 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
   const viewer = await loadViewer(db, actor, epak);
   if (!viewer.eligibleForAction) {
     throw invalidInput('This ePak must be read before you act: open every document first.', [{ path: 'viewEnforced', message: 'notRead' }]);
+  }
+  // Spec §9 geolocation MANDATORY: refused before any sealing work, so nothing is stored. The
+  // body's location is trimmed already; OPTIONAL and OFF take a location or none, as sent.
+  if (viewer.geolocation === 'MANDATORY' && !body.location) {
+    throw invalidInput('Say where you are signing: this organisation records the location of every signature.', [{ path: 'location', message: 'required' }]);
   }
 
   const pages = doc.pages as PageGeometry[];

@@ -46,6 +46,10 @@ export async function startEpak(options: {
   ip?: string | null;
   /** Where mail links point and how long signing links last; no mail is queued without it. */
   notify?: { publicUrl: string; linkDays: number };
+  /** The tenant's "ePak expiry days": an ePak sent without an expiry gets one this many days on. */
+  defaultExpiryDays?: number | null;
+  /** The tenant's "ePak retention period": the archival period of an ePak sent without one. */
+  defaultRetentionDays?: number | null;
 }): Promise<void> {
   const { db, scope } = options;
   await db.transaction(async (txRaw) => {
@@ -113,6 +117,11 @@ export async function startEpak(options: {
 
     // The engine decides where the ePak stands once started (EMAIL steps run at once; a
     // workflow of EMAIL steps only is completed right away); this stores its answer.
+    const defaults = {
+      ...(!epak.expiresAt && options.defaultExpiryDays ? { expiresAt: new Date(Date.now() + options.defaultExpiryDays * 86_400_000) } : {}),
+      ...(epak.archivalPeriodDays === null && options.defaultRetentionDays ? { archivalPeriodDays: options.defaultRetentionDays } : {}),
+    };
+    if (Object.keys(defaults).length > 0) await tx.update(epaks).set(defaults).where(eq(epaks.id, epak.id));
     const stored = await loadEngineState(tx, epak);
     const started = transition(stored.state, { type: 'start' });
     if (!started.ok) throw new DomainError(ResponseCode[started.code], started.reason);

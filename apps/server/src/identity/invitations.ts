@@ -1,6 +1,7 @@
 import {
   DEFAULT_INVITATION_VALIDITY_DAYS,
   DomainError,
+  forbidden,
   invalidInput,
   type Invitee,
   notFound,
@@ -126,6 +127,7 @@ export async function reinviteMember(options: { db: Db; tenant: { id: string; na
   return options.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
     const { membership, user } = await pendingMember(db, options.tenant.id, options.userId);
+    refuseSuperAdminTarget(membership.role);
     await db
       .update(invitations)
       .set({ status: 'cancelled' })
@@ -148,6 +150,14 @@ export async function reinviteMember(options: { db: Db; tenant: { id: string; na
 }
 
 /**
+ * A super admin's invitation is the super admins' (and root's) to manage, never an admin's: the
+ * permissions module protects super admins from every other user-management action too.
+ */
+function refuseSuperAdminTarget(role: string) {
+  if (role === 'super_admin') throw forbidden("A super admin's invitation is managed by the super admins of the tenant.");
+}
+
+/**
  * Invite type admin_invite_cancel: the invitation of someone who has not joined is withdrawn and
  * their membership goes. Refused while an ePak under way waits for them (-34) or was delegated to
  * them (-35): cancelling would strand it. An account that belongs nowhere else and never had a
@@ -156,7 +166,8 @@ export async function reinviteMember(options: { db: Db; tenant: { id: string; na
 export async function cancelInvitation(options: { db: Db; tenantId: string; userId: string; cancelledBy: string }) {
   return options.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
-    const { user } = await pendingMember(db, options.tenantId, options.userId);
+    const { membership, user } = await pendingMember(db, options.tenantId, options.userId);
+    refuseSuperAdminTarget(membership.role);
     const waiting = await db
       .select({ status: epakRecipients.status })
       .from(epakRecipients)
@@ -296,7 +307,8 @@ export async function acceptInvitation(options: {
     await tx
       .update(memberships)
       .set({ status: 'active' })
-      .where(and(eq(memberships.tenantId, invitation.tenantId), eq(memberships.userId, user.id)));
+      // A super admin disabled before accepting (updateSuperadminStatus) joins still disabled.
+      .where(and(eq(memberships.tenantId, invitation.tenantId), eq(memberships.userId, user.id), eq(memberships.status, 'invited')));
     // Someone who only ever signed by link (external) is a member now: their own folders, menus, login.
     await tx.update(users).set({ type: 'internal' }).where(and(eq(users.id, user.id), eq(users.type, 'external')));
     if (passwordHash) {

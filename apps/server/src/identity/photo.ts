@@ -1,8 +1,10 @@
-import { DomainError, invalidInput, PHOTO_MAX_BYTES, ResponseCode } from '@pakt/domain';
+import { type Actor, DomainError, invalidInput, notFound, PHOTO_MAX_BYTES, ResponseCode, type Role } from '@pakt/domain';
 import { and, eq } from 'drizzle-orm';
 import { Transform, type Readable } from 'node:stream';
+import { recordAdminAction } from '../admin/audit-log';
 import type { Db } from '../db/database';
 import { memberships, users } from '../db/schema';
+import { authorizeOrThrow } from '../http/auth-guard';
 import type { FileStorage } from '../storage/file-storage';
 
 const tooLarge = () => new DomainError(ResponseCode.SIGNATURE_UPLOAD_SIZE, `The photo is larger than ${PHOTO_MAX_BYTES / 1024 / 1024} MB.`, { httpStatus: 413 });
@@ -54,6 +56,37 @@ export async function removeOwnPhoto(db: Db, userId: string) {
   // The bytes stay: content-addressed files may be shared, and a sweep removes unreferenced ones.
   const [updated] = await db.update(users).set({ photoSha256: null, photoType: null }).where(eq(users.id, userId)).returning();
   return updated!;
+}
+
+/**
+ * An admin removes a member's photo (issue 7, user management: an inappropriate picture) without
+ * waiting for them to. Only a member of the admin's own tenant can be named, anyone else is 404
+ * as if they did not exist; whom an admin may act on is the permissions module's answer. The
+ * change and its audit record commit together; a photo already gone changes and records nothing.
+ */
+export async function removeMemberPhoto(options: { db: Db; actor: Actor & { tenantId: string }; userId: string }) {
+  const { actor, userId } = options;
+  return options.db.transaction(async (tx) => {
+    const db = tx as unknown as Db;
+    const [row] = await db
+      .select({ user: users, role: memberships.role })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(and(eq(memberships.tenantId, actor.tenantId), eq(memberships.userId, userId)))
+      .for('update', { of: users });
+    if (!row) throw notFound();
+    authorizeOrThrow(actor, 'user.photo.delete', { targetUserId: userId, targetRole: row.role as Role, targetTenantId: actor.tenantId });
+    if (!row.user.photoSha256) return row.user;
+    const updated = await removeOwnPhoto(db, userId);
+    await recordAdminAction({
+      db,
+      tenantId: actor.tenantId,
+      actorId: actor.userId,
+      action: 'user_photo_removed',
+      target: { type: 'user', id: userId, label: row.user.email },
+    });
+    return updated;
+  });
 }
 
 /** Whether `viewerId` may see `ownerId`'s photo: themselves, or someone active in a shared tenant. */

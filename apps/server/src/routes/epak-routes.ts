@@ -146,8 +146,17 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
     exchangeSigningLink({ db, token: params.easytoken, client: { ipAddress: request.ip, userAgent: request.headers['user-agent'] } }),
   );
 
-  route(app, ctx, startEpak, async ({ auth, params, request }) => {
-    await sendEpak({ db, scope: scopeOf(auth), epakId: params.ePakId, ip: request.ip, notify: { publicUrl: ctx.config.publicUrl, linkDays: ctx.config.signingLinkDays } });
+  route(app, ctx, startEpak, async ({ auth, params, request, tenantSettings }) => {
+    const settings = await tenantSettings();
+    await sendEpak({
+      db,
+      scope: scopeOf(auth),
+      epakId: params.ePakId,
+      ip: request.ip,
+      notify: { publicUrl: ctx.config.publicUrl, linkDays: ctx.config.signingLinkDays },
+      defaultExpiryDays: settings.ePakExpiryDays,
+      defaultRetentionDays: settings.ePakRetentionDays,
+    });
     request.log.info({ ePakId: params.ePakId }, 'ePak started');
     ctx.nudgeMailDelivery();
     return loadEpakDetail(db, scopeOf(auth), params.ePakId);

@@ -1,5 +1,6 @@
 import {
   accessibilities,
+  API_HEADERS,
   DEFAULT_VIEW_ENFORCE_OPTION,
   deleteUserPhoto,
   getUserPhoto,
@@ -60,7 +61,7 @@ import { authenticateUser } from '../auth/authenticate-user';
 import { presentUserInfo, updateOwnProfile } from '../identity/profile';
 import { signUp, verifyEmail as verifyEmailAddress } from '../identity/signup';
 import { consumeOneTimeToken, issueOneTimeToken } from '../auth/one-time-tokens';
-import { maySeePhoto, removeOwnPhoto, storeOwnPhoto } from '../identity/photo';
+import { maySeePhoto, removeMemberPhoto, removeOwnPhoto, storeOwnPhoto } from '../identity/photo';
 import { loadTenantSettings } from '../identity/tenant-configuration';
 import {
   confirmEnrolment,
@@ -76,7 +77,7 @@ import {
 } from '../auth/two-factor';
 import { issueSession, revokeSessionFamily, rotateSession } from '../auth/sessions';
 import type { Db } from '../db/database';
-import { actorOf, authorizeOrThrow } from '../http/auth-guard';
+import { actorOf, authorizeOrThrow, resolveAuth } from '../http/auth-guard';
 import { route } from '../http/route';
 import { completeFirstRun, rootExists } from '../identity/first-run';
 import { acceptInvitation, describeInvitation, inviteMembers } from '../identity/invitations';
@@ -362,6 +363,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
       passwordConfig: await loadPasswordConfig(db, auth.tenant.id),
       requireEmailOtp: tenant!.requireEmailOtp,
       viewEnforceOption: stored.viewEnforceOption ?? DEFAULT_VIEW_ENFORCE_OPTION,
+      showUserUuidColumn: stored.showUserUuidColumn ?? false,
     };
   });
 
@@ -372,9 +374,18 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return presentUserInfo(await storeOwnPhoto({ db, storage: ctx.storage, userId: auth.user.id, file: file.file }));
   });
 
-  route(app, ctx, deleteUserPhoto, async ({ params, auth }) => {
-    if (params.userId !== auth.user.id) throw notFound();
-    return presentUserInfo(await removeOwnPhoto(db, auth.user.id));
+  route(app, ctx, deleteUserPhoto, async ({ params, auth, request }) => {
+    // One's own needs no tenant (root has none).
+    if (params.userId === auth.user.id) return presentUserInfo(await removeOwnPhoto(db, auth.user.id));
+    // Someone else's is an admin's act inside a tenant: the tenant header is checked as for any
+    // tenant endpoint (an outsider's header is 404). Without one there is no tenant to act in,
+    // and the answer stays what it always was for someone else's photo: 404.
+    const tenantHeader = request.headers[API_HEADERS.tenant.toLowerCase()];
+    if (typeof tenantHeader !== 'string' || tenantHeader.length === 0) throw notFound();
+    const tenantAuth = await resolveAuth({ db, access: 'tenant', request });
+    if (!tenantAuth || !('tenant' in tenantAuth)) throw notFound();
+    const actor = { ...actorOf(tenantAuth), tenantId: tenantAuth.tenant.id };
+    return presentUserInfo(await removeMemberPhoto({ db, actor, userId: params.userId }));
   });
 
   route(app, ctx, getUserPhoto, async ({ params, auth }) => {

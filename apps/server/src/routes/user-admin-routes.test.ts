@@ -222,6 +222,19 @@ describe('invitations', () => {
     }
     expect(await state(A.tenant.id)).toBe(before);
   });
+
+  it("are not an admin's to send again or withdraw for a super admin (-11)", async () => {
+    const email = `super-${Date.now()}@example.test`;
+    const invited = await inject('POST', '/msbapi/v2/user/registerAsSuperadmin', Super, { email, firstName: 'Sita', lastName: 'Rao' });
+    expect(invited.statusCode, invited.body).toBe(200);
+    const userId = invited.json().data.userId as string;
+    const before = await state(A.tenant.id);
+    for (const action of ['reinvite', 'cancelInvite']) {
+      const res = await inject('POST', `/msbapi/v2/users/${userId}/${action}`, A);
+      expect([res.statusCode, res.json().code], res.body).toEqual([403, -11]);
+    }
+    expect(await state(A.tenant.id)).toBe(before);
+  });
 });
 
 describe('inviting from a CSV file', () => {

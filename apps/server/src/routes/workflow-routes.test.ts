@@ -1,7 +1,7 @@
 import { WorkflowStateDefinition, WorkflowTemplate } from '@pakt/domain';
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tenantSettings, workflows } from '../db/schema';
+import { adminAuditLog, tenantSettings, workflows, workflowStates } from '../db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';
@@ -62,6 +62,87 @@ describe('workflow states', () => {
     await t.database.db.insert(tenantSettings).values({ tenantId: admin.tenant.id, settings: { showEditWorkflowStates: false } });
     const hidden = await t.app.inject({ method: 'POST', url: '/msbapi/v1/workflow/states', headers: admin.headers, payload: { ...body, name: 'Witness' } });
     expect(hidden.statusCode).toBe(403);
+  });
+});
+
+describe('editing workflow states (admin)', () => {
+  const auditOf = (tenantId: string) =>
+    t.database.db
+      .select()
+      .from(adminAuditLog)
+      .where(eq(adminAuditLog.tenantId, tenantId))
+      .orderBy(adminAuditLog.createdAt)
+      .then((rows) => rows.map((e) => ({ action: e.action, actorId: e.actorId, targetType: e.targetType, targetLabel: e.targetLabel, details: e.details })));
+  const statesRows = (tenantId: string) =>
+    t.database.db.select().from(workflowStates).where(eq(workflowStates.tenantId, tenantId)).orderBy(workflowStates.position);
+
+  it('records every change in the admin audit log with who made it, and nothing for a change that changes nothing', async () => {
+    t = await buildTestApp();
+    const admin = await member('admin');
+    const [review] = await statesOf(admin.headers);
+    const created = await t.app.inject({ method: 'POST', url: '/msbapi/v1/workflow/states', headers: admin.headers, payload: { name: 'Notary', type: 'INPERSONSIGN' } });
+    const notary = created.json().data.workflowStateId as string;
+    const put = (url: string, payload?: Record<string, unknown>) =>
+      t.app.inject({ method: 'PUT', url: `/msbapi/v1/workflow/states/${url}`, headers: admin.headers, ...(payload ? { payload } : {}) });
+    expect((await put(review!.workflowStateId, { name: 'Legal review', description: 'Checked by counsel' })).json().data).toMatchObject({
+      name: 'Legal review',
+      description: 'Checked by counsel',
+      type: 'REVIEW',
+    });
+    // The same again, and a move to where it already is: nothing changes, nothing is recorded.
+    expect((await put(review!.workflowStateId, { name: 'Legal review', description: 'Checked by counsel' })).statusCode).toBe(200);
+    expect((await put(`${notary}/5`)).statusCode).toBe(200);
+    // An empty description clears it; a place past the end is the end.
+    expect((await put(review!.workflowStateId, { description: '' })).json().data.description).toBeNull();
+    const moved = await put(`${review!.workflowStateId}/99`);
+    expect(moved.json().data.states.map((s: { name: string }) => s.name)).toEqual(['Sign', 'Email', 'In-person sign', 'Notary', 'Legal review']);
+
+    expect(await auditOf(admin.tenant.id)).toEqual([
+      { action: 'workflow_state_created', actorId: admin.user.id, targetType: 'workflowState', targetLabel: 'Notary', details: { type: 'INPERSONSIGN', order: 5 } },
+      {
+        action: 'workflow_state_changed',
+        actorId: admin.user.id,
+        targetType: 'workflowState',
+        targetLabel: 'Legal review',
+        details: { from: 'Review', to: 'Legal review', description: 'Checked by counsel' },
+      },
+      { action: 'workflow_state_changed', actorId: admin.user.id, targetType: 'workflowState', targetLabel: 'Legal review', details: { description: null } },
+      { action: 'workflow_state_moved', actorId: admin.user.id, targetType: 'workflowState', targetLabel: 'Legal review', details: { from: 1, to: 5 } },
+    ]);
+  });
+
+  it('refuses a blank or taken name with a clear code, keeping the state as it was', async () => {
+    t = await buildTestApp();
+    const admin = await member('admin');
+    const [review] = await statesOf(admin.headers);
+    const url = `/msbapi/v1/workflow/states/${review!.workflowStateId}`;
+    const blank = await t.app.inject({ method: 'PUT', url, headers: admin.headers, payload: { name: '   ' } });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().code).toBe(-6);
+    const taken = await t.app.inject({ method: 'PUT', url, headers: admin.headers, payload: { name: 'SIGN' } });
+    expect(taken.json().code).toBe(-63);
+    expect((await statesOf(admin.headers))[0]).toEqual(review);
+    expect(await auditOf(admin.tenant.id)).toEqual([]);
+  });
+
+  it("answers an admin naming another tenant's state with 404 and changes nothing there or at home", async () => {
+    t = await buildTestApp();
+    const admin = await member('admin');
+    const otherAdmin = await member('admin');
+    const [theirs] = await statesOf(otherAdmin.headers);
+    await statesOf(admin.headers);
+    const before = JSON.stringify([await statesRows(admin.tenant.id), await statesRows(otherAdmin.tenant.id)]);
+    const attempts = [
+      t.app.inject({ method: 'PUT', url: `/msbapi/v1/workflow/states/${theirs!.workflowStateId}`, headers: admin.headers, payload: { name: 'Taken over' } }),
+      t.app.inject({ method: 'PUT', url: `/msbapi/v1/workflow/states/${theirs!.workflowStateId}/3`, headers: admin.headers }),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json().code).toBe(-1);
+    }
+    expect(JSON.stringify([await statesRows(admin.tenant.id), await statesRows(otherAdmin.tenant.id)])).toBe(before);
+    expect(await auditOf(admin.tenant.id)).toEqual([]);
+    expect(await auditOf(otherAdmin.tenant.id)).toEqual([]);
   });
 });
 

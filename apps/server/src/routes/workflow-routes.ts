@@ -31,14 +31,14 @@ export function registerWorkflowRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, listWorkflowStates, async ({ auth }) => ({ states: await listStateDefinitions(db, auth.tenant.id) }));
 
-  route(app, ctx, createWorkflowState, async ({ auth, body }) => createState({ db, tenantId: auth.tenant.id, ...body }));
+  route(app, ctx, createWorkflowState, async ({ auth, body }) => createState({ db, tenantId: auth.tenant.id, actorId: auth.user.id, ...body }));
 
   route(app, ctx, updateWorkflowState, async ({ auth, params, body }) =>
-    updateState({ db, tenantId: auth.tenant.id, id: params.workflowStateId, ...body }),
+    updateState({ db, tenantId: auth.tenant.id, actorId: auth.user.id, id: params.workflowStateId, ...body }),
   );
 
   route(app, ctx, reorderWorkflowState, async ({ auth, params }) => ({
-    states: await reorderState({ db, tenantId: auth.tenant.id, id: params.workflowStateId, order: params.workflowStateOrder }),
+    states: await reorderState({ db, tenantId: auth.tenant.id, actorId: auth.user.id, id: params.workflowStateId, order: params.workflowStateOrder }),
   }));
 
   route(app, ctx, listWorkflows, async ({ auth }) => ({ workflows: await listWorkflowTemplates(db, auth.tenant.id) }));

@@ -13,6 +13,7 @@ import {
 } from '@pakt/domain';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
+import { recordAdminAction } from '../admin/audit-log';
 import { users, workflowStates, workflows } from '../db/schema';
 
 type StateRow = typeof workflowStates.$inferSelect;
@@ -52,48 +53,106 @@ export async function listStateDefinitions(db: Db, tenantId: string): Promise<Wo
 
 const nameTaken = (what: string) => new DomainError(ResponseCode.WORKFLOW_TEMPLATE_ALREADY_EXISTS, `A ${what} with this name exists already.`);
 
-export async function createState(options: { db: Db; tenantId: string; name: string; type: WorkflowStateType; description?: string | null | undefined }) {
-  const { db, tenantId } = options;
-  const existing = await listStates(db, tenantId);
+/**
+ * Admin: adds a state at the end of the catalogue. The catalogue rows are locked first, so two
+ * admins adding at once take turns and get different places; the audit record commits with it.
+ */
+export async function createState(options: {
+  db: Db;
+  tenantId: string;
+  actorId: string;
+  name: string;
+  type: WorkflowStateType;
+  description?: string | null | undefined;
+}) {
+  const { tenantId } = options;
+  // Seeded outside the change: the defaults are the tenant's starting point, not this admin's act.
+  await listStates(options.db, tenantId);
   try {
-    const [row] = await db
-      .insert(workflowStates)
-      .values({ tenantId, name: options.name, type: options.type, description: options.description ?? null, position: existing.length + 1 })
-      .returning();
-    return presentState(row!);
+    return await options.db.transaction(async (tx) => {
+      const db = tx as unknown as Db;
+      const existing = await db.select().from(workflowStates).where(eq(workflowStates.tenantId, tenantId)).for('update');
+      const position = existing.reduce((last, row) => Math.max(last, row.position), 0) + 1;
+      const [row] = await db
+        .insert(workflowStates)
+        .values({ tenantId, name: options.name, type: options.type, description: options.description ?? null, position })
+        .returning();
+      await recordAdminAction({
+        db,
+        tenantId,
+        actorId: options.actorId,
+        action: 'workflow_state_created',
+        target: { type: 'workflowState', id: row!.id, label: row!.name },
+        details: { type: row!.type, order: position },
+      });
+      return presentState(row!);
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken('workflow state');
     throw error;
   }
 }
 
-async function loadState(db: Db, tenantId: string, id: string): Promise<StateRow> {
-  const [row] = await db.select().from(workflowStates).where(and(eq(workflowStates.id, id), eq(workflowStates.tenantId, tenantId)));
+/** The tenant's state, locked for a change; 404 for another tenant's or none, so nothing leaks. */
+async function lockState(db: Db, tenantId: string, id: string): Promise<StateRow> {
+  const [row] = await db
+    .select()
+    .from(workflowStates)
+    .where(and(eq(workflowStates.id, id), eq(workflowStates.tenantId, tenantId)))
+    .for('update');
   if (!row) throw notFound('No such workflow state.');
   return row;
 }
 
-export async function updateState(options: { db: Db; tenantId: string; id: string; name?: string | undefined; description?: string | null | undefined }) {
-  const { db, tenantId } = options;
-  await loadState(db, tenantId, options.id);
+/**
+ * Admin: renames or describes a state. Templates refer to states by id, so every template using it
+ * shows the new name; its type never changes, since templates' signer counts rest on it. Saving
+ * what is already there changes nothing and records nothing.
+ */
+export async function updateState(options: {
+  db: Db;
+  tenantId: string;
+  actorId: string;
+  id: string;
+  name?: string | undefined;
+  description?: string | null | undefined;
+}) {
+  const { tenantId } = options;
   try {
-    const [row] = await db
-      .update(workflowStates)
-      .set({
-        ...(options.name !== undefined ? { name: options.name } : {}),
-        ...(options.description !== undefined ? { description: options.description } : {}),
-      })
-      .where(eq(workflowStates.id, options.id))
-      .returning();
-    return presentState(row!);
+    return await options.db.transaction(async (tx) => {
+      const db = tx as unknown as Db;
+      const row = await lockState(db, tenantId, options.id);
+      const renamed = options.name !== undefined && options.name !== row.name;
+      // An empty description is no description: the list shows none rather than a blank line.
+      const description = options.description === undefined ? row.description : options.description || null;
+      const redescribed = description !== row.description;
+      if (!renamed && !redescribed) return presentState(row);
+      const [updated] = await db
+        .update(workflowStates)
+        .set({ ...(renamed ? { name: options.name } : {}), ...(redescribed ? { description } : {}) })
+        .where(eq(workflowStates.id, row.id))
+        .returning();
+      await recordAdminAction({
+        db,
+        tenantId,
+        actorId: options.actorId,
+        action: 'workflow_state_changed',
+        target: { type: 'workflowState', id: row.id, label: updated!.name },
+        details: { ...(renamed ? { from: row.name, to: updated!.name } : {}), ...(redescribed ? { description } : {}) },
+      });
+      return presentState(updated!);
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken('workflow state');
     throw error;
   }
 }
 
-/** Moves one state to `order` (clamped to the list); positions are rewritten 1..n in one transaction. */
-export async function reorderState(options: { db: Db; tenantId: string; id: string; order: number }) {
+/**
+ * Admin: moves one state to `order` (clamped to the list); positions are rewritten 1..n in one
+ * transaction with its audit record. A move to where it already is records nothing.
+ */
+export async function reorderState(options: { db: Db; tenantId: string; actorId: string; id: string; order: number }) {
   const { db, tenantId } = options;
   return db.transaction(async (tx) => {
     const rows = await tx
@@ -104,11 +163,22 @@ export async function reorderState(options: { db: Db; tenantId: string; id: stri
       .for('update');
     const moving = rows.find((row) => row.id === options.id);
     if (!moving) throw notFound('No such workflow state.');
+    const from = rows.indexOf(moving) + 1;
     const others = rows.filter((row) => row.id !== options.id);
     const at = Math.min(options.order, rows.length) - 1;
     const ordered = [...others.slice(0, at), moving, ...others.slice(at)];
     for (const [index, row] of ordered.entries()) {
       if (row.position !== index + 1) await tx.update(workflowStates).set({ position: index + 1 }).where(eq(workflowStates.id, row.id));
+    }
+    if (at + 1 !== from) {
+      await recordAdminAction({
+        db: tx as unknown as Db,
+        tenantId,
+        actorId: options.actorId,
+        action: 'workflow_state_moved',
+        target: { type: 'workflowState', id: moving.id, label: moving.name },
+        details: { from, to: at + 1 },
+      });
     }
     return ordered.map((row, index) => presentState({ ...row, position: index + 1 }));
   });

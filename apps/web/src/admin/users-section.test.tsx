@@ -1,10 +1,10 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { AdminUser, UserFolder } from '@pakt/domain';
-import { describe, expect, it } from 'vitest';
+import { type AdminUser, DEFAULT_PASSWORD_CONFIG, DEFAULT_PERMISSION_SETTINGS, type UserFolder } from '@pakt/domain';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/client';
 import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
-import { adminUser, jsonResponse, signedInSession, stubApi, type FakeRoute } from '../test/fake-api';
+import { adminUser, jsonResponse, signedInSession, stubApi, type FakeRoute, userInfoOf } from '../test/fake-api';
 import { inputLabelled, renderApp, typeInto } from '../test/render-app';
 import { csvOutcome, statusBadge, userProblem } from './user-model';
 
@@ -32,6 +32,7 @@ const person = (n: number, overrides: Partial<AdminUser> = {}): AdminUser => ({
   status: 'enabled',
   enabled: true,
   retentionAdmin: false,
+  hasPhoto: false,
   createdOn: '2025-01-10T09:00:00.000Z',
   lastLoginOn: null,
   ...overrides,
@@ -89,6 +90,30 @@ describe('user helpers', () => {
 });
 
 describe('users on /admin', () => {
+  it("list each person's id when the tenant's settings say so", async () => {
+    const configuration = (showUserUuidColumn: boolean) => () =>
+      ok({
+        tenantUuid: signedInSession().tenantUuid,
+        tenantName: 'Acme Legal',
+        supportedLanguages: ['en'],
+        permissionSettings: DEFAULT_PERMISSION_SETTINGS,
+        passwordConfig: DEFAULT_PASSWORD_CONFIG,
+        requireEmailOtp: false,
+        viewEnforceOption: 'ShowWithDefaultOff',
+        showUserUuidColumn,
+      });
+    stubUsers([asha, meera], { 'GET /msbapi/v1/configuration': configuration(true) });
+    await openUsers();
+    // jsdom has no wide screen: the people are cards, each with its id under the address.
+    expect((await within(row('Meera Nair')).findByText(meera.userId)).getAttribute('aria-label')).toBe(u.columns.userId);
+  });
+
+  it('leave the ids out by default', async () => {
+    stubUsers([asha, meera]);
+    await openUsers();
+    expect(within(row('Meera Nair')).queryByText(meera.userId)).toBeNull();
+  });
+
   it('opens on the people for an admin, with every folder and its count', async () => {
     const { requestsTo } = stubUsers();
     const { router } = await openUsers();
@@ -250,5 +275,66 @@ describe('users on /admin', () => {
     expect(requestsTo('POST', '/msbapi/v1/users/invite')[0]?.body).toEqual({
       users: [{ email: 'nina@example.com', firstName: 'Nina', lastName: 'Das', role: 'signer' }],
     });
+  });
+
+  const photoOf = (who: AdminUser) => `/msbapi/v1/users/${who.userId}/photo`;
+  const png = () => new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47]), { status: 200, headers: { 'Content-Type': 'image/png' } });
+  const photoAlt = (name: string) => en.userPhotoAdmin.photoAlt.replace('{{name}}', name);
+  const withObjectUrls = () => {
+    vi.spyOn(URL, 'createObjectURL').mockImplementation(() => 'blob:photo');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+  };
+
+  it("shows each person's photo with the session's token, or their initials, and offers no removal on a super admin", async () => {
+    withObjectUrls();
+    const superAdmin = person(5, { firstName: 'Sol', lastName: 'Super', role: 'super_admin', hasPhoto: true });
+    const { requestsTo } = stubUsers([asha, { ...meera, hasPhoto: true }, dev, superAdmin], { [`GET ${photoOf(meera)}`]: png, [`GET ${photoOf(superAdmin)}`]: png });
+    await openUsers();
+    expect(await within(row('Meera Nair')).findByRole('img', { name: photoAlt('Meera Nair') })).toBeTruthy();
+    // Photos are asked for only of those who have one; the others show their initials.
+    expect(within(row('Dev Sharma')).getByTestId('user-avatar').textContent).toBe('DS');
+    expect(requestsTo('GET', photoOf(dev))).toHaveLength(0);
+    expect(requestsTo('GET', photoOf(meera))[0]?.headers.get('authorization')).toBe('Bearer access-1');
+    // A super admin's photo is above the tenant's administration (nothing else is offered on them
+    // either, so there is no menu at all); one's own is the profile page's.
+    expect(await within(row('Sol Super')).findByRole('img', { name: photoAlt('Sol Super') })).toBeTruthy();
+    expect(within(row('Sol Super')).queryByRole('button', { name: u.actions.label.replace('{{name}}', 'Sol Super') })).toBeNull();
+  });
+
+  it("removes a member's photo once the admin confirms, then shows their initials", async () => {
+    withObjectUrls();
+    let listed = [asha, { ...meera, hasPhoto: true }];
+    const { requestsTo } = stubApi({
+      [`GET ${USERS}`]: () => ok({ filter: 'All', total: listed.length, pg: 0, size: 25, users: listed, counts }),
+      [`GET ${photoOf(meera)}`]: png,
+      [`DELETE ${photoOf(meera)}`]: () => {
+        listed = [asha, meera];
+        return ok(userInfoOf({ ...adminUser, id: meera.userId, email: meera.email, firstName: 'Meera', lastName: 'Nair' }));
+      },
+    });
+    await openUsers();
+    fireEvent.click(within(row('Meera Nair')).getByRole('button', { name: u.actions.label.replace('{{name}}', 'Meera Nair') }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: en.userPhotoAdmin.remove }));
+    const dialog = await screen.findByRole('dialog', { name: en.userPhotoAdmin.confirmTitle.replace('{{name}}', 'Meera Nair') });
+    expect(requestsTo('DELETE', photoOf(meera))).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: en.userPhotoAdmin.confirm }));
+    expect(await screen.findByText(en.userPhotoAdmin.removed.replace('{{name}}', 'Meera Nair'))).toBeTruthy();
+    expect(requestsTo('DELETE', photoOf(meera))).toHaveLength(1);
+    await waitFor(() => expect(within(row('Meera Nair')).getByTestId('user-avatar').textContent).toBe('MN'));
+  });
+
+  it("says when a photo could not be removed, in the server's words too", async () => {
+    const withPhoto = { ...meera, hasPhoto: true };
+    stubUsers([asha, withPhoto], {
+      [`DELETE /msbapi/v1/users/${meera.userId}/photo`]: () => jsonResponse({ code: -2, data: null, message: 'storage is read-only' }, 400),
+    });
+    await openUsers();
+    fireEvent.click(within(row('Meera Nair')).getByRole('button', { name: u.actions.label.replace('{{name}}', 'Meera Nair') }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: en.userPhotoAdmin.remove }));
+    const dialog = await screen.findByRole('dialog', { name: en.userPhotoAdmin.confirmTitle.replace('{{name}}', 'Meera Nair') });
+    fireEvent.click(within(dialog).getByRole('button', { name: en.userPhotoAdmin.confirm }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(en.userPhotoAdmin.failed);
+    expect(alert.textContent).toContain('storage is read-only');
   });
 });

@@ -22,6 +22,7 @@ import { useDebouncedValue, useDocumentTitle, useMediaQuery } from '@mantine/hoo
 import {
   type Actor,
   type AdminUser,
+  tenantConfiguration,
   ASSIGNABLE_ROLES,
   can,
   cancelUserInvitation,
@@ -61,6 +62,7 @@ import {
 } from './user-model';
 import { AdminPagination } from './admin-pagination';
 import { CsvInviteDialog, InviteDialog } from './user-invite';
+import { RemovePhotoDialog, UserAvatar } from './user-photo';
 
 /** Typing in the search box asks the server once the typing pauses. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -92,6 +94,7 @@ export function UsersSection() {
   const tenant = useCurrentTenant();
   const queryClient = useQueryClient();
   const actor = useActor();
+  const showIds = useShowUserIds();
   const wide = useMediaQuery(WIDE_LAYOUT_QUERY, false, { getInitialValueInEffect: false });
   const [list, setList] = useState<ListState>({ filter: 'All', q: '', sort: 'name', order: 'asc', size: 25 });
   const [q] = useDebouncedValue(list.q.trim(), SEARCH_DEBOUNCE_MS);
@@ -177,6 +180,7 @@ export function UsersSection() {
         }),
       onNotice: setNotice,
       onRole: (change: RoleChange) => roles.mutate([change]),
+      showIds,
     };
     body = wide ? (
       <UsersTable
@@ -388,6 +392,27 @@ interface RowsProps {
   readonly onSelect: (userId: string, on: boolean) => void;
   readonly onNotice: (notice: Notice) => void;
   readonly onRole: (change: RoleChange) => void;
+  /** The tenant's "show user IDs" setting: each person's id is listed with them. */
+  readonly showIds: boolean;
+}
+
+/** The tenant's "show user IDs" setting, from the configuration every screen of the tenant reads. */
+function useShowUserIds(): boolean {
+  const tenant = useCurrentTenant();
+  const configuration = useQuery({
+    queryKey: ['tenant', tenant?.tenantUuid, 'configuration'],
+    queryFn: ({ signal }) => callApi(tenantConfiguration, undefined, { signal }),
+  });
+  return configuration.data?.showUserUuidColumn ?? false;
+}
+
+function UserId({ user }: { readonly user: AdminUser }) {
+  const { t } = useTranslation();
+  return (
+    <Text size="xs" ff="monospace" c="dimmed" style={{ overflowWrap: 'anywhere' }} aria-label={t('users.columns.userId')}>
+      {user.userId}
+    </Text>
+  );
 }
 
 function StatusBadge({ user }: { readonly user: AdminUser }) {
@@ -452,6 +477,7 @@ function UsersTable({
             </Table.Th>
             <Table.Th>{t('users.columns.name')}</Table.Th>
             <Table.Th>{t('users.columns.email')}</Table.Th>
+            {props.showIds && <Table.Th>{t('users.columns.userId')}</Table.Th>}
             <Table.Th>{t('users.columns.role')}</Table.Th>
             <Table.Th>{t('users.columns.type')}</Table.Th>
             <Table.Th>{t('users.columns.status')}</Table.Th>
@@ -469,15 +495,23 @@ function UsersTable({
                 <SelectBox user={user} {...props} />
               </Table.Td>
               <Table.Td>
-                <Text size="sm" fw={600}>
-                  {userName(user)}
-                </Text>
+                <Group gap="sm" wrap="nowrap">
+                  <UserAvatar user={user} />
+                  <Text size="sm" fw={600}>
+                    {userName(user)}
+                  </Text>
+                </Group>
               </Table.Td>
               <Table.Td>
                 <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                   {user.email}
                 </Text>
               </Table.Td>
+              {props.showIds && (
+                <Table.Td maw={180}>
+                  <UserId user={user} />
+                </Table.Td>
+              )}
               <Table.Td>
                 <RoleText user={user} />
               </Table.Td>
@@ -507,6 +541,7 @@ function UsersCards(props: RowsProps) {
           <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
             <Group gap="sm" align="flex-start" wrap="nowrap" miw={0}>
               <SelectBox user={user} {...props} />
+              <UserAvatar user={user} />
               <Stack gap={2} miw={0}>
                 <Text size="sm" fw={600}>
                   {userName(user)}
@@ -514,6 +549,7 @@ function UsersCards(props: RowsProps) {
                 <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                   {user.email}
                 </Text>
+                {props.showIds && <UserId user={user} />}
                 <Group gap={6} mt={4}>
                   <StatusBadge user={user} />
                   <Badge variant="outline" color="gray" tt="none">
@@ -539,7 +575,7 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
   const { t } = useTranslation();
   const tenant = useCurrentTenant();
   const queryClient = useQueryClient();
-  const [dialog, setDialog] = useState<'role' | 'cancel' | null>(null);
+  const [dialog, setDialog] = useState<'role' | 'cancel' | 'photo' | null>(null);
   const name = userName(user);
   const invited = INVITED_STATUSES.includes(user.status);
   const may = {
@@ -547,6 +583,7 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
     admin: user.role !== 'admin' && canOn(actor, 'user.updateRole', user, { newRole: 'admin' }),
     disable: canOn(actor, 'user.disable', user),
     invite: invited && canOn(actor, 'user.invite', user),
+    photo: user.hasPhoto && canOn(actor, 'user.photo.delete', user),
   };
 
   const action = useMutation({
@@ -569,7 +606,7 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
     },
   });
 
-  if (!may.role && !may.admin && !may.disable && !may.invite) return null;
+  if (!may.role && !may.admin && !may.disable && !may.invite && !may.photo) return null;
   return (
     <>
       <Menu position="bottom-end" withinPortal>
@@ -589,6 +626,11 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
             ) : (
               <Menu.Item onClick={() => action.mutate('enable')}>{t('users.actions.enable')}</Menu.Item>
             ))}
+          {may.photo && (
+            <Menu.Item color="red" onClick={() => setDialog('photo')}>
+              {t('userPhotoAdmin.remove')}
+            </Menu.Item>
+          )}
           {may.invite && (
             <>
               <Menu.Divider />
@@ -607,6 +649,22 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
           onSave={(change) => {
             setDialog(null);
             onRole(change);
+          }}
+        />
+      )}
+      {may.photo && (
+        <RemovePhotoDialog
+          user={user}
+          opened={dialog === 'photo'}
+          onClose={() => setDialog(null)}
+          onRemoved={() => {
+            setDialog(null);
+            onNotice({ kind: 'done', text: t('userPhotoAdmin.removed', { name }) });
+          }}
+          onFailed={(error) => {
+            setDialog(null);
+            const problem = userProblem(error);
+            onNotice({ kind: 'problem', problem: problem.key === 'users.errors.failed' ? { ...problem, key: 'userPhotoAdmin.failed' } : problem });
           }}
         />
       )}

@@ -17,7 +17,7 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { callApi } from '../api/client';
 import { useSession } from '../api/session-store';
-import { effectiveRole } from '../routing/access';
+import { effectiveRole, usePermissionSettings } from '../routing/access';
 import { inboxRequestQuery, type InboxSearch, type InboxState } from './inbox-state';
 
 /**
@@ -54,10 +54,13 @@ export function refreshInbox(queryClient: QueryClient): Promise<void> {
  */
 export function useCan(action: Action): boolean {
   const session = useSession();
+  // The tenant's switches (restrict-workflow, the admin sub-items' settings...) close what the
+  // server would refuse, so nothing is offered that answers 403.
+  const { settings } = usePermissionSettings();
   if (!session || !session.tenantUuid) return false;
   const role = effectiveRole(session);
   if (!role) return false;
-  return can({ role, userId: session.user.id, tenantId: session.tenantUuid, userStatus: session.user.status }, action);
+  return can({ role, userId: session.user.id, tenantId: session.tenantUuid, userStatus: session.user.status }, action, { settings });
 }
 
 /** One page of a folder. Refetched every EPAK_LIST_REFRESH_MS (spec §9) while it is shown. */

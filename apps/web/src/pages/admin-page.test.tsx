@@ -32,6 +32,8 @@ describe('/admin sections', () => {
       en.outbox.title,
       en.announcements.tab,
       en.groups.tab,
+      en.workflowStatesAdmin.tab,
+      en.userSync.tab,
       en.adminAudit.tab,
     ]);
     // Nothing of a section is asked before it is opened.

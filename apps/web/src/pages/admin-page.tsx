@@ -8,12 +8,14 @@ import type { ReactNode } from 'react';
 import { AuditSection } from '../admin/audit-section';
 import { GroupsSection } from '../admin/groups-section';
 import { UsersSection } from '../admin/users-section';
+import { UserSyncSection } from '../admin/user-sync-section';
+import { WorkflowStatesSection } from '../admin/workflow-states-section';
 import { AnnouncementManager, useCanManageAnnouncements } from '../announcements/announcement-manager';
 import { callApi } from '../api/client';
 import { useCurrentTenant } from '../api/session-store';
 import { useCan } from '../inbox/inbox-queries';
 import { RequireRoute } from '../routing/access';
-import { ClipboardListIcon, MailIcon, MegaphoneIcon, UserIcon, UsersIcon } from '../ui/icons';
+import { ClipboardListIcon, MailIcon, MegaphoneIcon, RefreshIcon, RouteIcon, UserIcon, UsersIcon } from '../ui/icons';
 import { OutboxList } from '../ui/outbox-list';
 
 /**
@@ -29,7 +31,7 @@ export function AdminPage() {
   );
 }
 
-type Section = 'users' | 'outbox' | 'announcements' | 'groups' | 'audit';
+type Section = 'users' | 'outbox' | 'announcements' | 'groups' | 'workflowStates' | 'userSync' | 'audit';
 
 function AdminSections() {
   const { t } = useTranslation();
@@ -38,6 +40,10 @@ function AdminSections() {
   const canManageGroups = useCan('group.manage');
   const canReadAudit = useCan('audit.read');
   const canListUsers = useCan('user.list');
+  // The sub-item "edit workflow states" (spec section 2), shown only when the tenant's setting shows it.
+  const canEditWorkflowStates = useCan('workflowState.edit');
+  // The sub-item "user sync up" (spec section 2): its action carries the showUserSyncUp gate.
+  const canSyncUsers = useCan('userSync.start');
   // The sections this person may see, in tab order; the outbox is everyone's who reaches /admin.
   // The people come first for whoever may manage them, and are then what /admin opens on.
   const sections: { value: Section; label: string; icon: ReactNode; panel: ReactNode }[] = [
@@ -47,6 +53,10 @@ function AdminSections() {
       ? [{ value: 'announcements' as const, label: t('announcements.tab'), icon: <MegaphoneIcon size={16} />, panel: <TenantAnnouncements /> }]
       : []),
     ...(canManageGroups ? [{ value: 'groups' as const, label: t('groups.tab'), icon: <UsersIcon size={16} />, panel: <GroupsSection /> }] : []),
+    ...(canEditWorkflowStates
+      ? [{ value: 'workflowStates' as const, label: t('workflowStatesAdmin.tab'), icon: <RouteIcon size={16} />, panel: <WorkflowStatesSection /> }]
+      : []),
+    ...(canSyncUsers ? [{ value: 'userSync' as const, label: t('userSync.tab'), icon: <RefreshIcon size={16} />, panel: <UserSyncSection /> }] : []),
     ...(canReadAudit
       ? [{ value: 'audit' as const, label: t('adminAudit.tab'), icon: <ClipboardListIcon size={16} />, panel: <AuditSection /> }]
       : []),
@@ -61,7 +71,7 @@ function AdminSections() {
       keepMounted={false}
       onChange={(value) => setSearchParams(value && value !== fallback ? { section: value } : {}, { replace: true })}
     >
-      {/* Five tabs do not fit a phone's width: they wrap onto a second row, all of them in sight. */}
+      {/* Its tabs do not fit a phone's width: they wrap onto a second row, all of them in sight. */}
       <Tabs.List mb="lg">
         {sections.map(({ value, label, icon }) => (
           <Tabs.Tab key={value} value={value} leftSection={icon}>

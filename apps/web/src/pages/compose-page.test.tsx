@@ -313,6 +313,7 @@ describe('/compose', () => {
           passwordConfig: DEFAULT_PASSWORD_CONFIG,
           requireEmailOtp: false,
           viewEnforceOption: option,
+          showUserUuidColumn: false,
         }),
     });
     await openCompose();

@@ -34,11 +34,12 @@ import { useStartSession } from '../api/session-lifecycle';
 import { useSession } from '../api/session-store';
 import { RequireRoute } from '../routing/access';
 import { AuthCard } from '../ui/auth-card';
-import { BuildingIcon, CheckIcon, CopyIcon, MailIcon, MegaphoneIcon } from '../ui/icons';
+import { BuildingIcon, CheckIcon, CopyIcon, MailIcon, MegaphoneIcon, ShieldIcon } from '../ui/icons';
 import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../ui/password-fields';
 import { OutboxList } from '../ui/outbox-list';
 import { nameProblems, PersonNameFields } from '../ui/person-name-fields';
 import { FormError } from '../ui/form-error';
+import { RootSuperadminDialog } from '../settings/superadmin-invite';
 
 export const rootQueryKeys = {
   setupStatus: ['setup', 'status'] as const,
@@ -296,6 +297,8 @@ function TenantList() {
 
 function TenantCard({ tenant }: { readonly tenant: TenantSummary }) {
   const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const [invitingSuperadmin, setInvitingSuperadmin] = useState(false);
   const created = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(tenant.tenantCreatedOn));
   return (
     <Card withBorder padding="md" component="li" aria-label={tenant.tenantName}>
@@ -331,6 +334,25 @@ function TenantCard({ tenant }: { readonly tenant: TenantSummary }) {
             </Group>
           ))}
         </Stack>
+      )}
+      {/* A tenant's first super admin can only come from here (super_admin is never a role to change into). */}
+      <Group justify="flex-end" mt="sm">
+        <Button
+          size="xs"
+          variant="light"
+          leftSection={<ShieldIcon size={14} />}
+          aria-label={t('superadmins.root.openLabel', { tenant: tenant.tenantName })}
+          onClick={() => setInvitingSuperadmin(true)}
+        >
+          {t('superadmins.root.open')}
+        </Button>
+      </Group>
+      {invitingSuperadmin && (
+        <RootSuperadminDialog
+          tenant={tenant}
+          onClose={() => setInvitingSuperadmin(false)}
+          onInvited={() => void queryClient.invalidateQueries({ queryKey: rootQueryKeys.tenants })}
+        />
       )}
     </Card>
   );

@@ -34,8 +34,10 @@ describe('landingPathFor', () => {
   it('sends a super admin straight to the settings screen, once that screen exists', () => {
     const inTenant = { user: superAdmin, tenantUuid: TENANT_ACME };
     expect(landingPathFor(inTenant, undefined, new Set(['settings']))).toBe('/settings');
-    // Not built yet: home, rather than a page that does not exist.
-    expect(landingPathFor(inTenant)).toBe('/');
+    // Not built: home, rather than a page that does not exist.
+    expect(landingPathFor(inTenant, undefined, new Set())).toBe('/');
+    // This build has it.
+    expect(landingPathFor(inTenant)).toBe('/settings');
     // The role goes with the tenant: the same person as a signer elsewhere lands on their dashboard,
     // once that is built.
     expect(landingPathFor({ user: superAdmin, tenantUuid: TENANT_GLOBEX }, undefined, new Set(['settings']))).toBe('/');
@@ -57,7 +59,7 @@ describe('pathAfterTenantSwitch', () => {
     { why: 'a signer in the new tenant may not open /admin: their dashboard', user: adminUser, from: '/admin', to: '/dashboard' },
     { why: 'the profile is everyone\'s: it stays', user: adminUser, from: '/profile', to: null },
     { why: 'home stays home', user: adminUser, from: '/', to: null },
-    { why: 'a super admin goes to their landing page even from a page they may open', user: superAdminInGlobex, from: '/profile', to: '/' },
+    { why: 'a super admin goes to their landing page even from a page they may open', user: superAdminInGlobex, from: '/profile', to: '/settings' },
   ])('$why', ({ user, from, to }) => {
     expect(pathAfterTenantSwitch({ user, tenantUuid: TENANT_GLOBEX }, from)).toBe(to);
   });

@@ -50,10 +50,25 @@ export function homePathFor(user: SessionUser): string {
 
 /**
  * Menu items whose page exists in this build; the others are listed, disabled, as "coming soon".
- * Of the compose drop-down only compose itself is built (bulk compose is not).
- * /admin so far holds the tenant outbox only, so its sub-items (edit reasons etc.) stay disabled.
+ * Of the compose drop-down only compose itself is built (bulk compose is not). Of the admin
+ * sub-items, edit workflow states and user sync up are sections of /admin (ADMIN_SECTION_OF).
  */
-export const BUILT_MENU_ITEMS: ReadonlySet<MenuItemId> = new Set<MenuItemId>(['dashboard', 'epaks', 'admin', 'workflows', 'compose.compose']);
+export const BUILT_MENU_ITEMS: ReadonlySet<MenuItemId> = new Set<MenuItemId>([
+  'dashboard',
+  'epaks',
+  'admin',
+  'admin.editWorkflowStates',
+  'admin.userSyncUp',
+  'workflows',
+  'compose.compose',
+  'settings',
+]);
+
+/** The /admin sub-items (spec section 2) that open a section of /admin: `?section=` of each. */
+export const ADMIN_SECTION_OF_MENU_ITEM: Partial<Record<MenuItemId, string>> = {
+  'admin.editWorkflowStates': 'workflowStates',
+  'admin.userSyncUp': 'userSync',
+};
 
 /**
  * Where sign-in, /landing and switching tenants lead: a status that forces a password change wins
@@ -120,6 +135,10 @@ export function usePermissionSettings(): { settings: PermissionSettings; known: 
     enabled: !!tenantUuid,
     staleTime: 60_000,
     retry: false,
+    // A guard waits for this answer and then shows a page that reads it too (useCan); if a newly
+    // mounted reader asked again after a failure, the guard would wait again, unmount the page,
+    // and the two would take turns for ever.
+    retryOnMount: false,
   });
   if (tenantUuid && tenant.data) return { settings: tenant.data.settings, known: true };
   // Without a tenant, or when its settings cannot be had, the public flags are what there is;

@@ -19,9 +19,12 @@ describe('MainMenu', () => {
     const reports = screen.getByRole('menuitem', { name: new RegExp(`^${en.menu.reports}`) });
     expect(reports.hasAttribute('disabled') || reports.getAttribute('data-disabled') === 'true').toBe(true);
     expect(screen.getByRole('menuitem', { name: new RegExp(`^${en.menu.admin_stamps}`) })).toBeTruthy();
-    // /admin holds only the outbox so far: its sub-items do not pretend to lead anywhere.
+    // Sub-items not built yet do not pretend to lead anywhere.
     const reasons = screen.getByRole('menuitem', { name: new RegExp(`^${en.menu.admin_editReasons}`) });
     expect(reasons.getAttribute('href')).toBeNull();
+    // Edit workflow states is a section of /admin, and leads straight to it.
+    const states = screen.getByRole('menuitem', { name: en.menu.admin_editWorkflowStates });
+    expect(states.getAttribute('href')).toBe('/admin?section=workflowStates');
     // The public flags turn team rooms and compare off in the fake configuration.
     expect(screen.queryByRole('menuitem', { name: new RegExp(`^${en.menu.teamroom}`) })).toBeNull();
     expect(screen.queryByRole('menuitem', { name: new RegExp(`^${en.menu.settings}`) })).toBeNull();

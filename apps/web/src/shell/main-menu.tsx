@@ -4,13 +4,19 @@ import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSession } from '../api/session-store';
-import { BUILT_MENU_ITEMS, effectiveRole, usePermissionSettings } from '../routing/access';
+import { ADMIN_SECTION_OF_MENU_ITEM, BUILT_MENU_ITEMS, effectiveRole, usePermissionSettings } from '../routing/access';
 import { MenuIcon } from '../ui/icons';
 
 type Underscored<T extends string> = T extends `${infer A}.${infer B}` ? `${A}_${B}` : T;
 
 /** i18next reads dots as nesting, and 'compose' is both an item and a parent, so sub-ids use '_'. */
 export const menuLabelKey = (item: MenuItem) => `menu.${item.id.replace('.', '_') as Underscored<MenuItemId>}` as const;
+
+/** Where a built item leads: its route, and for an /admin sub-item the section of /admin it is. */
+function menuItemPath(item: MenuItem): string {
+  const section = ADMIN_SECTION_OF_MENU_ITEM[item.id];
+  return section ? `${routePath(item.route!)}?section=${section}` : routePath(item.route!);
+}
 
 /**
  * Spec section 2, menu items: what `visibleMenu(role, settings)` gives the current tenant's role,
@@ -30,7 +36,7 @@ export function MainMenu() {
     const built = item.route !== undefined && BUILT_MENU_ITEMS.has(item.id);
     const label = t(menuLabelKey(item));
     return built ? (
-      <Menu.Item key={item.id} component={Link} to={routePath(item.route!)} pl={nested ? 'xl' : undefined}>
+      <Menu.Item key={item.id} component={Link} to={menuItemPath(item)} pl={nested ? 'xl' : undefined}>
         {label}
       </Menu.Item>
     ) : (

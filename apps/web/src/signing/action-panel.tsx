@@ -3,6 +3,7 @@ import type { EpakStatus, WorkflowStateType } from '@pakt/domain';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckIcon } from '../ui/icons';
+import { LocationField, type LocationFieldProps } from './location-field';
 import { ReasonPicker, type ReasonState } from './reason-picker';
 
 /** What the person did, and whether where everyone stands has been fetched again since. */
@@ -32,6 +33,8 @@ export interface ActionPanelProps {
   readonly progress: readonly DocumentProgress[];
   readonly reason: ReasonState;
   readonly onReasonChange: (reason: ReasonState) => void;
+  /** "Where are you signing?", when the tenant asks (viewer.geolocation) and no location field of theirs does; null hides it. */
+  readonly location: LocationFieldProps | null;
   /** The auto-fill toggle, offered when the person has several signature blocks; null hides it. */
   readonly autoFill: boolean | null;
   readonly onAutoFillChange: (on: boolean) => void;
@@ -50,7 +53,8 @@ export interface ActionPanelProps {
 
 /**
  * What the person can do now: their progress through the required fields of each document, the
- * reason for signing, and Sign (or Mark as reviewed for a review step) and Reject.
+ * reason for signing, where they sign when their tenant asks, and Sign (or Mark as reviewed for
+ * a review step) and Reject.
  */
 export function ActionPanel(props: ActionPanelProps) {
   const { t } = useTranslation();
@@ -108,6 +112,8 @@ export function ActionPanel(props: ActionPanelProps) {
         )}
 
         {!reviewing && <ReasonPicker value={props.reason} onChange={props.onReasonChange} />}
+
+        {!reviewing && props.location && <LocationField {...props.location} />}
 
         {!reviewing && (props.hasSignature || props.autoFill !== null) && (
           <Stack gap={6}>

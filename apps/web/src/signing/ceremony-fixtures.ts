@@ -26,6 +26,7 @@ export const viewerOf = (over: Partial<EpakViewer> = {}): EpakViewer => ({
   viewedDocumentIds: [],
   signedDocumentIds: [],
   starred: false,
+  geolocation: 'OFF',
   ...over,
 });
 

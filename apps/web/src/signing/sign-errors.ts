@@ -31,6 +31,11 @@ export function refusedTagUuids(error: unknown): string[] {
   return [...found];
 }
 
+/** A refusal (-6) for want of a location: the tenant's geolocation setting is MANDATORY. */
+export function refusedLocation(error: unknown): boolean {
+  return error instanceof ApiError && error.code === ResponseCode.INVALID_INPUT.code && (error.issues ?? []).some((issue) => issue.path === 'location');
+}
+
 /** The words for a failed action: the catalogue codes of a started ePak get their own. */
 export function actionErrorMessage(t: TFunction, error: unknown): string {
   if (!(error instanceof ApiError)) return t('signing.errors.generic');

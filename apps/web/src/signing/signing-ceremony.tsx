@@ -32,7 +32,7 @@ import { EpakHeading, EpakSteps } from './epak-summary';
 import { InPersonPanel, pendingInPersonSigners } from './in-person-panel';
 import { NO_REASON, reasonText, type ReasonState } from './reason-picker';
 import { RejectDialog } from './reject-dialog';
-import { actionErrorMessage, refusedTagUuids, staleAfter, whyCannotAct } from './sign-errors';
+import { actionErrorMessage, refusedLocation, refusedTagUuids, staleAfter, whyCannotAct } from './sign-errors';
 import { SignatureDialog, type MarkKind } from './signature-dialog';
 import { renderTypedSignature } from './signature-image';
 import { signingQueryKeys, useSigningApi } from './signing-api';
@@ -187,6 +187,9 @@ function Ceremony({
   const [entered, setEntered] = useState<DocumentValues>({});
   const [reason, setReason] = useState<ReasonState>(NO_REASON);
   const chosenReason = reasonText(t, reason);
+  const [placeTyped, setPlaceTyped] = useState('');
+  const [locationError, setLocationError] = useState<string | null>(null);
+  const locationInput = useRef<HTMLInputElement | null>(null);
   /** Entered values, with the signer's reason fields showing the reason chosen for the signature. */
   const valuesOf = (documentId: string): Values => {
     const own = { ...(entered[documentId] ?? {}) };
@@ -301,6 +304,21 @@ function Ceremony({
     // Spec §4: declining switches the auto-fill toggle off.
     setAutoFill(false);
   };
+
+  // ---- where the signer signs (spec §9 geolocation) ----
+  // A location field of their own is where they say it, as before; without one, and when the
+  // tenant asks, the panel asks. With MANDATORY the server refuses a signature without it.
+  const ownLocationTags = unsignedDocuments.flatMap((document) =>
+    fillableTags(tagsOf(document.documentId))
+      .filter((tag) => tag.type === 'location' && isEditable(tag, contextOf(document.documentId)))
+      .map((tag) => ({ documentId: document.documentId, tag })),
+  );
+  const askLocation = viewer.geolocation !== 'OFF' && ownLocationTags.length === 0;
+  const tagLocation = ownLocationTags
+    .map(({ documentId: id, tag }) => valueOf(tag, valuesOf(id)))
+    .find((value): value is string => typeof value === 'string' && value.trim() !== '');
+  const location = (tagLocation ?? (askLocation ? placeTyped : '')).trim();
+
   const hasSeveralComposites = unsignedDocuments.reduce((sum, document) => sum + ownComposites(tagsOf(document.documentId), contextOf(document.documentId)).length, 0) > 1;
 
   // ---- the document shown ----
@@ -379,6 +397,12 @@ function Ceremony({
     void refresh().finally(() => setOutcome((shown) => (shown ? { ...shown, settled: true } : shown)));
   };
   const failed = (error: unknown) => {
+    if (refusedLocation(error)) {
+      // The tenant asks for a location now and this screen did not know: fetch its setting again.
+      setActionError(t('signing.location.requiredNow'));
+      void refresh();
+      return;
+    }
     setActionError(actionErrorMessage(t, error));
     const named = refusedTagUuids(error);
     if (named.length > 0) {
@@ -392,9 +416,6 @@ function Ceremony({
   const sign = useMutation({
     mutationFn: async () => {
       const pending = epak.documents.filter((document) => !viewer.signedDocumentIds.includes(document.documentId));
-      const location = unsignedDocuments
-        .flatMap((document) => fillableTags(tagsOf(document.documentId)).filter((tag) => tag.type === 'location' && isEditable(tag, contextOf(document.documentId))).map((tag) => valueOf(tag, valuesOf(document.documentId))))
-        .find((value): value is string => typeof value === 'string' && value.trim() !== '');
       let last: SignDocumentResult | null = null;
       // One document after another, in the ePak's order: each is one revision sealed by the server.
       for (const [index, document] of pending.entries()) {
@@ -407,7 +428,7 @@ function Ceremony({
               action: 'SIGN',
               values: valuesToSend(tagsOf(document.documentId), valuesOf(document.documentId), contextOf(document.documentId)),
               ...(chosenReason ? { reason: chosenReason } : {}),
-              ...(location ? { location: location.trim() } : {}),
+              ...(location ? { location } : {}),
             },
           },
           { failures: 'caller' },
@@ -430,10 +451,23 @@ function Ceremony({
 
   const trySign = () => {
     setActionError(null);
+    const locationMissing = viewer.geolocation === 'MANDATORY' && location === '';
+    // The panel's field says so under itself; a location field on the pages is highlighted below.
+    if (locationMissing && askLocation) setLocationError(t('signing.location.required'));
     if (missing.length > 0) {
       setHighlighted(new Set(missing.map((entry) => entry.uuid.toLowerCase())));
       setActionError(t('signing.errors.fillRequired', { count: missing.length }));
       if (nextMissing) goTo(nextMissing);
+      return;
+    }
+    if (locationMissing) {
+      if (askLocation) {
+        locationInput.current?.focus();
+      } else {
+        setHighlighted(new Set(ownLocationTags.map(({ tag }) => tag.uuid.toLowerCase())));
+        setActionError(t('signing.location.tagRequired'));
+        goTo({ documentId: ownLocationTags[0]!.documentId, uuid: ownLocationTags[0]!.tag.uuid });
+      }
       return;
     }
     sign.mutate();
@@ -635,6 +669,20 @@ function Ceremony({
                 progress={progress.map((entry) => ({ documentId: entry.document.documentId, name: entry.document.name, signed: entry.signed, loaded: entry.loaded, filled: entry.filled, total: entry.total }))}
                 reason={reason}
                 onReasonChange={setReason}
+                location={
+                  askLocation && viewer.geolocation !== 'OFF'
+                    ? {
+                        mode: viewer.geolocation,
+                        value: placeTyped,
+                        onChange: (next) => {
+                          setPlaceTyped(next);
+                          setLocationError(null);
+                        },
+                        error: locationError,
+                        inputRef: locationInput,
+                      }
+                    : null
+                }
                 autoFill={hasSeveralComposites ? autoFill : null}
                 onAutoFillChange={setAutoFill}
                 onNextField={nextMissing ? () => goTo(nextMissing) : null}

@@ -215,6 +215,7 @@ export const NO_VIEWER: EpakViewer = {
   viewedDocumentIds: [],
   signedDocumentIds: [],
   starred: false,
+  geolocation: 'OFF',
 };
 
 /** Initials of a name as a signer writes them: first letters of the first and last words. */

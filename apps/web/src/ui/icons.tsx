@@ -272,3 +272,19 @@ export const UserPlusIcon = (props: IconProps) => (
     <path d="M3 21v-1a6 6 0 0 1 12 0v1M19 8v6M16 11h6" />
   </OutlineIcon>
 );
+
+/** Two arrows chasing each other: synchronising (user sync-up). */
+export const RefreshIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <path d="M20 11a8 8 0 0 0-14.9-4M4 4v4h4M4 13a8 8 0 0 0 14.9 4M20 20v-4h-4" />
+  </OutlineIcon>
+);
+
+/** A crosshair: "where I am now" (the signer's current location). */
+export const CrosshairIcon = (props: IconProps) => (
+  <OutlineIcon {...props}>
+    <circle cx="12" cy="12" r="7" />
+    <circle cx="12" cy="12" r="2.5" />
+    <path d="M12 2v3M12 19v3M2 12h3M19 12h3" />
+  </OutlineIcon>
+);

@@ -14,6 +14,7 @@ export const ADMIN_AUDIT_ACTIONS = [
   'user_enabled',
   'user_disabled',
   'user_password_reset',
+  'user_photo_removed',
   'group_created',
   'group_renamed',
   'group_deleted',
@@ -22,6 +23,9 @@ export const ADMIN_AUDIT_ACTIONS = [
   'settings_changed',
   'superadmin_status_changed',
   'user_sync',
+  'workflow_state_created',
+  'workflow_state_changed',
+  'workflow_state_moved',
 ] as const;
 export const AdminAuditAction = z.enum(ADMIN_AUDIT_ACTIONS);
 export type AdminAuditAction = z.infer<typeof AdminAuditAction>;
@@ -32,8 +36,8 @@ export const AdminAuditEntry = z.object({
   createdOn: z.iso.datetime(),
   /** Who did it (null once that account is gone). */
   actor: z.object({ userId: z.uuid(), email: z.string(), name: z.string() }).nullable(),
-  /** What it touched: a user, a group, the settings. */
-  targetType: z.enum(['user', 'group', 'settings', 'tenant']),
+  /** What it touched: a user, a group, the settings, a workflow state of the catalogue. */
+  targetType: z.enum(['user', 'group', 'settings', 'tenant', 'workflowState']),
   targetId: z.string().nullable(),
   /** A short human label of the target at the time (an address, a group name). */
   targetLabel: z.string().nullable(),

@@ -10,7 +10,10 @@ import * as identity from './identity';
 import * as inbox from './inbox';
 import * as notifications from './notifications';
 import * as publicEndpoints from './public';
+import * as superadmins from './superadmins';
+import * as tenantSettings from './settings';
 import * as usersAdmin from './users-admin';
+import * as userSync from './user-sync';
 import * as workflows from './workflows';
 
 function isEndpoint(value: unknown): value is Endpoint {
@@ -21,4 +24,4 @@ function isEndpoint(value: unknown): value is Endpoint {
  * Every endpoint of the contract. Tests walk it to prove each guarded endpoint refuses outsiders
  * and wrong roles, and that the server serves nothing outside it.
  */
-export const ALL_ENDPOINTS: readonly Endpoint[] = ([...Object.values(publicEndpoints), ...Object.values(identity), ...Object.values(documents), ...Object.values(epaks), ...Object.values(epakSigning), ...Object.values(epakActions), ...Object.values(epakAudit), ...Object.values(inbox), ...Object.values(notifications), ...Object.values(workflows), ...Object.values(groups), ...Object.values(adminAudit), ...Object.values(usersAdmin)] as unknown[]).filter(isEndpoint);
+export const ALL_ENDPOINTS: readonly Endpoint[] = ([...Object.values(publicEndpoints), ...Object.values(identity), ...Object.values(documents), ...Object.values(epaks), ...Object.values(epakSigning), ...Object.values(epakActions), ...Object.values(epakAudit), ...Object.values(inbox), ...Object.values(notifications), ...Object.values(workflows), ...Object.values(groups), ...Object.values(adminAudit), ...Object.values(usersAdmin), ...Object.values(userSync), ...Object.values(tenantSettings), ...Object.values(superadmins)] as unknown[]).filter(isEndpoint);

@@ -20,6 +20,8 @@ export type TagFill = z.infer<typeof TagFill>;
 
 /** Signing reasons are one short line in the signature dictionary and on the page. */
 export const SIGN_REASON_MAX_LENGTH = 200;
+/** Where the signer signs (a place or "lat, lon"): one short line in the signature dictionary. */
+export const SIGN_LOCATION_MAX_LENGTH = 200;
 
 export const SignDocumentBody = z.object({
   /**
@@ -30,7 +32,8 @@ export const SignDocumentBody = z.object({
   /** Values of the caller's own tags on this document; other tags are not the caller's to fill. */
   values: z.array(TagFill).max(500).default([]),
   reason: z.string().trim().max(SIGN_REASON_MAX_LENGTH).optional(),
-  location: z.string().trim().max(200).optional(),
+  /** Required (non-blank) when the tenant's geolocation setting is MANDATORY (viewer.geolocation). */
+  location: z.string().trim().max(SIGN_LOCATION_MAX_LENGTH).optional(),
 });
 export type SignDocumentBody = z.infer<typeof SignDocumentBody>;
 
@@ -56,7 +59,7 @@ export const signEpakDocument = defineEndpoint({
   action: 'epak.act',
   signingLink: true,
   summary:
-    'The caller signs one document in their place of the step under way: their values are checked (every required tag of theirs filled, -6), drawn by the server and sealed as one incremental PAdES revision. When the last document is signed the step moves on. -28 when nothing waits for the caller, -23 rejected, -72 completed, -46 deleted, -47 archived.',
+    'The caller signs one document in their place of the step under way: their values are checked (every required tag of theirs filled, and a location given when the tenant\'s geolocation setting is MANDATORY, -6), drawn by the server and sealed as one incremental PAdES revision. When the last document is signed the step moves on. -28 when nothing waits for the caller, -23 rejected, -72 completed, -46 deleted, -47 archived.',
   params: DocumentParams,
   body: SignDocumentBody,
   maxBodyBytes: SIGNATURE_BLOCKS_MAX_BODY_BYTES,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SigningPolicy } from '../constants/signing-policies';
 import { SignerStatus, UserType } from '../constants/statuses';
+import { GeolocationType } from '../constants/ui';
 import { EmailAddress } from '../constants/validation';
 import { WorkflowStateType } from '../constants/workflow';
 import { PageGeometry } from '../documents';
@@ -71,6 +72,12 @@ export const EpakViewer = z.object({
   /** The documents the caller has already signed in their place (a retried sign is a no-op). */
   signedDocumentIds: z.array(z.uuid()),
   starred: z.boolean(),
+  /**
+   * The ePak's tenant's geolocation setting in force (spec §9): whether the signer is asked where
+   * they sign (OPTIONAL) or must say (MANDATORY). Carried here because a signing-link session
+   * cannot read its tenant's configuration.
+   */
+  geolocation: GeolocationType,
 });
 export type EpakViewer = z.infer<typeof EpakViewer>;
 

@@ -584,6 +584,8 @@ export const tenantConfiguration = defineEndpoint({
     requireEmailOtp: z.boolean(),
     /** Whether compose shows the view-enforcement choice, and what it starts as. */
     viewEnforceOption: ViewEnforceOption,
+    /** Lists of people show each person's id (the "user UUID column display" setting). */
+    showUserUuidColumn: z.boolean(),
   }),
 });
 
@@ -616,7 +618,8 @@ export const deleteUserPhoto = defineEndpoint({
   method: 'DELETE',
   path: '/msbapi/v1/users/:userId/photo',
   access: 'user',
-  summary: "Remove one's own profile photo.",
+  summary:
+    "Remove a profile photo: one's own, or, for an admin of the tenant in the tenant header, a member's (not a super admin's). Answers the person's updated info.",
   params: UserIdParams,
   response: UserInfo,
 });

@@ -29,6 +29,8 @@ export const AdminUser = z.object({
   /** False once an administrator disabled them in this tenant (-13 at every request). */
   enabled: z.boolean(),
   retentionAdmin: z.boolean(),
+  /** They have a profile photo (GET /v1/users/{userId}/photo serves it), so lists ask only for those. */
+  hasPhoto: z.boolean(),
   createdOn: z.iso.datetime(),
   lastLoginOn: z.iso.datetime().nullable(),
 });

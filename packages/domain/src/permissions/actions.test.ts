@@ -34,6 +34,7 @@ const ACTION_MATRIX: ReadonlyArray<readonly [Action, ...boolean[]]> = [
   ['user.bulkUpdateRoles',      N,   N,          N,     N,        N,        Y,    N],
   ['user.resetPassword',        N,   N,          N,     N,        N,        Y,    N],
   ['user.disable',              N,   N,          N,     N,        N,        Y,    N],
+  ['user.photo.delete',         Y,   Y,          Y,     Y,        Y,        Y,    Y],
   ['profile.read',              Y,   Y,          Y,     Y,        Y,        Y,    Y],
   ['profile.update',            Y,   Y,          Y,     Y,        Y,        Y,    Y],
   ['password.change',           Y,   Y,          Y,     Y,        Y,        Y,    Y],
@@ -118,6 +119,14 @@ const CONTEXT_ROWS: readonly ContextRow[] = [
   ['admin updates a signer profile',                actor('admin'), 'profile.update',     other('signer'),                        'allowed'],
   ['admin updates root profile',                    actor('admin'), 'profile.update',     other('root'),                          'forbidden'],
   ['admin updates a super admin profile',           actor('admin'), 'profile.update',     other('super_admin'),                   'forbidden'],
+  ['admin removes a signer photo',                  actor('admin'), 'user.photo.delete',  other('signer'),                        'allowed'],
+  ['admin removes another admin photo',             actor('admin'), 'user.photo.delete',  other('admin'),                         'allowed'],
+  ['admin removes a super admin photo',             actor('admin'), 'user.photo.delete',  other('super_admin'),                   'forbidden'],
+  ['admin removes root photo',                      actor('admin'), 'user.photo.delete',  other('root'),                          'forbidden'],
+  ['admin removes a photo in another tenant',       actor('admin'), 'user.photo.delete',  other('signer', { targetTenantId: OTHER_TENANT }), 'outsideTenant'],
+  ['custodian removes another photo',               actor('custodian'), 'user.photo.delete', other('signer'),                     'forbidden'],
+  ['signer removes own photo',                      actor('signer'), 'user.photo.delete', { targetUserId: ME, targetRole: 'signer' }, 'allowed'],
+  ['root removes own photo without a tenant',       actor('root'), 'user.photo.delete',   {},                                     'allowed'],
   ['admin updates a profile in another tenant',     actor('admin'), 'profile.update',     other('signer', { targetTenantId: OTHER_TENANT }), 'outsideTenant'],
   ['custodian updates another profile',             actor('custodian'), 'profile.update', other('signer'),                        'forbidden'],
   ['signer reads another profile',                  actor('signer'), 'profile.read',      other('signer'),                        'forbidden'],
@@ -216,7 +225,7 @@ describe('refusals map to the spec catalogue', () => {
 
 describe('allowedActions', () => {
   it('lists what a signer may do in ACTIONS order', () => {
-    expect(allowedActions(actor('signer'))).toEqual(['user.read', 'profile.read', 'profile.update', 'password.change', 'epak.act', 'report.read', 'teamroom.use']);
+    expect(allowedActions(actor('signer'))).toEqual(['user.read', 'user.photo.delete', 'profile.read', 'profile.update', 'password.change', 'epak.act', 'report.read', 'teamroom.use']);
   });
 
   it('applies the context, e.g. settings', () => {

@@ -20,6 +20,7 @@ export const ACTIONS = [
   'user.bulkUpdateRoles',
   'user.resetPassword',
   'user.disable',
+  'user.photo.delete',
   'profile.read',
   'profile.update',
   'password.change',
@@ -190,6 +191,10 @@ export const ACTION_RULES = {
   'user.bulkUpdateRoles': { roles: ['admin'], scope: 'tenant', grantsRole: true, protectedTargets: NOT_ROOT_OR_SUPER_ADMIN },
   'user.resetPassword': { roles: ['admin'], scope: 'tenant', targetsUser: true, protectedTargets: NOT_ROOT_OR_SUPER_ADMIN },
   'user.disable': { roles: ['admin'], scope: 'tenant', targetsUser: true, protectedTargets: NOT_ROOT_OR_SUPER_ADMIN },
+  // Issue 7 lists "user photo" under user management: everyone removes their own photo; an admin
+  // removes a member's (an inappropriate picture) without waiting for them, but not a super
+  // admin's or root's, who stand above the tenant's administration.
+  'user.photo.delete': { roles: ['admin'], scope: 'account', self: true, targetsUser: true, protectedTargets: NOT_ROOT_OR_SUPER_ADMIN },
 
   // Every signed-in user has profile and changepassword (§2 lists them for every role; root and super
   // admin get them by our design). Another user's profile is the admin's, within the tenant.

@@ -1,0 +1,30 @@
+import { inviteTenantSuperadmin, listSuperadmins, registerSuperadmin, updateSuperadminStatus } from '@pakt/domain';
+import type { FastifyInstance } from 'fastify';
+import { inviteSuperadmin, inviteTenantSuperadmin as inviteIntoTenant, listSuperadmins as listOfTenant, setSuperadminStatus } from '../admin/superadmins';
+import type { AppContext } from '../app-context';
+import { actorOf } from '../http/auth-guard';
+import { route } from '../http/route';
+
+/** Super admins of a tenant (spec §7 Superadmins) and root's first one; the work is in admin/superadmins.ts. */
+export function registerSuperadminRoutes(app: FastifyInstance, ctx: AppContext) {
+  const db = ctx.database.db;
+
+  route(app, ctx, listSuperadmins, async ({ auth }) => listOfTenant({ db, tenantId: auth.tenant.id, actorId: auth.user.id }));
+
+  route(app, ctx, registerSuperadmin, async ({ auth, body }) => {
+    const { superadmin } = await inviteSuperadmin({ db, tenant: auth.tenant, person: body, invitedBy: auth.user.id, selfId: auth.user.id, publicUrl: ctx.config.publicUrl });
+    // The link goes out by mail only: a super admin has no outbox to copy it from, unlike root.
+    ctx.nudgeMailDelivery();
+    return superadmin;
+  });
+
+  route(app, ctx, updateSuperadminStatus, async ({ auth, body }) =>
+    setSuperadminStatus({ db, actor: { ...actorOf(auth), tenantId: auth.tenant.id }, change: body }),
+  );
+
+  route(app, ctx, inviteTenantSuperadmin, async ({ auth, params, body }) => {
+    const invited = await inviteIntoTenant({ db, tenantId: params.tenantId, person: body, invitedBy: auth.user.id, publicUrl: ctx.config.publicUrl });
+    ctx.nudgeMailDelivery();
+    return invited;
+  });
+}

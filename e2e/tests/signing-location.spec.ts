@@ -1,0 +1,155 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { addSuperAdmin, apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, mailedLink, signUpThroughApi } from './support';
+
+const { en } = bundles;
+const signing = en.signing;
+const L = signing.location;
+
+const CORPUS = fileURLToPath(new URL('../../../shared/corpus/pdfs/', import.meta.url));
+const PLAIN = 'plain-1p-libreoffice.pdf';
+// E2E_SCREENSHOT_DIR lets a reviewer collect this journey's pictures apart from the others'.
+const screenshotDir = (process.env.E2E_SCREENSHOT_DIR ?? '/tmp/shots-signing-location').replace(/\/?$/, '/');
+
+/** The signing panel, brought into view (on a phone it sits below the pages), then the viewport as a person sees it. */
+async function capturePanel(page: Page, panel: Locator, name: string): Promise<void> {
+  fs.mkdirSync(screenshotDir, { recursive: true });
+  await expectNoHorizontalOverflow(page);
+  await panel.scrollIntoViewIfNeeded();
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
+  await page.screenshot({ path: `${screenshotDir}${test.info().project.name}-${name}.png` });
+}
+
+/** The /Location strings of the signatures in a PDF (the server writes them as hex strings). */
+const locationsIn = (pdf: Buffer) => [...pdf.toString('latin1').matchAll(/\/Location <([0-9A-Fa-f]*)>/g)].map((match) => Buffer.from(match[1]!, 'hex').toString('latin1'));
+
+test('with geolocation MANDATORY a signer must say where they sign (typed at /sign, from the browser through the mailed link); with OPTIONAL they may', async ({ page, browser, request }, testInfo) => {
+  test.setTimeout(180_000);
+  const project = testInfo.project.name;
+  const owner = { email: `devika.${project}@location.test`, firstName: 'Devika', lastName: 'Menon', orgName: `Menon Surveys ${project}`, password: 'Location-password-2025' };
+  const boss = { email: `arjun.${project}@location.test`, firstName: 'Arjun', lastName: 'Rao', password: 'Super-password-2025' };
+  const external = `client.${project}@location.test`;
+  const subject = `Survey report, plot 12 (${project})`;
+  let ePakId = '';
+  let documentId = '';
+  let bossHeaders: Record<string, string> = {};
+  let pdfId = '';
+  let signState = '';
+
+  /** An ePak of this one document, started: the owner signs first, the outsider (if any) second. */
+  async function startEpak(title: string, withOutsider: boolean) {
+    const headers = await apiHeadersOf(request, owner.email, owner.password);
+    const epak = await apiData<{ ePakId: string; documents: { documentId: string }[] }>(
+      await request.post('/msbapi/v2/epak', {
+        headers,
+        data: {
+          subject: title,
+          documentIds: [pdfId],
+          steps: [
+            { workflowStateId: signState, recipients: [{ email: owner.email }] },
+            ...(withOutsider ? [{ workflowStateId: signState, recipients: [{ email: external }] }] : []),
+          ],
+        },
+      }),
+    );
+    await apiData(await request.post(`/msbapi/v2/epaks/${epak.ePakId}/start`, { headers }));
+    return { ePakId: epak.ePakId, documentId: epak.documents[0]!.documentId };
+  }
+
+  await test.step('an organisation whose super admin makes the location of every signature mandatory', async () => {
+    await signUpThroughApi(request, owner);
+    const confirm = new URL(await mailedLink(request, 'Confirm your email address for Pakt', owner.email));
+    await page.goto(confirm.pathname + confirm.search);
+    await expect(page.getByText(en.thanks.ready.replace('{{name}}', owner.firstName).replace('{{tenant}}', owner.orgName))).toBeVisible();
+    const ownerHeaders = await apiHeadersOf(request, owner.email, owner.password);
+
+    bossHeaders = await addSuperAdmin(request, ownerHeaders['x-tenant-id']!, boss);
+    await apiData(await request.put('/msbapi/v2/settings', { headers: bossHeaders, data: { settings: { geolocationType: 'MANDATORY' } } }));
+
+    // No fields on the page, so the signatures are invisible ones: the panel is all there is to fill.
+    const uploaded = await apiData<{ documentId: string }>(
+      await request.post('/msbapi/v1/documents', { headers: ownerHeaders, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),
+    );
+    pdfId = uploaded.documentId;
+    const { states } = await apiData<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers: ownerHeaders }));
+    signState = states.find((state) => state.type === 'SIGN')!.workflowStateId;
+    ({ ePakId, documentId } = await startEpak(subject, true));
+  });
+
+  await test.step('at /sign the panel asks where; Sign with it blank says so beside the field', async () => {
+    await page.goto(`/sign?ePakId=${ePakId}`);
+    await expect(page.getByRole('heading', { level: 1, name: subject })).toBeVisible();
+    await expect(page.locator('[data-testid="tag-editor-page"][data-rendered="true"]')).toHaveCount(1, { timeout: 20_000 });
+    const panel = page.getByRole('region', { name: signing.panel.signHeading });
+    const place = panel.getByRole('textbox', { name: L.label });
+    await expect(place).toHaveAttribute('required', '');
+    await expect(panel.getByRole('button', { name: L.useCurrent })).toBeVisible();
+    await capturePanel(page, panel, 'location-mandatory');
+
+    await panel.getByRole('button', { name: signing.actions.sign, exact: true }).click();
+    await expect(panel.getByText(L.required)).toBeVisible();
+    await expect(place).toHaveAttribute('aria-invalid', 'true');
+    await expect(place).toBeFocused();
+    await capturePanel(page, panel, 'location-refused');
+
+    await place.fill('Kochi, Kerala');
+    await expect(panel.getByText(L.required)).toHaveCount(0);
+    await capturePanel(page, panel, 'location-typed');
+    await panel.getByRole('button', { name: signing.actions.sign, exact: true }).click();
+    await expect(page.getByTestId('signing-outcome')).toContainText(signing.outcome.signedNext, { timeout: 30_000 });
+  });
+
+  await test.step('the outsider, through the mailed link, lets the browser fill in where they are', async () => {
+    const ownerHeaders = await apiHeadersOf(request, owner.email, owner.password);
+    const { messages } = await apiData<{ messages: { recipient: string; body: string }[] }>(await request.get('/msbapi/v1/outbox', { headers: ownerHeaders }));
+    const mail = messages.find((message) => message.recipient === external && message.body.includes('/emailsign?token='));
+    expect(mail, `a signing link mailed to ${external}`).toBeDefined();
+    const link = new URL(/https?:\/\/\S+\/emailsign\?token=\S+/.exec(mail!.body)![0]);
+
+    const context = await browser.newContext({
+      baseURL: testInfo.project.use.baseURL,
+      viewport: page.viewportSize()!,
+      isMobile: project === 'phone',
+      hasTouch: project === 'phone',
+      geolocation: { latitude: 9.931233, longitude: 76.267304 },
+      permissions: ['geolocation'],
+    });
+    const outsider = await context.newPage();
+    await outsider.goto(link.pathname + link.search);
+    await expect(outsider.getByRole('heading', { level: 1, name: subject })).toBeVisible();
+    await expect(outsider.locator('[data-testid="tag-editor-page"][data-rendered="true"]')).toHaveCount(1, { timeout: 20_000 });
+    const panel = outsider.getByRole('region', { name: signing.panel.signHeading });
+    const place = panel.getByRole('textbox', { name: L.label });
+    await panel.getByRole('button', { name: L.useCurrent }).click();
+    await expect(place).toHaveValue('9.9312, 76.2673');
+    await capturePanel(outsider, panel, 'location-from-browser');
+    await panel.getByRole('button', { name: signing.actions.sign, exact: true }).click();
+    await expect(outsider.getByTestId('signing-outcome')).toContainText(signing.outcome.signedCompleted, { timeout: 30_000 });
+    await context.close();
+  });
+
+  await test.step('both places are in the signatures of the file', async () => {
+    const ownerHeaders = await apiHeadersOf(request, owner.email, owner.password);
+    const download = await request.get(`/msbapi/v2/epaks/${ePakId}/documents/${documentId}/download`, { headers: ownerHeaders });
+    expect(download.ok()).toBe(true);
+    expect(locationsIn(await download.body())).toEqual(['Kochi, Kerala', '9.9312, 76.2673']);
+  });
+
+  await test.step('with OPTIONAL the question is labelled optional, and a signature needs no place', async () => {
+    await apiData(await request.put('/msbapi/v2/settings', { headers: bossHeaders, data: { settings: { geolocationType: 'OPTIONAL' } } }));
+    const optional = `Site photos, plot 12 (${project})`;
+    const started = await startEpak(optional, false);
+    await page.goto(`/sign?ePakId=${started.ePakId}`);
+    await expect(page.getByRole('heading', { level: 1, name: optional })).toBeVisible();
+    await expect(page.locator('[data-testid="tag-editor-page"][data-rendered="true"]')).toHaveCount(1, { timeout: 20_000 });
+    const panel = page.getByRole('region', { name: signing.panel.signHeading });
+    const place = panel.getByRole('textbox', { name: `${L.label} (${L.optional})` });
+    await expect(place).not.toHaveAttribute('required', '');
+    await capturePanel(page, panel, 'location-optional');
+    await panel.getByRole('button', { name: signing.actions.sign, exact: true }).click();
+    await expect(page.getByTestId('signing-outcome')).toContainText(signing.outcome.signedCompleted, { timeout: 30_000 });
+    const download = await request.get(`/msbapi/v2/epaks/${started.ePakId}/documents/${started.documentId}/download`, { headers: await apiHeadersOf(request, owner.email, owner.password) });
+    expect(locationsIn(await download.body())).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { addSuperAdmin, apiData, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, h1, inviteAndRegister, mailedLink, signUpThroughApi } from './support';
+
+const { en } = bundles;
+const u = en.userSync;
+
+// E2E_SCREENSHOT_DIR lets a reviewer collect this journey's pictures apart from the others'.
+const screenshotDir = (process.env.E2E_SCREENSHOT_DIR ?? '/tmp/shots-user-sync').replace(/\/?$/, '/');
+// The server reads feeds from USER_SYNC_DIR; the journey drops its feed there, so both must agree
+// (scripts/e2e-server.mjs gives the server this same folder when none is set).
+const syncDir = process.env.USER_SYNC_DIR ?? fileURLToPath(new URL(`../.tmp/user-sync-${process.env.E2E_PORT ?? '3100'}`, import.meta.url));
+
+const captureBoth = (page: Page, name: string) => captureAtBothSizes(page, screenshotDir, name);
+
+test('an admin syncs the organisation with its directory export and reads what changed', async ({ page, request }, testInfo) => {
+  test.setTimeout(240_000);
+  const project = testInfo.project.name;
+  const admin = { email: `mira.${project}@usersync.test`, firstName: 'Mira', lastName: 'Joshi', orgName: `Joshi Textiles ${project}`, password: 'Sync-password-2025' };
+  const signer = { email: `dev.${project}@usersync.test`, firstName: 'Dev', lastName: 'Kapoor', password: 'Member-password-2025' };
+  const boss = { email: `anya.${project}@usersync.test`, firstName: 'Anya', lastName: 'Bose', password: 'Super-password-2025' };
+  const newcomer = `leela.${project}@usersync.test`;
+  let tenantId = '';
+
+  await test.step('an organisation with its admin, a signer, and a super admin who switches user sync-up on', async () => {
+    await signUpThroughApi(request, admin);
+    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', admin.email));
+    await page.goto(link.pathname + link.search);
+    await expect(page.getByText(en.thanks.ready.replace('{{name}}', admin.firstName).replace('{{tenant}}', admin.orgName))).toBeVisible();
+    const adminHeaders = await apiHeadersOf(request, admin.email, admin.password);
+    tenantId = adminHeaders['x-tenant-id']!;
+    await inviteAndRegister(request, adminHeaders, signer, 'signer');
+
+    const bossHeaders = await addSuperAdmin(request, tenantId, boss);
+    await apiData(await request.put('/msbapi/v2/settings', { headers: bossHeaders, data: { settings: { showUserSyncUp: true, userSyncFileName: 'people.csv' } } }));
+  });
+
+  await test.step('before the file is there, the screen says where it goes', async () => {
+    await page.goto('/admin?section=userSync');
+    await expect(h1(page)).toHaveText(u.title);
+    await expect(page.getByText(u.source.missing)).toBeVisible();
+    await expect(page.getByText(tenantId, { exact: true })).toBeVisible();
+  });
+
+  await test.step('the operator drops the export; the admin starts a sync-up and reads its report', async () => {
+    const folder = path.join(syncDir!, tenantId);
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(
+      path.join(folder, 'people.csv'),
+      ['email,firstName,lastName,role,status', `${admin.email},,,admin,`, `${signer.email},,,custodian,`, `${newcomer},Leela,Rao,,`, 'not-an-address,X,Y,,', `${boss.email},,,signer,`].join('\r\n') + '\r\n',
+    );
+    await page.reload();
+    await expect(page.getByText(u.source.present)).toBeVisible();
+    await page.getByRole('button', { name: u.start }).click();
+    const report = page.getByTestId('user-sync-report');
+    // The job runs in the background; the screen asks again until it is done.
+    await expect(report.getByText(u.status.succeeded)).toBeVisible({ timeout: 60_000 });
+    await expect(report.getByTestId('user-sync-count-invited')).toContainText('1');
+    await expect(report.getByTestId('user-sync-count-roleChanged')).toContainText('1');
+    await expect(report.getByTestId('user-sync-change').filter({ hasText: newcomer })).toContainText(u.kinds.invited);
+    await expect(report.getByTestId('user-sync-change').filter({ hasText: signer.email })).toContainText(`${en.roles.signer} → ${en.roles.custodian}`);
+    await expect(report.getByTestId('user-sync-error')).toHaveCount(2);
+    await expect(report.getByTestId('user-sync-error').filter({ hasText: 'not-an-address' })).toContainText(u.codes.email);
+    await expect(report.getByTestId('user-sync-error').filter({ hasText: boss.email })).toContainText(u.codes.notAllowed);
+    await expect(page.getByRole('button', { name: u.start })).toBeEnabled();
+    if (project === 'desktop') await captureBoth(page, 'user-sync-report');
+    else await expectNoHorizontalOverflow(page);
+  });
+
+  await test.step('the invitation is in the outbox, and the change in the audit log', async () => {
+    const adminHeaders = await apiHeadersOf(request, admin.email, admin.password);
+    const { messages } = await apiData<{ messages: { recipient: string }[] }>(await request.get('/msbapi/v1/outbox', { headers: adminHeaders }));
+    expect(messages.some((m) => m.recipient === newcomer)).toBe(true);
+    const { items } = await apiData<{ items: { action: string; targetLabel: string | null }[] }>(
+      await request.get('/msbapi/v2/admin/audit', { headers: adminHeaders, params: { target: signer.email } }),
+    );
+    expect(items.map((item) => item.action)).toContain('user_role_changed');
+  });
+});
