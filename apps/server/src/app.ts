@@ -18,7 +18,9 @@ import { registerUserAdminRoutes } from './routes/user-admin-routes';
 import { registerUserSyncRoutes } from './routes/user-sync-routes';
 import { registerSuperadminRoutes } from './routes/superadmin-routes';
 import { registerSettingsRoutes } from './routes/settings-routes';
+import { registerReasonsRoutes } from './routes/reasons-routes';
 import { registerNotificationRoutes } from './routes/notification-routes';
+import { registerLetterheadRoutes } from './routes/letterhead-routes';
 import formBody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 
@@ -81,6 +83,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerUserSyncRoutes(app, context);
   registerSuperadminRoutes(app, context);
   registerSettingsRoutes(app, context);
+  registerReasonsRoutes(app, context);
+  registerLetterheadRoutes(app, context);
   await registerNotificationRoutes(app, context);
   await serveWebApp(app, context.config.webDistDir);
   await options.beforeReady?.(app, context);

@@ -766,3 +766,56 @@ export const userSyncRuns = pgTable(
     uniqueIndex('user_sync_runs_one_open').on(t.tenantId).where(sql`${t.status} in ('queued', 'running')`),
   ],
 );
+
+/**
+ * Signing reasons of a tenant (issue 8; spec §7 reasons, §9 "default reason id 1"). The signing
+ * ceremony lists the enabled ones, the default first. Built-in rows keep a `key` (approve, agree,
+ * author, witness) so the web app shows them in the reader's language; editing a built-in row's
+ * text clears its key and it is shown as typed from then on. Reasons are never deleted, only
+ * disabled, so a tenant always has its list. A database trigger (migration 0022) seeds the four
+ * built-in rows for every new tenant and the migration seeds the existing ones.
+ */
+export const reasons = pgTable(
+  'reasons',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    key: text('key'),
+    text: text('text').notNull(),
+    position: integer('position').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('reasons_text').on(t.tenantId, sql`lower(${t.text})`),
+    uniqueIndex('reasons_key').on(t.tenantId, t.key).where(sql`${t.key} is not null`),
+    uniqueIndex('reasons_one_default').on(t.tenantId).where(sql`${t.isDefault}`),
+    index('reasons_tenant_position').on(t.tenantId, t.position),
+  ],
+);
+
+/**
+ * Letterhead templates (issue 8, spec §7 /letterheadtemplate): images a tenant's composers keep to
+ * put on a letterHead tag. Shared with everyone in the tenant who composes (a letterhead is the
+ * organisation's, not one person's); deleted by whoever uploaded it or an admin. The bytes live
+ * in the content-addressed file storage, so a template deleted after use leaves sealed ePaks whole.
+ */
+export const letterheadTemplates = pgTable(
+  'letterhead_templates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    // Kept when the uploader leaves: the template is the tenant's.
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    contentType: text('content_type', { enum: ['image/png', 'image/jpeg'] }).notNull(),
+    sha256: text('sha256').notNull(),
+    size: integer('size').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('letterhead_templates_tenant_time').on(t.tenantId, t.createdAt.desc())],
+);

@@ -2,6 +2,7 @@ import { DomainError, type EpakViewer, invalidInput, notFound, ResponseCode, typ
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, epakUserStates } from '../db/schema';
+import { listCeremonyReasons } from '../admin/reasons';
 import { loadTenantSettings } from '../identity/tenant-configuration';
 
 /** Who is asking, inside which tenant. */
@@ -95,5 +96,6 @@ export async function loadViewer(db: Db, actor: EpakActor, epak: EpakRow): Promi
     signedDocumentIds: signed,
     starred: state?.starred ?? false,
     geolocation: geolocationType ?? 'OFF',
+    reasons: await listCeremonyReasons(db, epak.tenantId),
   };
 }

@@ -33,6 +33,7 @@ describe('/admin sections', () => {
       en.announcements.tab,
       en.groups.tab,
       en.workflowStatesAdmin.tab,
+      en.reasonsAdmin.tab,
       en.userSync.tab,
       en.adminAudit.tab,
     ]);

@@ -7,6 +7,7 @@ import { useSearchParams } from 'react-router';
 import type { ReactNode } from 'react';
 import { AuditSection } from '../admin/audit-section';
 import { GroupsSection } from '../admin/groups-section';
+import { ReasonsSection } from '../admin/reasons-section';
 import { UsersSection } from '../admin/users-section';
 import { UserSyncSection } from '../admin/user-sync-section';
 import { WorkflowStatesSection } from '../admin/workflow-states-section';
@@ -15,7 +16,7 @@ import { callApi } from '../api/client';
 import { useCurrentTenant } from '../api/session-store';
 import { useCan } from '../inbox/inbox-queries';
 import { RequireRoute } from '../routing/access';
-import { ClipboardListIcon, MailIcon, MegaphoneIcon, RefreshIcon, RouteIcon, UserIcon, UsersIcon } from '../ui/icons';
+import { ClipboardListIcon, MailIcon, MegaphoneIcon, PencilIcon, RefreshIcon, RouteIcon, UserIcon, UsersIcon } from '../ui/icons';
 import { OutboxList } from '../ui/outbox-list';
 
 /**
@@ -31,7 +32,7 @@ export function AdminPage() {
   );
 }
 
-type Section = 'users' | 'outbox' | 'announcements' | 'groups' | 'workflowStates' | 'userSync' | 'audit';
+type Section = 'users' | 'outbox' | 'announcements' | 'groups' | 'workflowStates' | 'reasons' | 'userSync' | 'audit';
 
 function AdminSections() {
   const { t } = useTranslation();
@@ -44,6 +45,8 @@ function AdminSections() {
   const canEditWorkflowStates = useCan('workflowState.edit');
   // The sub-item "user sync up" (spec section 2): its action carries the showUserSyncUp gate.
   const canSyncUsers = useCan('userSync.start');
+  // The sub-item "edit reasons" (spec section 2): its action carries the showEditReasons gate.
+  const canEditReasons = useCan('reason.manage');
   // The sections this person may see, in tab order; the outbox is everyone's who reaches /admin.
   // The people come first for whoever may manage them, and are then what /admin opens on.
   const sections: { value: Section; label: string; icon: ReactNode; panel: ReactNode }[] = [
@@ -56,6 +59,7 @@ function AdminSections() {
     ...(canEditWorkflowStates
       ? [{ value: 'workflowStates' as const, label: t('workflowStatesAdmin.tab'), icon: <RouteIcon size={16} />, panel: <WorkflowStatesSection /> }]
       : []),
+    ...(canEditReasons ? [{ value: 'reasons' as const, label: t('reasonsAdmin.tab'), icon: <PencilIcon size={16} />, panel: <ReasonsSection /> }] : []),
     ...(canSyncUsers ? [{ value: 'userSync' as const, label: t('userSync.tab'), icon: <RefreshIcon size={16} />, panel: <UserSyncSection /> }] : []),
     ...(canReadAudit
       ? [{ value: 'audit' as const, label: t('adminAudit.tab'), icon: <ClipboardListIcon size={16} />, panel: <AuditSection /> }]

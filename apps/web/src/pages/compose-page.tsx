@@ -52,6 +52,7 @@ import { ApiError, callApi } from '../api/client';
 import { useSession } from '../api/session-store';
 import { RequireRoute } from '../routing/access';
 import { TagEditor } from '../tag-editor/tag-editor';
+import { LetterheadTemplates } from '../letterheads/letterhead-templates';
 import { FormError } from '../ui/form-error';
 import { StartEpakButton } from './start-epak-button';
 import { ArrowDownIcon, ArrowUpIcon, CheckIcon, MailIcon, PlusIcon, TrashIcon, XIcon } from '../ui/icons';
@@ -258,12 +259,20 @@ function ComposeForm() {
               <Tabs.List mb="sm">
                 <Tabs.Tab value="uploader">{t('compose.tabs.uploader')}</Tabs.Tab>
                 <Tabs.Tab value="drafts">{t('compose.tabs.drafts')}</Tabs.Tab>
+                <Tabs.Tab value="letterheadTemplates">{t('letterheads.tab')}</Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="uploader">
                 <Uploader onUploaded={(document) => toggleDocument(document, true)} />
               </Tabs.Panel>
               <Tabs.Panel value="drafts">
                 <DraftDocuments chosen={documents} onToggle={toggleDocument} />
+              </Tabs.Panel>
+              {/* The tenant's letterheads; one is put on the document with a letterhead tag once the draft is saved. */}
+              <Tabs.Panel value="letterheadTemplates">
+                <Stack gap="xs">
+                  <Text size="sm">{t('letterheads.composeIntro')}</Text>
+                  <LetterheadTemplates />
+                </Stack>
               </Tabs.Panel>
             </Tabs>
             <ChosenDocuments documents={documents} error={message(t, errors.documents)} onChange={setDocuments} />

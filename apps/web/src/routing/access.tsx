@@ -57,6 +57,7 @@ export const BUILT_MENU_ITEMS: ReadonlySet<MenuItemId> = new Set<MenuItemId>([
   'dashboard',
   'epaks',
   'admin',
+  'admin.editReasons',
   'admin.editWorkflowStates',
   'admin.userSyncUp',
   'workflows',
@@ -66,6 +67,7 @@ export const BUILT_MENU_ITEMS: ReadonlySet<MenuItemId> = new Set<MenuItemId>([
 
 /** The /admin sub-items (spec section 2) that open a section of /admin: `?section=` of each. */
 export const ADMIN_SECTION_OF_MENU_ITEM: Partial<Record<MenuItemId, string>> = {
+  'admin.editReasons': 'reasons',
   'admin.editWorkflowStates': 'workflowStates',
   'admin.userSyncUp': 'userSync',
 };

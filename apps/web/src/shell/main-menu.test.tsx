@@ -20,8 +20,10 @@ describe('MainMenu', () => {
     expect(reports.hasAttribute('disabled') || reports.getAttribute('data-disabled') === 'true').toBe(true);
     expect(screen.getByRole('menuitem', { name: new RegExp(`^${en.menu.admin_stamps}`) })).toBeTruthy();
     // Sub-items not built yet do not pretend to lead anywhere.
-    const reasons = screen.getByRole('menuitem', { name: new RegExp(`^${en.menu.admin_editReasons}`) });
-    expect(reasons.getAttribute('href')).toBeNull();
+    const fieldMapping = screen.getByRole('menuitem', { name: new RegExp(`^${en.menu.admin_fieldMapping}`) });
+    expect(fieldMapping.getAttribute('href')).toBeNull();
+    // Edit reasons is a section of /admin too (shown while showEditReasons is on).
+    expect(screen.getByRole('menuitem', { name: en.menu.admin_editReasons }).getAttribute('href')).toBe('/admin?section=reasons');
     // Edit workflow states is a section of /admin, and leads straight to it.
     const states = screen.getByRole('menuitem', { name: en.menu.admin_editWorkflowStates });
     expect(states.getAttribute('href')).toBe('/admin?section=workflowStates');

@@ -1,5 +1,5 @@
 import { Alert, Badge, Box, Button, Group, Paper, Progress, Stack, Switch, Text, Title } from '@mantine/core';
-import type { EpakStatus, WorkflowStateType } from '@pakt/domain';
+import type { EpakStatus, SigningReason, WorkflowStateType } from '@pakt/domain';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckIcon } from '../ui/icons';
@@ -33,6 +33,8 @@ export interface ActionPanelProps {
   readonly progress: readonly DocumentProgress[];
   readonly reason: ReasonState;
   readonly onReasonChange: (reason: ReasonState) => void;
+  /** The tenant's enabled signing reasons, the default first (viewer.reasons). */
+  readonly reasons: readonly SigningReason[];
   /** "Where are you signing?", when the tenant asks (viewer.geolocation) and no location field of theirs does; null hides it. */
   readonly location: LocationFieldProps | null;
   /** The auto-fill toggle, offered when the person has several signature blocks; null hides it. */
@@ -111,7 +113,7 @@ export function ActionPanel(props: ActionPanelProps) {
           </Stack>
         )}
 
-        {!reviewing && <ReasonPicker value={props.reason} onChange={props.onReasonChange} />}
+        {!reviewing && <ReasonPicker value={props.reason} onChange={props.onReasonChange} reasons={props.reasons} />}
 
         {!reviewing && props.location && <LocationField {...props.location} />}
 

@@ -1,4 +1,4 @@
-import { newTag, type EpakDetail, type EpakViewer, type NewTagInit, type PageGeometry, type Tag } from '@pakt/domain';
+import { newTag, type EpakDetail, type EpakViewer, type NewTagInit, type PageGeometry, type SigningReason, type Tag } from '@pakt/domain';
 import { errorResponse, jsonResponse, stubApi, type FakeRoute } from '../test/fake-api';
 
 /** Test support for the signing ceremony (imported by tests only, never by the app). */
@@ -11,6 +11,16 @@ export const ME = 'asha@example.com';
 export const MY_RECIPIENT = '7b6a5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c02';
 
 const A4: PageGeometry = { width: 595, height: 842, x: 0, y: 0, rotate: 0 };
+
+/** A tenant's reasons as it starts: the built-in four, the first the default (spec §9). */
+export const BUILT_IN_REASONS: SigningReason[] = (
+  [
+    ['approve', 'I approve this document'],
+    ['agree', 'I agree to the terms of this document'],
+    ['author', 'I am the author of this document'],
+    ['witness', 'I sign as a witness'],
+  ] as const
+).map(([key, text], index) => ({ reasonId: `4c1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c0${index + 1}`, key, text, position: index + 1, enabled: true, isDefault: index === 0 }));
 
 export const epakDocument = (documentId: string, name: string) => ({ documentId, sourceDocumentId: null, name, pageCount: 1, pages: [A4], revisions: 0 });
 
@@ -27,6 +37,7 @@ export const viewerOf = (over: Partial<EpakViewer> = {}): EpakViewer => ({
   signedDocumentIds: [],
   starred: false,
   geolocation: 'OFF',
+  reasons: BUILT_IN_REASONS,
   ...over,
 });
 

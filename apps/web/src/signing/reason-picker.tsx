@@ -1,31 +1,58 @@
 import { NativeSelect, Stack, TextInput } from '@mantine/core';
-import { SIGN_REASON_MAX_LENGTH } from '@pakt/domain';
+import { SIGN_REASON_MAX_LENGTH, type SigningReason } from '@pakt/domain';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 
 /**
- * Why the person signs: one of the usual reasons or their own words. The spec's reasons list
- * (GET/PUT /v1/reasons, edited by admins) has no endpoint yet, so these are the common ones; the
- * chosen text goes into the signature (`reason`) and into the signer's reason fields.
+ * Why the person signs: one of the tenant's reasons (GET /v1/reasons, edited by admins; the
+ * ceremony gets the enabled ones, the default first, in the ePak's viewer) or their own words.
+ * The chosen text goes into the signature (`reason`) and into the signer's reason fields. The
+ * reason stays optional: the default is listed first, not chosen for the signer.
  */
-export const REASON_CHOICES = ['approve', 'agree', 'author', 'witness', 'other'] as const;
-export type ReasonChoice = (typeof REASON_CHOICES)[number];
+export const OTHER_REASON = 'other';
 
 export interface ReasonState {
-  readonly choice: ReasonChoice | '';
+  /** '' for none, OTHER_REASON for own words, else a reason's choice value (reasonChoice). */
+  readonly choice: string;
   readonly other: string;
 }
 
 export const NO_REASON: ReasonState = { choice: '', other: '' };
 
+/** A reason's words as shown: a built-in one in the reader's language, the tenant's own as typed. */
+export function reasonLabel(t: TFunction, reason: Pick<SigningReason, 'key' | 'text'>): string {
+  return reason.key ? t(`signing.reasons.${reason.key}`) : reason.text;
+}
+
+/** The option value of a reason: a built-in one's key (stable across tenants), else its id. */
+export const reasonChoice = (reason: Pick<SigningReason, 'key' | 'reasonId'>): string => reason.key ?? reason.reasonId;
+
 /** The reason's text as it is sent, or undefined when none is given (the reason is optional). */
-export function reasonText(t: TFunction, reason: ReasonState): string | undefined {
+export function reasonText(t: TFunction, reason: ReasonState, reasons: readonly SigningReason[]): string | undefined {
   if (reason.choice === '') return undefined;
-  const text = reason.choice === 'other' ? reason.other.trim() : t(`signing.reasons.${reason.choice}`);
+  let text: string;
+  if (reason.choice === OTHER_REASON) text = reason.other.trim();
+  else {
+    const chosen = reasons.find((candidate) => reasonChoice(candidate) === reason.choice);
+    // A reason an admin turned off meanwhile is no longer offered: nothing is sent for it.
+    if (!chosen) return undefined;
+    text = reasonLabel(t, chosen);
+  }
   return text === '' ? undefined : text.slice(0, SIGN_REASON_MAX_LENGTH);
 }
 
-export function ReasonPicker({ value, onChange, id }: { readonly value: ReasonState; readonly onChange: (next: ReasonState) => void; readonly id?: string }) {
+export function ReasonPicker({
+  value,
+  onChange,
+  reasons,
+  id,
+}: {
+  readonly value: ReasonState;
+  readonly onChange: (next: ReasonState) => void;
+  /** The tenant's enabled reasons, the default first (viewer.reasons). */
+  readonly reasons: readonly SigningReason[];
+  readonly id?: string;
+}) {
   const { t } = useTranslation();
   return (
     <Stack gap={6}>
@@ -34,10 +61,14 @@ export function ReasonPicker({ value, onChange, id }: { readonly value: ReasonSt
         label={t('signing.reasons.label')}
         description={t('signing.reasons.hint')}
         value={value.choice}
-        data={[{ value: '', label: t('signing.reasons.none') }, ...REASON_CHOICES.map((choice) => ({ value: choice, label: t(`signing.reasons.${choice}`) }))]}
-        onChange={(event) => onChange({ ...value, choice: event.currentTarget.value as ReasonState['choice'] })}
+        data={[
+          { value: '', label: t('signing.reasons.none') },
+          ...reasons.map((reason) => ({ value: reasonChoice(reason), label: reasonLabel(t, reason) })),
+          { value: OTHER_REASON, label: t('signing.reasons.other') },
+        ]}
+        onChange={(event) => onChange({ ...value, choice: event.currentTarget.value })}
       />
-      {value.choice === 'other' && (
+      {value.choice === OTHER_REASON && (
         <TextInput
           label={t('signing.reasons.ownWords')}
           value={value.other}

@@ -186,7 +186,7 @@ function Ceremony({
   // ---- what the signer entered ----
   const [entered, setEntered] = useState<DocumentValues>({});
   const [reason, setReason] = useState<ReasonState>(NO_REASON);
-  const chosenReason = reasonText(t, reason);
+  const chosenReason = reasonText(t, reason, viewer.reasons);
   const [placeTyped, setPlaceTyped] = useState('');
   const [locationError, setLocationError] = useState<string | null>(null);
   const locationInput = useRef<HTMLInputElement | null>(null);
@@ -560,6 +560,7 @@ function Ceremony({
                   }
                   reason={reason}
                   onReasonChange={setReason}
+                  reasons={viewer.reasons}
                   onAttach={async (file) => {
                     // The server keeps the file and shows its name in the tag (spec §4).
                     const attached = await callApi(attachToTag, { params: { ePakId, docId: current.documentId, tagId: tag.uuid }, files: { file } }, { failures: 'caller' });
@@ -669,6 +670,7 @@ function Ceremony({
                 progress={progress.map((entry) => ({ documentId: entry.document.documentId, name: entry.document.name, signed: entry.signed, loaded: entry.loaded, filled: entry.filled, total: entry.total }))}
                 reason={reason}
                 onReasonChange={setReason}
+                reasons={viewer.reasons}
                 location={
                   askLocation && viewer.geolocation !== 'OFF'
                     ? {

@@ -216,6 +216,7 @@ export const NO_VIEWER: EpakViewer = {
   signedDocumentIds: [],
   starred: false,
   geolocation: 'OFF',
+  reasons: [],
 };
 
 /** Initials of a name as a signer writes them: first letters of the first and last words. */

@@ -1,5 +1,5 @@
 import { Alert, Button, Checkbox, FileButton, Group, Image, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { ALLOWED_DOCUMENT_FORMATS, EmailAddress, EPAK_ATTACHMENT_MAX_BYTES, imageLimitKb, type Tag, type TagValue } from '@pakt/domain';
+import { ALLOWED_DOCUMENT_FORMATS, EmailAddress, EPAK_ATTACHMENT_MAX_BYTES, imageLimitKb, type SigningReason, type Tag, type TagValue } from '@pakt/domain';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { actionErrorMessage } from './sign-errors';
@@ -22,6 +22,7 @@ export interface TagFieldEditorProps {
   readonly onChangeMark?: () => void;
   readonly reason: ReasonState;
   readonly onReasonChange: (reason: ReasonState) => void;
+  readonly reasons: readonly SigningReason[];
   /** Uploads an attachment tag's file; rejects with the server's refusal. */
   readonly onAttach: (file: File) => Promise<void>;
 }
@@ -90,7 +91,7 @@ export function TagFieldEditor(props: TagFieldEditorProps) {
         return (
           <Stack gap={6}>
             <Text size="sm">{t('signing.fields.reasonMirrors')}</Text>
-            <ReasonPicker value={props.reason} onChange={props.onReasonChange} />
+            <ReasonPicker value={props.reason} onChange={props.onReasonChange} reasons={props.reasons} />
           </Stack>
         );
       case 'signature':

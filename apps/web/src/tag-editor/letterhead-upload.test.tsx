@@ -1,8 +1,10 @@
 import { LETTERHEAD_MAX_SIZE_BYTES } from '@pakt/domain';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
 import { LetterheadUpload } from './letterhead-upload';
+import { adminUser, jsonResponse, signedInSession, stubApi, TENANT_ACME } from '../test/fake-api';
 import { imageFile, placed, renderEditing } from './panel-test-harness';
 
 const copy = en.tagPanel.letterhead;
@@ -82,5 +84,25 @@ describe('LetterheadUpload', () => {
     expect(latest().value).toBeNull();
     expect(preview()).toBeNull();
     expect(within(section()).getByRole('button', { name: en.tagPanel.upload.choose })).toBeTruthy();
+  });
+
+  it("puts a saved letterhead's image in the tag, asking for the list only when opened", async () => {
+    sessionStore.set(signedInSession(adminUser, { tenantUuid: TENANT_ACME }));
+    vi.spyOn(URL, 'createObjectURL').mockImplementation(() => 'blob:letterhead');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    const id = '3a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c41';
+    const png = () => new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), { status: 200, headers: { 'content-type': 'image/png' } });
+    const template = { letterHeadDocId: id, name: 'acme.png', contentType: 'image/png', size: 8, width: 600, height: 100, ownerId: null, ownerName: null, deletable: false, createdOn: '2025-03-05T10:00:00.000Z' };
+    const { requestsTo } = stubApi({
+      'GET /msbapi/v1/letterheadtemplate': () => jsonResponse({ code: 1, data: { letterheads: [template] } }),
+      [`GET /msbapi/v1/letterheadtemplate/${id}/image`]: png,
+    });
+    const { latest } = renderLetterhead();
+    expect(requestsTo('GET', '/msbapi/v1/letterheadtemplate')).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: en.letterheads.showSaved }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Use letterhead acme.png' }));
+    await waitFor(() => expect(String(latest().value)).toBe('data:image/png;base64,iVBORw0KGgo='));
+    expect(preview()?.getAttribute('src')).toBe(latest().value);
+    expect(await screen.findByText(en.letterheads.inUse)).toBeTruthy();
   });
 });

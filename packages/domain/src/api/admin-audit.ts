@@ -26,6 +26,8 @@ export const ADMIN_AUDIT_ACTIONS = [
   'workflow_state_created',
   'workflow_state_changed',
   'workflow_state_moved',
+  'reason_created',
+  'reason_changed',
 ] as const;
 export const AdminAuditAction = z.enum(ADMIN_AUDIT_ACTIONS);
 export type AdminAuditAction = z.infer<typeof AdminAuditAction>;
@@ -37,7 +39,7 @@ export const AdminAuditEntry = z.object({
   /** Who did it (null once that account is gone). */
   actor: z.object({ userId: z.uuid(), email: z.string(), name: z.string() }).nullable(),
   /** What it touched: a user, a group, the settings, a workflow state of the catalogue. */
-  targetType: z.enum(['user', 'group', 'settings', 'tenant', 'workflowState']),
+  targetType: z.enum(['user', 'group', 'settings', 'tenant', 'workflowState', 'reason']),
   targetId: z.string().nullable(),
   /** A short human label of the target at the time (an address, a group name). */
   targetLabel: z.string().nullable(),

@@ -4,6 +4,8 @@ import { SignAction } from '../constants/workflow';
 import { TagValue } from '../tags/tag';
 import { type BinaryBody, defineEndpoint } from './contract';
 import { EpakStatus, EpakViewer, SIGNATURE_BLOCKS_MAX_BODY_BYTES } from './epaks';
+// Defined with the reasons (./reasons), which ./epaks uses for the viewer's list, so no import cycle.
+import { SIGN_REASON_MAX_LENGTH } from './reasons';
 
 /**
  * Acting on a started ePak (issue 5): a recipient signs each document (one PAdES revision per
@@ -18,8 +20,6 @@ const DocumentParams = EpakParams.extend({ documentId: z.uuid() });
 export const TagFill = z.object({ uuid: z.guid(), value: TagValue });
 export type TagFill = z.infer<typeof TagFill>;
 
-/** Signing reasons are one short line in the signature dictionary and on the page. */
-export const SIGN_REASON_MAX_LENGTH = 200;
 /** Where the signer signs (a place or "lat, lon"): one short line in the signature dictionary. */
 export const SIGN_LOCATION_MAX_LENGTH = 200;
 

@@ -7,6 +7,7 @@ import { WorkflowStateType } from '../constants/workflow';
 import { PageGeometry } from '../documents';
 import { Tag } from '../tags/tag';
 import { defineEndpoint, type BinaryBody } from './contract';
+import { SigningReason } from './reasons';
 
 /**
  * ePaks as composed (issue 4): a draft holds its documents, its steps with concrete recipients
@@ -78,6 +79,11 @@ export const EpakViewer = z.object({
    * cannot read its tenant's configuration.
    */
   geolocation: GeolocationType,
+  /**
+   * The ePak's tenant's enabled signing reasons, the default first, for the ceremony's picker.
+   * Carried here for the same reason as geolocation: a signing-link session reaches only its ePak.
+   */
+  reasons: z.array(SigningReason),
 });
 export type EpakViewer = z.infer<typeof EpakViewer>;
 

@@ -1,0 +1,102 @@
+import { expect, test, type Page } from '@playwright/test';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, mailedLink, signUpThroughApi } from './support';
+
+const { en } = bundles;
+const signing = en.signing;
+const R = en.reasonsAdmin;
+
+const CORPUS = fileURLToPath(new URL('../../../shared/corpus/pdfs/', import.meta.url));
+const PLAIN = 'plain-1p-libreoffice.pdf';
+
+// E2E_SCREENSHOT_DIR lets a reviewer collect this journey's pictures apart from the others'.
+const screenshotDir = (process.env.E2E_SCREENSHOT_DIR ?? '/tmp/shots-reasons').replace(/\/?$/, '/');
+
+async function capture(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(screenshotDir, { recursive: true });
+  // A cancelled animation rejects its promise; it has ended all the same.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
+  await page.screenshot({ path: `${screenshotDir}${test.info().project.name}-${name}.png` });
+}
+
+/** The /Reason strings of the signatures in a PDF (the server writes them as hex strings). */
+const reasonsIn = (pdf: Buffer) => [...pdf.toString('latin1').matchAll(/\/Reason <([0-9A-Fa-f]*)>/g)].map((match) => Buffer.from(match[1]!, 'hex').toString('latin1'));
+
+test("an admin adds a signing reason and makes it the default; a signer picks it and it is in the signature", async ({ page, request }, testInfo) => {
+  test.setTimeout(180_000);
+  const project = testInfo.project.name;
+  const owner = { email: `meera.${project}@reasons.test`, firstName: 'Meera', lastName: 'Iyer', orgName: `Iyer Audits ${project}`, password: 'Reasons-password-2025' };
+  const subject = `Audit report, Q3 (${project})`;
+  const reason = 'Checked by finance';
+
+  await test.step('the admin of a new organisation finds the built-in reasons under Admin, Reasons', async () => {
+    await signUpThroughApi(request, owner);
+    const confirm = new URL(await mailedLink(request, 'Confirm your email address for Pakt', owner.email));
+    await page.goto(confirm.pathname + confirm.search);
+    await expect(page.getByText(en.thanks.ready.replace('{{name}}', owner.firstName).replace('{{tenant}}', owner.orgName))).toBeVisible();
+    await page.goto('/admin?section=reasons');
+    await expect(page.getByRole('heading', { level: 1, name: R.title })).toBeVisible();
+    const list = page.getByRole('list', { name: R.listLabel });
+    await expect(list.getByTestId('reason')).toHaveCount(4);
+    await expect(list.getByRole('listitem', { name: signing.reasons.approve }).getByTestId('reason-default')).toBeVisible();
+    await expectNoHorizontalOverflow(page);
+    await capture(page, 'reasons-list');
+  });
+
+  await test.step('adds a reason, is refused the same words twice, and makes it the default', async () => {
+    await page.getByRole('button', { name: R.add }).click();
+    const dialog = page.getByRole('dialog', { name: R.form.createTitle });
+    await dialog.getByRole('textbox', { name: R.form.text }).fill(reason);
+    await capture(page, 'reasons-add');
+    await dialog.getByRole('button', { name: R.form.create }).click();
+    await expect(page.getByRole('status')).toContainText(R.done.created.replace('{{text}}', reason));
+
+    await page.getByRole('button', { name: R.add }).click();
+    await dialog.getByRole('textbox', { name: R.form.text }).fill(reason.toUpperCase());
+    await dialog.getByRole('button', { name: R.form.create }).click();
+    await expect(dialog.getByText(R.errors.taken)).toBeVisible();
+    await capture(page, 'reasons-taken');
+    await dialog.getByRole('button', { name: R.form.cancel }).click();
+
+    const item = page.getByRole('listitem', { name: reason });
+    await item.getByRole('button', { name: R.makeDefaultLabel.replace('{{text}}', reason) }).click();
+    await expect(item.getByTestId('reason-default')).toBeVisible();
+    // The default stays offered: its switch cannot be turned off.
+    await expect(item.getByRole('switch')).toBeDisabled();
+    await capture(page, 'reasons-default');
+  });
+
+  await test.step('at /sign the new default is listed first, nothing chosen; the signer picks it and signs', async () => {
+    const headers = await apiHeadersOf(request, owner.email, owner.password);
+    const uploaded = await apiData<{ documentId: string }>(
+      await request.post('/msbapi/v1/documents', { headers, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),
+    );
+    const { states } = await apiData<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
+    const epak = await apiData<{ ePakId: string; documents: { documentId: string }[] }>(
+      await request.post('/msbapi/v2/epak', {
+        headers,
+        data: { subject, documentIds: [uploaded.documentId], steps: [{ workflowStateId: states.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: [{ email: owner.email }] }] },
+      }),
+    );
+    await apiData(await request.post(`/msbapi/v2/epaks/${epak.ePakId}/start`, { headers }));
+
+    await page.goto(`/sign?ePakId=${epak.ePakId}`);
+    await expect(page.getByRole('heading', { level: 1, name: subject })).toBeVisible();
+    await expect(page.locator('[data-testid="tag-editor-page"][data-rendered="true"]')).toHaveCount(1, { timeout: 20_000 });
+    const panel = page.getByRole('region', { name: signing.panel.signHeading });
+    const picker = panel.getByRole('combobox', { name: signing.reasons.label });
+    await expect(picker).toHaveValue('');
+    await expect(picker.locator('option')).toHaveText([signing.reasons.none, reason, signing.reasons.approve, signing.reasons.agree, signing.reasons.author, signing.reasons.witness, signing.reasons.other]);
+    await picker.selectOption({ label: reason });
+    await panel.scrollIntoViewIfNeeded();
+    await expectNoHorizontalOverflow(page);
+    await capture(page, 'reasons-ceremony');
+    await panel.getByRole('button', { name: signing.actions.sign, exact: true }).click();
+    await expect(page.getByTestId('signing-outcome')).toContainText(signing.outcome.signedCompleted, { timeout: 30_000 });
+
+    const download = await request.get(`/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[0]!.documentId}/download`, { headers });
+    expect(download.ok()).toBe(true);
+    expect(reasonsIn(await download.body())).toEqual([reason]);
+  });
+});
