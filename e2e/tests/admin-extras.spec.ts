@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import { crc32, deflateSync } from 'node:zlib';
-import { addSuperAdmin, apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, inviteAndRegister, mailedLink, signUpThroughApi } from './support';
+import { addSuperAdmin, apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, inviteAndRegister, mailedLink, menuItems, signUpThroughApi } from './support';
 
 const { en } = bundles;
 const ws = en.workflowStatesAdmin;
@@ -62,14 +62,6 @@ interface Person {
   readonly password: string;
 }
 
-/** The items of the main menu as the signed-in person sees them now. */
-async function menuItems(page: Page): Promise<string[]> {
-  await page.getByRole('button', { name: en.menu.open }).click();
-  const items = await page.getByRole('menuitem').allTextContents();
-  await page.keyboard.press('Escape');
-  await expect(page.getByRole('menuitem')).toHaveCount(0);
-  return items;
-}
 
 const stateNames = (page: Page) => page.getByRole('list', { name: ws.listLabel }).getByTestId('workflow-state');
 

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { addSuperAdmin, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, h1, inviteAndRegister, mailedLink, signInWith, signUpThroughApi } from './support';
+import { addSuperAdmin, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, h1, inviteAndRegister, mailedLink, menuItems, signInWith, signUpThroughApi } from './support';
 
 const { en } = bundles;
 const s = en.settings;
@@ -22,15 +22,6 @@ async function signedInPage(browser: Browser, person: Person): Promise<Page> {
   await signInWith(page, person.email, person.password);
   await expect(page).not.toHaveURL(/\/login/);
   return page;
-}
-
-/** The items of the main menu as this person sees them now. */
-async function menuItems(page: Page): Promise<string[]> {
-  await page.getByRole('button', { name: en.menu.open }).click();
-  const items = await page.getByRole('menuitem').allTextContents();
-  await page.keyboard.press('Escape');
-  await expect(page.getByRole('menuitem')).toHaveCount(0);
-  return items;
 }
 
 const mentions = (items: string[], label: string) => items.some((item) => item.startsWith(label));
@@ -108,13 +99,14 @@ test('a super admin turns team rooms off, and the menu item disappears for every
       const items = await menuItems(someone);
       expect(items.length).toBeGreaterThan(0);
       expect(mentions(items, en.menu.teamroom)).toBe(false);
+      // The admin still has the rest of their menu.
+      if (someone === adminPage) expect(mentions(items, en.menu.admin)).toBe(true);
     }
-    // The admin still has the rest of their menu.
-    expect(mentions(await menuItems(adminPage), en.menu.admin)).toBe(true);
   });
 
   await test.step('the change is in the audit log the admin reads', async () => {
     await adminPage.goto('/admin?section=audit');
-    await expect(adminPage.getByText(en.adminAudit.actions.settings_changed).first()).toBeVisible();
+    // The log is read fresh from the server; on a busy machine that can take more than 5 s.
+    await expect(adminPage.getByText(en.adminAudit.actions.settings_changed).first()).toBeVisible({ timeout: 15_000 });
   });
 });

@@ -151,6 +151,17 @@ export async function signUpThroughApi(request: APIRequestContext, person: NewAc
 
 export const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
 
+/** The items of the main menu as the signed-in person sees them now. */
+export async function menuItems(page: Page): Promise<string[]> {
+  await page.getByRole('button', { name: en.menu.open }).click();
+  // allTextContents does not wait: read only once the menu has drawn its items.
+  await expect(page.getByRole('menuitem').first()).toBeVisible();
+  const items = await page.getByRole('menuitem').allTextContents();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menuitem')).toHaveCount(0);
+  return items;
+}
+
 /** Mantine marks required labels with " *"; matching the start keeps the bundles' wording exact. */
 export const fieldLabelled = (page: Page, label: string) =>
   page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?$`), { exact: false });
