@@ -7,12 +7,12 @@
  *
  *   npm run bench:upload -w @pakt/bench        (Linux: /proc is where memory is read)
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../../apps/server/src/paths';
+import { memoryOf, resetPeak, startDemoServer } from './demo-server';
 
 const UPLOAD_MB = Number(process.env.UPLOAD_MB ?? 100);
 const PORT = Number(process.env.BENCH_PORT ?? 3411);
@@ -51,25 +51,6 @@ function writeLargePdf(file: string, megabytes: number): void {
   fs.closeSync(fd);
 }
 
-function memoryOf(pid: number): { rssMb: number; peakMb: number } {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)![1]);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
-}
-
-/** Resets the peak so VmHWM measures from now (Linux: writing 5 to clear_refs). */
-function resetPeak(pid: number): void {
-  fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
-}
-
-async function json(method: string, url: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(url, {
-    method,
-    headers: { ...headers, ...(typeof body === 'string' ? { 'content-type': 'application/x-www-form-urlencoded' } : { 'content-type': 'application/json' }) },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return (await response.json()) as { code: number; data: Record<string, unknown>; message?: string };
-}
 
 /** A multipart upload streamed from disk with http.request: nothing of the file is held here either. */
 function streamUpload(url: string, headers: Record<string, string>, file: string): Promise<{ status: number; body: string }> {
@@ -104,26 +85,8 @@ async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-bench-upload-'));
   const pdf = path.join(work, 'large.pdf');
   writeLargePdf(pdf, UPLOAD_MB);
-  const server = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts'), '--demo'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, DATA_DIR: path.join(work, 'data'), HOST: '127.0.0.1', PORT: String(PORT), LOG_LEVEL: 'warn', DOCUMENT_MAX_MB: String(UPLOAD_MB + 10) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const { server, base, headers } = await startDemoServer({ work, port: PORT, env: { DOCUMENT_MAX_MB: String(UPLOAD_MB + 10) } });
   try {
-    let out = '';
-    const custodian = await new Promise<{ email: string; password: string }>((resolve, reject) => {
-      server.on('exit', () => reject(new Error(`server exited:\n${out}`)));
-      server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        out += chunk;
-        const match = /^\s+custodian\s+(\S+)\s+(\S+)$/m.exec(out);
-        if (match) resolve({ email: match[1]!, password: match[2]! });
-      });
-    });
-    const base = `http://127.0.0.1:${PORT}`;
-    const grant = await json('POST', `${base}/msbapi/v1/authenticate`, new URLSearchParams({ username: custodian.email, password: custodian.password }).toString());
-    if (grant.code !== 1) throw new Error(`sign-in failed: ${grant.message}`);
-    const user = grant.data['user'] as { tenants: { tenantUuid: string }[] };
-    const headers = { authorization: `Bearer ${String(grant.data['accessToken'])}`, 'x-tenant-id': user.tenants[0]!.tenantUuid };
     // Warm-up: one small upload loads the routes, the multipart parser and the sandbox path.
     const small = path.join(REPO_ROOT, '../shared/corpus/pdfs/plain-1p-pdftex.pdf');
     if (fs.existsSync(small)) await streamUpload(`${base}/msbapi/v1/documents`, headers, small);

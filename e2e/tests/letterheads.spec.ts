@@ -2,11 +2,10 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
-import { apiHeadersOf, bundles, expectNoHorizontalOverflow, mailedLink, saveViewportScreenshot, signUpThroughApi } from './support';
+import { adoptTypedSignature, apiHeadersOf, bundles, expectNoHorizontalOverflow, expectValidSignedPdf, mailedLink, saveViewportScreenshot, signUpThroughApi } from './support';
 
 const { en } = bundles;
 const copy = en.letterheads;
@@ -131,13 +130,7 @@ test('a letterhead is uploaded, placed on a document in compose, and is on the s
   await test.step('the signer signs; the PDF has a valid signature, passes qpdf, and shows the letterhead at the top of page 1', async () => {
     await page.goto(`/sign?ePakId=${ePakId}`);
     await expect(page.locator('[data-testid="tag-editor-page"][data-rendered="true"]')).toHaveCount(1, { timeout: 20_000 });
-    const field = page.locator(`[data-testid="signing-tag"][data-tag-uuid="${signatureUuid}"]`);
-    await field.scrollIntoViewIfNeeded();
-    await field.click();
-    const dialog = page.getByRole('dialog', { name: signing.signature.title });
-    await dialog.getByRole('tab', { name: signing.signature.type }).click();
-    await dialog.getByRole('button', { name: signing.signature.adopt }).click();
-    await expect(dialog).toBeHidden();
+    await adoptTypedSignature(page, signatureUuid);
     await page.getByRole('button', { name: signing.actions.sign, exact: true }).click();
     await expect(page.getByTestId('signing-outcome')).toContainText(signing.outcome.signedCompleted, { timeout: 30_000 });
     await expect(page.locator('[data-testid="tag-editor-page"][data-rendered="true"]')).toHaveCount(1, { timeout: 20_000 });
@@ -146,14 +139,7 @@ test('a letterhead is uploaded, placed on a document in compose, and is on the s
 
     const download = await request.get(`/msbapi/v2/epaks/${ePakId}/documents/${documentId}/download`, { headers });
     expect(download.ok()).toBe(true);
-    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-letterhead-'));
-    const pdf = path.join(folder, 'signed.pdf');
-    fs.writeFileSync(pdf, await download.body());
-    const pdfsig = spawnSync('pdfsig', [pdf], { encoding: 'utf8' });
-    expect((pdfsig.stdout.match(/^Signature #\d+:/gm) ?? []).length, pdfsig.stdout + pdfsig.stderr).toBe(1);
-    expect((pdfsig.stdout.match(/- Signature Validation: Signature is Valid\./g) ?? []).length, pdfsig.stdout).toBe(1);
-    const qpdf = spawnSync('qpdf', ['--check', pdf], { encoding: 'utf8' });
-    expect(qpdf.status, qpdf.stdout + qpdf.stderr).toBe(0);
+    const { folder, pdf } = expectValidSignedPdf(await download.body(), 1, 'pakt-letterhead-');
 
     // Page 1 at 50 dpi: the letterhead's box (placed at 5% and 3% of the page, 540 x 90 pt) is
     // dark navy; the same box of the unsigned original is white paper.

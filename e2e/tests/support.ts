@@ -1,5 +1,8 @@
 import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import en from '../../apps/web/src/i18n/en.json' with { type: 'json' };
 import hi from '../../apps/web/src/i18n/hi.json' with { type: 'json' };
@@ -255,4 +258,32 @@ export async function addSuperAdmin(request: APIRequestContext, tenantId: string
   );
   await registerFromInvitation(request, new URL(inviteLink), person);
   return apiHeadersOf(request, person.email, person.password);
+}
+
+/**
+ * Writes a signed PDF into a fresh temporary folder and checks it as others would: pdfsig counts
+ * `signatures` signatures, every one valid, and qpdf --check passes. The folder and file are
+ * returned for checks of the page itself (pdftoppm).
+ */
+export function expectValidSignedPdf(bytes: Buffer, signatures: number, prefix: string): { folder: string; pdf: string } {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const pdf = path.join(folder, 'signed.pdf');
+  fs.writeFileSync(pdf, bytes);
+  const pdfsig = spawnSync('pdfsig', [pdf], { encoding: 'utf8' });
+  expect((pdfsig.stdout.match(/^Signature #\d+:/gm) ?? []).length, pdfsig.stdout + pdfsig.stderr).toBe(signatures);
+  expect((pdfsig.stdout.match(/- Signature Validation: Signature is Valid\./g) ?? []).length, pdfsig.stdout).toBe(signatures);
+  const qpdf = spawnSync('qpdf', ['--check', pdf], { encoding: 'utf8' });
+  expect(qpdf.status, qpdf.stdout + qpdf.stderr).toBe(0);
+  return { folder, pdf };
+}
+
+/** At /sign: opens the signature field `tagUuid`, adopts the typed signature the dialog offers, and waits for it to close. */
+export async function adoptTypedSignature(page: Page, tagUuid: string): Promise<void> {
+  const field = page.locator(`[data-testid="signing-tag"][data-tag-uuid="${tagUuid}"]`);
+  await field.scrollIntoViewIfNeeded();
+  await field.click();
+  const dialog = page.getByRole('dialog', { name: en.signing.signature.title });
+  await dialog.getByRole('tab', { name: en.signing.signature.type }).click();
+  await dialog.getByRole('button', { name: en.signing.signature.adopt }).click();
+  await expect(dialog).toBeHidden();
 }

@@ -21,6 +21,9 @@ import { registerSettingsRoutes } from './routes/settings-routes';
 import { registerReasonsRoutes } from './routes/reasons-routes';
 import { registerNotificationRoutes } from './routes/notification-routes';
 import { registerLetterheadRoutes } from './routes/letterhead-routes';
+import { registerBulkComposeRoutes } from './routes/bulk-compose-routes';
+import { registerRubberStampRoutes } from './routes/rubber-stamp-routes';
+import { registerDocumentTemplateRoutes } from './routes/document-template-routes';
 import formBody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 
@@ -85,6 +88,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerSettingsRoutes(app, context);
   registerReasonsRoutes(app, context);
   registerLetterheadRoutes(app, context);
+  registerBulkComposeRoutes(app, context);
+  registerRubberStampRoutes(app, context);
+  registerDocumentTemplateRoutes(app, context);
   await registerNotificationRoutes(app, context);
   await serveWebApp(app, context.config.webDistDir);
   await options.beforeReady?.(app, context);

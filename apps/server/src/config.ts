@@ -56,6 +56,9 @@ const EnvSchema = z
     SMTP_FROM: z.string().min(3).default('Pakt <no-reply@localhost>'),
     DOCUMENT_MAX_MB: z.coerce.number().int().min(1).max(2048).default(100),
     DOCUMENT_MAX_PAGES: z.coerce.number().int().min(1).max(100_000).default(2000),
+    /** Bulk compose (issue 8): the most rows one CSV may hold (-143 beyond) and its largest size. No fixed cap: an install may raise both. */
+    BULK_COMPOSE_MAX_ROWS: z.coerce.number().int().min(1).default(1_000_000),
+    BULK_COMPOSE_MAX_MB: z.coerce.number().int().min(1).max(100_000).default(512),
     LIBREOFFICE_PATH: z.string().min(1).optional(),
     SMS_WEBHOOK_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     SMS_WEBHOOK_TOKEN: z.string().min(1).max(500).optional(),
@@ -139,6 +142,8 @@ export interface Config {
   sealMasterKey: string | undefined;
   sealKeyAlgorithm: 'rsa-3072' | 'ecdsa-p256';
   signingLinkDays: number;
+  /** Bulk compose CSV limits: rows (-143 beyond) and bytes. */
+  bulkCompose: { maxRows: number; maxBytes: number };
   documents: {
     maxBytes: number;
     maxPages: number;
@@ -206,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sealMasterKey: e.SEAL_MASTER_KEY,
     sealKeyAlgorithm: e.SEAL_KEY_ALGORITHM,
     signingLinkDays: e.SIGNING_LINK_DAYS,
+    bulkCompose: { maxRows: e.BULK_COMPOSE_MAX_ROWS, maxBytes: e.BULK_COMPOSE_MAX_MB * 1024 * 1024 },
     documents: { maxBytes: e.DOCUMENT_MAX_MB * 1024 * 1024, maxPages: e.DOCUMENT_MAX_PAGES, libreOfficePath: e.LIBREOFFICE_PATH },
     supportedLanguages: e.SUPPORTED_LANGUAGES,
     defaultLanguage: e.DEFAULT_LANGUAGE,

@@ -9,6 +9,7 @@ import { type JobQueue, startJobQueue } from './jobs/job-queue';
 import { SWEEP_TEMPORARY_FILES_CRON, sweepTemporaryFilesJob } from './jobs/sweep-temporary-files';
 import { EXPIRE_EPAKS_CRON, expireEpaksJob } from './jobs/expire-epaks';
 import { USER_SYNC_SWEEP_CRON, userSyncJob } from './jobs/user-sync';
+import { BULK_COMPOSE_SWEEP_CRON, bulkComposeJob } from './jobs/bulk-compose';
 import { seedDemo } from './identity/demo';
 import { deliverOutboxJob, deliverSmsJob, smtpTransport } from './identity/mail-delivery';
 import { prepareFirstRun } from './identity/first-run';
@@ -82,6 +83,9 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
       const userSync = userSyncJob(context, (error) => app.log.error({ err: error }, 'a user sync-up failed'));
       await opened.jobs.register(userSync);
       await opened.jobs.schedule(userSync, USER_SYNC_SWEEP_CRON, {});
+      const bulkCompose = bulkComposeJob(context, (error) => app.log.error({ err: error }, 'a bulk compose run failed'));
+      await opened.jobs.register(bulkCompose);
+      await opened.jobs.schedule(bulkCompose, BULK_COMPOSE_SWEEP_CRON, {});
       const jobs = opened.jobs;
       const deliveries = [
         config.smtp && deliverOutboxJob({ db: opened.database.db, storage, transport: smtpTransport(config.smtp.url), from: config.smtp.from }),

@@ -22,6 +22,7 @@ import { EpaksPage } from './inbox/epaks-page';
 import { AppLayout } from './shell/app-layout';
 import { LandingRedirect } from './routing/access';
 import { SettingsPage } from './settings/settings-page';
+import { BulkComposePage } from './bulk-compose/bulk-compose-page';
 
 /** Shared by the browser router and the tests' memory router, so tests exercise the real tree. */
 export const routes: RouteObject[] = [
@@ -46,6 +47,7 @@ export const routes: RouteObject[] = [
       { path: '/settings', element: <SettingsPage /> },
       { path: '/workflows', element: <WorkflowsPage /> },
       { path: '/compose', element: <ComposePage /> },
+      { path: '/bulkcompose', element: <BulkComposePage /> },
       { path: '/dashboard', element: <DashboardPage /> },
       { path: '/epaks', element: <EpaksPage /> },
       // Guards itself: without a session it asks the person to sign in first.

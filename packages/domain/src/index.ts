@@ -14,3 +14,6 @@ export * from './tags';
 export * from './engine';
 export * from './inbox';
 export * from './tenant-settings';
+export * from './template-slots';
+export * from './bulk-compose';
+export * from './document-template-rules';

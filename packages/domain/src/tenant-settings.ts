@@ -20,6 +20,8 @@ export const TenantSettings = z
     showUserSyncUp: z.boolean(),
     showFieldMapping: z.boolean(),
     showStamps: z.boolean(),
+    /** Spec §6: members may keep rubber stamps and apply them when signing (off unless set). */
+    rubberStampEnabled: z.boolean(),
     supportedLanguages: z.array(LanguageCode).min(1),
     /** USER_INVITE_CONFIG: how long invitation links work. */
     invitationValidityDays: z.number().int().min(1).max(90),
@@ -149,6 +151,7 @@ export function effectivePermissionSettings(install: InstallFeatures, tenant: Te
     showUserSyncUp: tenant.showUserSyncUp,
     showFieldMapping: tenant.showFieldMapping,
     showStamps: tenant.showStamps,
+    rubberStampEnabled: tenant.rubberStampEnabled,
     isMobileApp: client.isMobileApp,
   });
 }
@@ -231,6 +234,7 @@ export function resolveTenantSettings(stored: TenantSettings, install: InstallLi
     showUserSyncUp: permission.showUserSyncUp,
     showFieldMapping: permission.showFieldMapping,
     showStamps: permission.showStamps,
+    rubberStampEnabled: permission.rubberStampEnabled,
     supportedLanguages: languages.length > 0 ? languages : [...install.supportedLanguages],
     invitationValidityDays: stored.invitationValidityDays ?? DEFAULT_INVITATION_VALIDITY_DAYS,
     skipNewUsers: stored.skipNewUsers ?? false,

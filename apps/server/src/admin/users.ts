@@ -60,6 +60,7 @@ function present({ user, membership }: Row): AdminUser {
     status: (membership.status === 'invited' && user.status === 'enabled' ? 'admininvited' : user.status) as UserStatus,
     enabled: membership.status !== 'disabled',
     retentionAdmin: membership.retentionAdmin,
+    passcodeFlag: membership.passcodeFlag,
     hasPhoto: user.photoSha256 !== null,
     createdOn: membership.createdAt.toISOString(),
     lastLoginOn: user.lastLoginAt?.toISOString() ?? null,
@@ -201,6 +202,36 @@ export async function setEnabled(options: { db: Db; actor: Actor & { tenantId: s
       actorId: actor.userId,
       action: options.enabled ? 'user_enabled' : 'user_disabled',
       target: { type: 'user', id: options.userId, label: row.user.email },
+    });
+    return present({ user: row.user, membership: membership! });
+  });
+}
+
+/**
+ * PUT /msbapi/v2/users/:userId/passcodeflag: the flag that, with the tenant's rubber-stamp
+ * setting, lets a member apply a rubber stamp when they sign (spec §6). Granted like a role: the
+ * permissions module refuses it on oneself and on those above the tenant's administration.
+ */
+export async function setPasscodeFlag(options: { db: Db; actor: Actor & { tenantId: string }; userId: string; passcodeFlag: boolean }): Promise<AdminUser> {
+  const { actor } = options;
+  return options.db.transaction(async (tx) => {
+    const db = tx as unknown as Db;
+    const row = (await memberRows(db, actor.tenantId, [options.userId], true)).get(options.userId);
+    if (!row) throw notFound();
+    authorizeOrThrow(actor, 'user.passcodeFlag', { targetUserId: options.userId, targetRole: row.membership.role as Role });
+    if (row.membership.passcodeFlag === options.passcodeFlag) return present(row);
+    const [membership] = await db
+      .update(memberships)
+      .set({ passcodeFlag: options.passcodeFlag })
+      .where(and(eq(memberships.tenantId, actor.tenantId), eq(memberships.userId, options.userId)))
+      .returning();
+    await recordAdminAction({
+      db,
+      tenantId: actor.tenantId,
+      actorId: actor.userId,
+      action: 'user_passcode_flag_changed',
+      target: { type: 'user', id: options.userId, label: row.user.email },
+      details: { passcodeFlag: options.passcodeFlag },
     });
     return present({ user: row.user, membership: membership! });
   });

@@ -21,6 +21,9 @@ describe('migrations', () => {
     expect(rows.map((r) => (r as { table_name: string }).table_name)).toEqual([
       'admin_audit_log',
       'announcements',
+      'bulk_compose_failures',
+      'bulk_compose_runs',
+      'document_templates',
       'documents',
       'epak_activities',
       'epak_attachments',
@@ -48,6 +51,8 @@ describe('migrations', () => {
       'password_history',
       'password_resets',
       'reasons',
+      'rubber_stamp_shares',
+      'rubber_stamps',
       'sessions',
       'system_settings',
       'tenant_seals',

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
+  check,
   foreignKey,
   bigint,
   boolean,
@@ -102,6 +104,11 @@ export const memberships = pgTable(
     expiresAt: ts('expires_at'),
     /** An administrator who may also read retention reports (the RetentionAdmin folder, -149). */
     retentionAdmin: boolean('retention_admin').notNull().default(false),
+    /**
+     * The "passcode flag" of spec §3 (user info) and §6: an administrator sets it for the members
+     * who may apply a rubber stamp when they sign. Kept per tenant, as roles are.
+     */
+    passcodeFlag: boolean('passcode_flag').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.userId] }), index('memberships_user').on(t.userId)],
@@ -370,11 +377,21 @@ export const epaks = pgTable(
     archivedAt: ts('archived_at'),
     /** Days after its end the ePak is kept before archival (PUT updateEpakArchivalPeriod). */
     archivalPeriodDays: integer('archival_period_days'),
+    /** The document template it was composed from (the summary's docTemplate), if any. */
+    docTemplateId: uuid('doc_template_id'),
+    /**
+     * Bulk compose: the run and the CSV row (1-based, after the header) this ePak came from. Unique
+     * together, so a run resumed after a crash, or the same file uploaded again, cannot make a row's
+     * ePak twice.
+     */
+    bulkRunId: uuid('bulk_run_id').references((): AnyPgColumn => bulkComposeRuns.id, { onDelete: 'set null' }),
+    bulkRow: integer('bulk_row'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('epaks_owner').on(t.tenantId, t.ownerId, t.createdAt),
+    uniqueIndex('epaks_bulk_row').on(t.bulkRunId, t.bulkRow).where(sql`${t.bulkRunId} is not null`),
     // The global search (issue 6): subject text by trigram, the date types and the workflow by range.
     index('epaks_subject_trgm').using('gin', sql`lower(${t.subject}) gin_trgm_ops`),
     index('epaks_tenant_created').on(t.tenantId, t.createdAt),
@@ -818,4 +835,124 @@ export const letterheadTemplates = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('letterhead_templates_tenant_time').on(t.tenantId, t.createdAt.desc())],
+);
+
+/**
+ * Document templates (issue 8): a PDF with the tags placed on it and, optionally, the workflow
+ * template it goes through. The PDF is a content-addressed blob shared with every ePak composed
+ * from it. A tag names its person by workflow step and place (`wfsOrderId` and a recipient slot),
+ * not by address, so one template serves any recipients.
+ */
+export const documentTemplates = pgTable(
+  'document_templates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    // Kept when the author leaves: the template is the tenant's.
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    /** The document as stored: its file name, content address, size and page geometry. */
+    documentName: text('document_name').notNull(),
+    sha256: text('sha256').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    pageCount: integer('page_count').notNull(),
+    /** PageGeometry[] (domain). */
+    pages: jsonb('pages').notNull(),
+    /** Tag[] (domain), the preconfigured tags. */
+    tags: jsonb('tags').notNull().default([]),
+    signingPolicy: text('signing_policy').notNull().default('ESIGNATURE'),
+    /** The linked workflow template; an ePak composed from this template takes its steps. */
+    workflowId: uuid('workflow_id').references(() => workflows.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('document_templates_name').on(t.tenantId, sql`lower(${t.name})`), index('document_templates_tenant_time').on(t.tenantId, t.updatedAt.desc())],
+);
+
+/**
+ * Rubber stamps (issue 8, spec §6): an image a member may apply when signing, their own or one
+ * shared with them or with a group of theirs.
+ */
+export const rubberStamps = pgTable(
+  'rubber_stamps',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    ownerId: uuid('owner_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    contentType: text('content_type', { enum: ['image/png', 'image/jpeg'] }).notNull(),
+    sha256: text('sha256').notNull(),
+    size: integer('size').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('rubber_stamps_owner').on(t.tenantId, t.ownerId)],
+);
+
+/** Who a rubber stamp is shared with: one member, or one group, per row. */
+export const rubberStampShares = pgTable(
+  'rubber_stamp_shares',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    stampId: uuid('stamp_id').notNull().references(() => rubberStamps.id, { onDelete: 'cascade' }),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    groupId: uuid('group_id').references(() => groups.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('rubber_stamp_shares_user').on(t.stampId, t.userId).where(sql`${t.userId} is not null`),
+    uniqueIndex('rubber_stamp_shares_group').on(t.stampId, t.groupId).where(sql`${t.groupId} is not null`),
+    index('rubber_stamp_shares_tenant_user').on(t.tenantId, t.userId),
+    index('rubber_stamp_shares_tenant_group').on(t.tenantId, t.groupId),
+    check('rubber_stamp_shares_one_target', sql`(${t.userId} is null) <> (${t.groupId} is null)`),
+  ],
+);
+
+/**
+ * Bulk compose runs (issue 8): one uploaded CSV for one document template. The file is kept as a
+ * blob and streamed by the job. Unique per tenant, template and file content, so uploading the
+ * same file again finds the run it already made instead of making ePaks twice.
+ */
+export const bulkComposeRuns = pgTable(
+  'bulk_compose_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    ownerId: uuid('owner_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    templateId: uuid('template_id').references(() => documentTemplates.id, { onDelete: 'set null' }),
+    fileName: text('file_name').notNull(),
+    fileSha256: text('file_sha256').notNull(),
+    fileSize: bigint('file_size', { mode: 'number' }).notNull(),
+    /** queued, running, completed or failed. */
+    status: text('status', { enum: ['queued', 'running', 'completed', 'failed'] }).notNull().default('queued'),
+    totalRows: integer('total_rows').notNull().default(0),
+    processedRows: integer('processed_rows').notNull().default(0),
+    createdEpaks: integer('created_epaks').notNull().default(0),
+    failedRows: integer('failed_rows').notNull().default(0),
+    /** A file-level refusal (code and message) that ended the run. */
+    error: jsonb('error'),
+    createdAt: createdAt(),
+    startedAt: ts('started_at'),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [uniqueIndex('bulk_compose_runs_file').on(t.tenantId, t.templateId, t.fileSha256), index('bulk_compose_runs_owner').on(t.tenantId, t.ownerId, t.createdAt.desc())],
+);
+
+/** The rows of a run that were refused, with the cells as uploaded and each field's error code. */
+export const bulkComposeFailures = pgTable(
+  'bulk_compose_failures',
+  {
+    runId: uuid('run_id').notNull().references(() => bulkComposeRuns.id, { onDelete: 'cascade' }),
+    /** 1-based, after the header. */
+    rowNumber: integer('row_number').notNull(),
+    /** The row's cells as uploaded, in header order. */
+    cells: jsonb('cells').notNull(),
+    /** { field, code, message }[]: why the row was refused. */
+    errors: jsonb('errors').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.rowNumber] })],
 );

@@ -156,6 +156,46 @@ async function preparePdf(options: {
   return { path: pdfPath, format, ...inspected };
 }
 
+/** An uploaded file made into a stored, inspected PDF, without a document row of its own. */
+export interface StoredPdf {
+  readonly name: string;
+  readonly format: DocumentFormat;
+  readonly sha256: string;
+  readonly size: number;
+  readonly pageCount: number;
+  readonly pages: PageGeometry[];
+  readonly encrypted: boolean;
+  readonly formFields: PreconfiguredTag[];
+}
+
+/**
+ * The upload pipeline of documents for other owners of a PDF (document templates): the same
+ * name, format, size and content rules, conversion and sandboxed inspection, then the stored blob.
+ */
+export async function storeUploadedPdf(options: {
+  storage: FileStorage;
+  workRoot: string;
+  fileName: string;
+  stream: Readable;
+  disabledFormats: readonly DocumentFormat[];
+  limits: DocumentLimits;
+}): Promise<StoredPdf> {
+  return withWorkDir(options.workRoot, async (workDir) => {
+    const pdf = await preparePdf({ ...options, workDir });
+    const stored = await options.storage.put(fs.createReadStream(pdf.path));
+    return {
+      name: checkDocumentName(options.fileName),
+      format: pdf.format,
+      sha256: stored.sha256,
+      size: stored.size,
+      pageCount: pdf.pageCount,
+      pages: pdf.pages,
+      encrypted: pdf.encrypted,
+      formFields: pdf.formFields,
+    };
+  });
+}
+
 export async function uploadDocument(options: {
   db: Db;
   storage: FileStorage;
@@ -167,26 +207,23 @@ export async function uploadDocument(options: {
   disabledFormats: readonly DocumentFormat[];
   limits: DocumentLimits;
 }): Promise<DocumentRow> {
-  return withWorkDir(options.workRoot, async (workDir) => {
-    const pdf = await preparePdf({ ...options, workDir });
-    const stored = await options.storage.put(fs.createReadStream(pdf.path));
-    const [row] = await options.db
-      .insert(documents)
-      .values({
-        tenantId: options.tenantId,
-        ownerId: options.ownerId,
-        name: checkDocumentName(options.fileName),
-        sourceFormat: pdf.format,
-        sha256: stored.sha256,
-        size: stored.size,
-        pageCount: pdf.pageCount,
-        pages: pdf.pages,
-        encrypted: pdf.encrypted,
-        formFields: pdf.formFields,
-      })
-      .returning();
-    return row!;
-  });
+  const pdf = await storeUploadedPdf(options);
+  const [row] = await options.db
+    .insert(documents)
+    .values({
+      tenantId: options.tenantId,
+      ownerId: options.ownerId,
+      name: pdf.name,
+      sourceFormat: pdf.format,
+      sha256: pdf.sha256,
+      size: pdf.size,
+      pageCount: pdf.pageCount,
+      pages: pdf.pages,
+      encrypted: pdf.encrypted,
+      formFields: pdf.formFields,
+    })
+    .returning();
+  return row!;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Db } from '../db/database';
 import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, epakUserStates } from '../db/schema';
 import { listCeremonyReasons } from '../admin/reasons';
 import { loadTenantSettings } from '../identity/tenant-configuration';
+import { ceremonyStamps } from '../rubber-stamps/rubber-stamps';
 
 /** Who is asking, inside which tenant. */
 export interface EpakActor {
@@ -97,5 +98,7 @@ export async function loadViewer(db: Db, actor: EpakActor, epak: EpakRow): Promi
     starred: state?.starred ?? false,
     geolocation: geolocationType ?? 'OFF',
     reasons: await listCeremonyReasons(db, epak.tenantId),
+    // Only asked while the caller can sign: the chooser serves nothing else.
+    rubberStamps: canAct ? await ceremonyStamps({ db, tenantId: epak.tenantId, userId: actor.userId }) : { available: false, stamps: [] },
   };
 }

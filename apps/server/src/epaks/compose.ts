@@ -100,6 +100,15 @@ async function filterIssues(db: Db, tenantId: string, input: EpakInput, filters:
   return issues;
 }
 
+/** A stored PDF as a template keeps it: what an ePak document copies. */
+export interface TemplateDocument {
+  readonly name: string;
+  readonly sha256: string;
+  readonly size: number;
+  readonly pageCount: number;
+  readonly pages: PageGeometry[];
+}
+
 type RecipientFilters = Pick<TenantSettings, 'recipientDomains' | 'recipientsVerifiedOnly' | 'recipientRoles'>;
 
 export async function composeEpak(options: {
@@ -109,6 +118,11 @@ export async function composeEpak(options: {
   skipNewUsers: boolean;
   filters?: RecipientFilters;
   viewEnforceOption?: ViewEnforceOption;
+  /**
+   * A document that goes first, ahead of `input.documentIds`, with its tags already placed: a
+   * document template's, its tags bound to this ePak's recipients. The ePak records the template.
+   */
+  fromTemplate?: { docTemplateId: string; document: TemplateDocument; tags: Tag[] };
 }): Promise<string> {
   const { db, scope, input } = options;
   const states = new Map((await listStates(db, scope.tenantId)).map((state) => [state.id, state]));
@@ -125,10 +139,14 @@ export async function composeEpak(options: {
   issues.push(...(await filterIssues(db, scope.tenantId, input, options.filters ?? {})));
   if (issues.length > 0) throw invalidInput('Some of the ePak is not valid.', issues);
 
-  const sources = await db
-    .select()
-    .from(documents)
-    .where(and(inArray(documents.id, input.documentIds), eq(documents.tenantId, scope.tenantId), eq(documents.ownerId, scope.ownerId)));
+  // From a template, the template's document may be the only one.
+  const sources =
+    input.documentIds.length === 0
+      ? []
+      : await db
+          .select()
+          .from(documents)
+          .where(and(inArray(documents.id, input.documentIds), eq(documents.tenantId, scope.tenantId), eq(documents.ownerId, scope.ownerId)));
   if (sources.length !== input.documentIds.length) throw notFound('No such document.');
   const byId = new Map(sources.map((source) => [source.id, source]));
 
@@ -145,14 +163,20 @@ export async function composeEpak(options: {
         expiresAt: input.expiresOn ? new Date(input.expiresOn) : null,
         notificationStartAt: input.notificationStartDate ? new Date(input.notificationStartDate) : null,
         viewEnforced: resolveViewEnforced(options.viewEnforceOption, input.viewEnforced),
+        docTemplateId: options.fromTemplate?.docTemplateId ?? null,
       })
       .returning({ id: epaks.id });
+    const template = options.fromTemplate;
+    if (template) {
+      await tx.insert(epakDocuments).values({ epakId: epak!.id, sourceDocumentId: null, position: 1, ...template.document, tags: template.tags });
+    }
+    const firstPosition = template ? 2 : 1;
     for (const [position, id] of input.documentIds.entries()) {
       const source = byId.get(id)!;
       await tx.insert(epakDocuments).values({
         epakId: epak!.id,
         sourceDocumentId: source.id,
-        position: position + 1,
+        position: position + firstPosition,
         name: source.name,
         sha256: source.sha256,
         size: source.size,
@@ -175,7 +199,11 @@ export async function composeEpak(options: {
       epakId: epak!.id,
       actorId: scope.ownerId,
       action: 'composed',
-      details: { documents: input.documentIds.length, steps: input.steps.length },
+      details: {
+        documents: input.documentIds.length + (template ? 1 : 0),
+        steps: input.steps.length,
+        ...(template ? { docTemplateId: template.docTemplateId } : {}),
+      },
     });
     return epak!.id;
   });

@@ -80,9 +80,9 @@ async function linkFor(tx: Db, options: NotifyOptions & { tenantId: string }, pe
 }
 
 /** The ePak in the app; the tenant rides along so someone in several tenants lands in the right one. */
-const appLink = (publicUrl: string, epak: { id: string; tenantId: string }) => `${publicUrl}/sign?ePakId=${epak.id}&tenant=${epak.tenantId}`;
+export const appLink = (publicUrl: string, epak: { id: string; tenantId: string }) => `${publicUrl}/sign?ePakId=${epak.id}&tenant=${epak.tenantId}`;
 
-const nameOf = (person: { firstName: string; lastName: string; email: string }) => `${person.firstName} ${person.lastName}`.trim() || person.email;
+export const nameOf = (person: { firstName: string; lastName: string; email: string }) => `${person.firstName} ${person.lastName}`.trim() || person.email;
 
 /**
  * Mails the people a step now waits for (sign or review request). Also used by reminders and
@@ -98,32 +98,43 @@ export async function notifyRecipients(
   const review = options.kind === 'review_request';
   for (const person of await recipientsById(tx, options.recipientIds)) {
     const link = await linkFor(tx, { ...options, tenantId: epak.tenantId }, person);
-    const verb = review ? 'review' : 'sign';
-    const lead =
-      options.kind === 'reminder'
-        ? `A reminder: ${sender} is waiting for you to ${verb} "${epak.subject}".`
-        : options.kind === 'delegated'
-          ? `"${epak.subject}" from ${sender} was handed over to you to ${verb}.`
-          : `${sender} asks you to ${verb} "${epak.subject}".`;
-    await queueEmail({
-      db: tx,
-      tenantId: epak.tenantId,
-      to: person.email,
-      subject: `${options.kind === 'reminder' ? 'Reminder: ' : ''}Please ${verb}: ${epak.subject}`,
-      body: [
-        `Hello ${nameOf(person)},`,
-        '',
-        lead,
-        ...(epak.message ? ['', epak.message] : []),
-        ...(options.note ? ['', options.note] : []),
-        '',
-        `Open it here: ${link}`,
-        '',
-        'Pakt',
-      ].join('\n'),
-      kind: `epak_${options.kind}`,
-    });
+    await queueEmail({ db: tx, tenantId: epak.tenantId, to: person.email, ...requestMail({ kind: options.kind, review, epak, sender, person, link, note: options.note }) });
   }
+}
+
+/** The mail asking someone to act (notifyRecipients); bulk compose writes the same mail in batches. */
+export function requestMail(options: {
+  kind: 'sign_request' | 'review_request' | 'reminder' | 'delegated';
+  review: boolean;
+  epak: { subject: string; message: string | null };
+  sender: string;
+  person: { firstName: string; lastName: string; email: string };
+  link: string;
+  note?: string | undefined;
+}): { subject: string; body: string; kind: string } {
+  const { epak, sender } = options;
+  const verb = options.review ? 'review' : 'sign';
+  const lead =
+    options.kind === 'reminder'
+      ? `A reminder: ${sender} is waiting for you to ${verb} "${epak.subject}".`
+      : options.kind === 'delegated'
+        ? `"${epak.subject}" from ${sender} was handed over to you to ${verb}.`
+        : `${sender} asks you to ${verb} "${epak.subject}".`;
+  return {
+    subject: `${options.kind === 'reminder' ? 'Reminder: ' : ''}Please ${verb}: ${epak.subject}`,
+    body: [
+      `Hello ${nameOf(options.person)},`,
+      '',
+      lead,
+      ...(epak.message ? ['', epak.message] : []),
+      ...(options.note ? ['', options.note] : []),
+      '',
+      `Open it here: ${options.link}`,
+      '',
+      'Pakt',
+    ].join('\n'),
+    kind: `epak_${options.kind}`,
+  };
 }
 
 async function ownerOf(tx: Db, epak: EpakRow): Promise<string> {

@@ -4,6 +4,7 @@ import {
   flattenTags,
   imageValueProblem,
   invalidInput,
+  isRubberStamp,
   isSignatureTag,
   type PageGeometry,
   qrEntriesOf,
@@ -27,6 +28,7 @@ import { qrPng } from '../sealing/qr-image';
 import { prepareForSealing } from '../sealing/repair';
 import { type FieldRequest, type SealImage, sealRevision, type SignatureRequest } from '../sealing/seal';
 import { SealError } from '../sealing/seal-error';
+import { applyStamps, type ResolvedStamp, resolveStampUses } from '../rubber-stamps/apply';
 import { maxCmsSize, signDigest } from '../signing/cms';
 import { ensureTenantSeal } from '../signing/tenant-seal';
 import { assertActionable, assertNotOverdue, type EpakActor, loadViewer, loadVisibleEpak } from './access';
@@ -134,6 +136,8 @@ export function fillSignerTags(options: { tags: Tag[]; signer: Signer; body: Sig
     if (!tag) problems.push({ path: `values.${fill.uuid}`, message: 'no such tag on this document' });
     else if (!isMine(tag, signer.email, signer.stepOrder)) problems.push({ path: `values.${fill.uuid}`, message: 'this field is not yours to fill' });
     else if (tag.type === 'timeStamp') problems.push({ path: `values.${fill.uuid}`, message: 'time stamps are set by the server' });
+    // A stamp's picture comes from the signer's stamps (rubberStamps), never from an upload.
+    else if (isRubberStamp(tag)) problems.push({ path: `values.${fill.uuid}`, message: 'a rubber stamp is applied with rubberStamps' });
     else sent.set(fill.uuid, fill.value);
   }
   if (problems.length > 0) throw invalidInput('Some values are not for your fields.', problems);
@@ -179,7 +183,9 @@ export function fillSignerTags(options: { tags: Tag[]; signer: Signer; body: Sig
               issues: [{ path: `values.${tag.uuid}`, message: 'maxSizeExceeded' }],
             });
           }
-        } else {
+        } else if (!isRubberStamp(tag)) {
+          // A stamp's image was checked when it was uploaded (its own size limit), and the server
+          // put it here itself.
           const problem = imageValueProblem(next);
           if (problem) problems.push({ path: `values.${tag.uuid}`, message: problem.messageKey });
         }
@@ -363,7 +369,10 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
   }
 
   const pages = doc.pages as PageGeometry[];
-  const { tags: filledTags, filled } = fillSignerTags({ tags: doc.tags as Tag[], signer, body, documentId: doc.id, at });
+  // Rubber stamps (issue 8): refused (-11) before any sealing work unless this signer may apply them.
+  const stamps = await resolveStampUses({ db, storage: ctx.storage, tenantId: epak.tenantId, userId: actor.userId, uses: body.rubberStamps ?? [] });
+  const stamped = (tags: Tag[]) => applyStamps({ tags, pages, signer, stamps });
+  const { tags: filledTags, filled } = fillSignerTags({ tags: stamped(doc.tags as Tag[]), signer, body, documentId: doc.id, at });
   const seal = await ensureTenantSeal({ db, vault: ctx.vault, tenantId: actor.tenantId, keyAlgorithm: ctx.config.sealKeyAlgorithm });
 
   const revisions = await revisionsOf(db, doc.id);
@@ -429,13 +438,23 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
     });
     // The values go into the stored tags too, so every viewer shows what the PDF now shows. Tags
     // are re-read under the lock: another signer of this step may have filled theirs meanwhile.
-    const { tags: latest } = fillSignerTags({ tags: docNow!.tags as Tag[], signer, body, documentId: doc.id, at });
+    const { tags: latest } = fillSignerTags({ tags: stamped(docNow!.tags as Tag[]), signer, body, documentId: doc.id, at });
     await tx.update(epakDocuments).set({ tags: markDone(latest, doneUuids) }).where(eq(epakDocuments.id, doc.id));
     await recordEpakActivity(tx, {
       epakId: epak.id,
       actorId: actor.userId,
       action: 'documentSigned',
-      details: { documentId: doc.id, documentName: doc.name, revision: seq, before: before.sha256, after: afterSha, repaired: prepared.repaired, fields: fields.length, reason: body.reason ?? null },
+      details: {
+        documentId: doc.id,
+        documentName: doc.name,
+        revision: seq,
+        before: before.sha256,
+        after: afterSha,
+        repaired: prepared.repaired,
+        fields: fields.length,
+        reason: body.reason ?? null,
+        ...(stamps.length > 0 ? { rubberStamps: stampsOf(stamps) } : {}),
+      },
       ip: options.ip ?? null,
     });
 
@@ -474,6 +493,9 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
   if (committed === 'moved') return 'moved';
   return presentResult(db, { epakId: epak.id, documentId: doc.id, recipientId: signer.recipientId, revision: committed.revision });
 }
+
+/** What the activity log keeps of the stamps applied: which, and under what name then. */
+const stampsOf = (stamps: readonly ResolvedStamp[]) => stamps.map((stamp) => ({ rubberStampId: stamp.rubberStampId, name: stamp.name }));
 
 function sealRefusal(error: unknown): never {
   if (error instanceof SealError) throw new DomainError(ResponseCode.INVALID_DOCUMENT, `This document cannot be signed: ${error.message}`);

@@ -29,6 +29,51 @@ type Scope = { tenantId: string; ownerId: string };
 const addressOf = (key: string) => key.slice(key.indexOf('|') + 1).replace(/^email:/, '');
 
 /**
+ * The people the signature tags are for must be exactly the signers of the workflow's signing
+ * steps (-107, SIGNER_COUNT_MISMATCH). Documents without any signature tag pass: their signers
+ * place their own. Shared by start and bulk compose (which checks each row before making it).
+ */
+export function checkSigners(
+  documentTags: readonly (readonly Tag[])[],
+  signerRows: readonly { email: string; order: number; type: string }[],
+): { error: DomainError | null; workflowSigners: Set<string>; signatureTags: Tag[] } {
+  const workflowSigners = new Set(
+    signerRows
+      .filter((row) => (SIGNING_STATE_TYPES as readonly string[]).includes(row.type))
+      .map((row) => signerKey({ userEmail: row.email, wfsOrderId: row.order })!),
+  );
+  const signatureTags = documentTags.flatMap((tags) => flattenTags(tags)).filter(isSignatureTag);
+  if (signatureTags.length === 0) return { error: null, workflowSigners, signatureTags };
+  // Keyed by address and step: a uuid on the tag is a cache of who that address is. A tag
+  // naming no step belongs to the address's signing step when it has exactly one.
+  const keyOf = (tag: Tag) => {
+    const email = tag.userEmail?.trim().toLowerCase();
+    if (!email) return null;
+    if (tag.wfsOrderId !== undefined) return signerKey({ userEmail: email, wfsOrderId: tag.wfsOrderId });
+    const candidates = [...workflowSigners].filter((key) => key.endsWith(`|email:${email}`));
+    return candidates.length === 1 ? candidates[0]! : signerKey({ userEmail: email });
+  };
+  const documentSigners = new Set(signatureTags.map(keyOf));
+  const unmatched = [...documentSigners].filter((key) => key === null || !workflowSigners.has(key));
+  const missing = [...workflowSigners].filter((key) => !documentSigners.has(key));
+  if (unmatched.length === 0 && missing.length === 0) return { error: null, workflowSigners, signatureTags };
+  const error = new DomainError(
+    ResponseCode.SIGNER_COUNT_MISMATCH,
+    `The documents have signature fields for ${documentSigners.size} signer(s); the workflow has ${workflowSigners.size}. Give every signer of the workflow a signature field, and no one else.`,
+    {
+      data: {
+        documentSigners: documentSigners.size,
+        workflowSigners: workflowSigners.size,
+        withoutSignatureField: missing.map(addressOf),
+        notInWorkflow: unmatched.filter((key): key is string => key !== null).map(addressOf),
+        unassignedFields: signatureTags.filter((tag) => keyOf(tag) === null).map((tag) => tag.uuid),
+      },
+    },
+  );
+  return { error, workflowSigners, signatureTags };
+}
+
+/**
  * Sends a draft (POST /msbapi/v2/epaks/{id}/start). Everything placed on the documents is checked
  * again with every rule of the ePak's signing policy, including the one a draft may still break
  * (a reason tag for each signature, -49); then the people the signature tags are for must be
@@ -74,46 +119,14 @@ export async function startEpak(options: {
     if (layoutError) throw layoutError;
 
     const signerRows = await tx
-      .select({ email: users.email, userId: users.id, order: epakSteps.position, type: epakSteps.type })
+      .select({ email: users.email, order: epakSteps.position, type: epakSteps.type })
       .from(epakRecipients)
       .innerJoin(epakSteps, eq(epakSteps.id, epakRecipients.stepId))
       .innerJoin(users, eq(users.id, epakRecipients.userId))
       .where(eq(epakRecipients.epakId, epak.id));
-    const workflowSigners = new Set(
-      signerRows
-        .filter((row) => (SIGNING_STATE_TYPES as readonly string[]).includes(row.type))
-        .map((row) => signerKey({ userEmail: row.email, wfsOrderId: row.order })!),
-    );
-    const signatureTags = docs.flatMap((doc) => flattenTags(doc.tags as Tag[])).filter(isSignatureTag);
-    if (signatureTags.length > 0) {
-      // Keyed by address and step: a uuid on the tag is a cache of who that address is. A tag
-      // naming no step belongs to the address's signing step when it has exactly one.
-      const keyOf = (tag: Tag) => {
-        const email = tag.userEmail?.trim().toLowerCase();
-        if (!email) return null;
-        if (tag.wfsOrderId !== undefined) return signerKey({ userEmail: email, wfsOrderId: tag.wfsOrderId });
-        const candidates = [...workflowSigners].filter((key) => key.endsWith(`|email:${email}`));
-        return candidates.length === 1 ? candidates[0]! : signerKey({ userEmail: email });
-      };
-      const documentSigners = new Set(signatureTags.map(keyOf));
-      const unmatched = [...documentSigners].filter((key) => key === null || !workflowSigners.has(key));
-      const missing = [...workflowSigners].filter((key) => !documentSigners.has(key));
-      if (unmatched.length > 0 || missing.length > 0) {
-        throw new DomainError(
-          ResponseCode.SIGNER_COUNT_MISMATCH,
-          `The documents have signature fields for ${documentSigners.size} signer(s); the workflow has ${workflowSigners.size}. Give every signer of the workflow a signature field, and no one else.`,
-          {
-            data: {
-              documentSigners: documentSigners.size,
-              workflowSigners: workflowSigners.size,
-              withoutSignatureField: missing.map(addressOf),
-              notInWorkflow: unmatched.filter((key): key is string => key !== null).map(addressOf),
-              unassignedFields: signatureTags.filter((tag) => keyOf(tag) === null).map((tag) => tag.uuid),
-            },
-          },
-        );
-      }
-    }
+    const signers = checkSigners(docs.map((doc) => doc.tags as Tag[]), signerRows);
+    if (signers.error) throw signers.error;
+    const { workflowSigners, signatureTags } = signers;
 
     // The engine decides where the ePak stands once started (EMAIL steps run at once; a
     // workflow of EMAIL steps only is completed right away); this stores its answer.

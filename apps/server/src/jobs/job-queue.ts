@@ -10,6 +10,8 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly payload: S;
   readonly retryLimit?: number;
+  /** How long one attempt may run before pg-boss takes it for lost and retries it (pg-boss's default: 15 minutes). */
+  readonly expireInSeconds?: number;
   run(payload: z.infer<S>, context: { jobId: string }): Promise<void>;
 }
 
@@ -55,7 +57,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
 
   return {
     async register(job) {
-      await boss.createQueue(job.name, { name: job.name, retryLimit: job.retryLimit ?? 3 });
+      await boss.createQueue(job.name, { name: job.name, retryLimit: job.retryLimit ?? 3, ...(job.expireInSeconds ? { expireInSeconds: job.expireInSeconds } : {}) });
       await boss.work<unknown>(job.name, { pollingIntervalSeconds: polling }, async (jobs) => {
         for (const item of jobs) {
           await job.run(job.payload.parse(item.data), { jobId: item.id });

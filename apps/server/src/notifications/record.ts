@@ -69,6 +69,13 @@ async function namesOf(tx: Db, userIds: readonly string[]): Promise<Map<string, 
   return new Map(rows.map((row) => [row.id, nameOf(row)]));
 }
 
+/** The notification asking a step's people to act; also written in batches by bulk compose. */
+export function stepRequestNotification(stepType: 'SIGN' | 'REVIEW', owner: string, subject: string): { type: NotificationType; title: string; body: string } {
+  return stepType === 'REVIEW'
+    ? { type: 'reviewRequest', title: `Please review: ${subject}`, body: `${owner} asks you to review "${subject}".` }
+    : { type: 'signRequest', title: `Please sign: ${subject}`, body: `${owner} asks you to sign "${subject}".` };
+}
+
 /**
  * Writes the notifications an ePak change calls for, in the caller's transaction, and
  * announces each with NOTIFY. Only people with a membership of the ePak's tenant get one: a
@@ -98,10 +105,9 @@ export async function recordNotifications(tx: Db, options: RecordNotificationsOp
           // Signed on the host's device only (in-person.ts): the owner is the one to act, as the mail says.
           const people = await namesOf(tx, await userIdsOfRecipients(tx, effect.recipientIds));
           add([epak.ownerId], 'signRequest', `Sign in person: ${subject}`, `"${subject}" now waits for ${[...people.values()].join(', ')} to sign in person with you.`);
-        } else if (effect.stepType === 'REVIEW') {
-          add(await userIdsOfRecipients(tx, effect.recipientIds), 'reviewRequest', `Please review: ${subject}`, `${owner} asks you to review "${subject}".`);
-        } else if (effect.stepType === 'SIGN') {
-          add(await userIdsOfRecipients(tx, effect.recipientIds), 'signRequest', `Please sign: ${subject}`, `${owner} asks you to sign "${subject}".`);
+        } else if (effect.stepType === 'REVIEW' || effect.stepType === 'SIGN') {
+          const request = stepRequestNotification(effect.stepType, owner, subject);
+          add(await userIdsOfRecipients(tx, effect.recipientIds), request.type, request.title, request.body);
         }
         break;
       }

@@ -301,7 +301,15 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return { tenants: await loadUserTenants(db, auth.user.id) };
   });
 
-  route(app, ctx, readProfile, async ({ auth }) => presentUserInfo(auth.user));
+  route(app, ctx, readProfile, async ({ auth, request }) => {
+    // The passcode flag is per tenant: told for the tenant named by the header, if a member there.
+    const tenantId = request.headers[API_HEADERS.tenant.toLowerCase()];
+    const member =
+      typeof tenantId === 'string' && /^[0-9a-f-]{36}$/i.test(tenantId)
+        ? (await db.select({ passcodeFlag: memberships.passcodeFlag }).from(memberships).where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, auth.user.id))))[0]
+        : undefined;
+    return { ...presentUserInfo(auth.user), ...(member ? { passcodeFlag: member.passcodeFlag } : {}) };
+  });
 
   route(app, ctx, updateProfile, async ({ body, auth }) =>
     presentUserInfo(await updateOwnProfile({ db, userId: auth.user.id, changes: body })),

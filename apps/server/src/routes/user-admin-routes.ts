@@ -10,11 +10,12 @@ import {
   reinviteUser,
   resetUserPassword,
   setUserEnabled,
+  setUserPasscodeFlag,
   updateUserRoles,
 } from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import { inviteCsvTemplate, inviteFromCsv } from '../admin/csv-invite';
-import { listFilteredUsers, makeAdmin, resetMemberPassword, setEnabled, updateRoles } from '../admin/users';
+import { listFilteredUsers, makeAdmin, resetMemberPassword, setEnabled, setPasscodeFlag, updateRoles } from '../admin/users';
 import type { AppContext } from '../app-context';
 import { cancelInvitation, reinviteMember } from '../identity/invitations';
 import { actorOf } from '../http/auth-guard';
@@ -45,4 +46,7 @@ export function registerUserAdminRoutes(app: FastifyInstance, ctx: AppContext) {
   });
   route(app, ctx, resetUserPassword, async ({ auth, params }) => resetMemberPassword({ db, actor: tenantActor(auth), userId: params.userId, publicUrl: ctx.config.publicUrl }));
   route(app, ctx, setUserEnabled, async ({ auth, params, body }) => setEnabled({ db, actor: tenantActor(auth), userId: params.userId, enabled: body.enabled }));
+  route(app, ctx, setUserPasscodeFlag, async ({ auth, params, body }) =>
+    setPasscodeFlag({ db, actor: tenantActor(auth), userId: params.userId, passcodeFlag: body.passcodeFlag }),
+  );
 }

@@ -7,6 +7,7 @@ import { callApi } from '../api/client';
 import { useCurrentTenant } from '../api/session-store';
 import { DownloadIcon, UploadIcon, UserPlusIcon } from '../ui/icons';
 import { afterUserChange, type CsvOutcome, csvOutcome, csvRowMessageKey, roleLabelKey, type UserProblem, userProblem } from './user-model';
+import { saveBlob } from '../signing/epak-download';
 
 type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
 
@@ -103,18 +104,6 @@ function InviteForm({ onClose }: { readonly onClose: () => void }) {
   );
 }
 
-/** Hands bytes to the browser as a download (as the ePak download does). */
-function saveBlob(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = name;
-  anchor.rel = 'noopener';
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 /** Invites the people of a CSV file: the template, the upload, then what became of every row. */
 export function CsvInviteDialog({ opened, onClose }: { readonly opened: boolean; readonly onClose: () => void }) {

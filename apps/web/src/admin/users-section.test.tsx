@@ -32,6 +32,7 @@ const person = (n: number, overrides: Partial<AdminUser> = {}): AdminUser => ({
   status: 'enabled',
   enabled: true,
   retentionAdmin: false,
+  passcodeFlag: false,
   hasPhoto: false,
   createdOn: '2025-01-10T09:00:00.000Z',
   lastLoginOn: null,
@@ -164,6 +165,32 @@ describe('users on /admin', () => {
     fireEvent.click(within(row('Ravi Iyer')).getByRole('button', { name: u.actions.label.replace('{{name}}', 'Ravi Iyer') }));
     expect(await screen.findByRole('menuitem', { name: u.actions.reinvite })).toBeTruthy();
     expect(screen.getByRole('menuitem', { name: u.actions.cancelInvite })).toBeTruthy();
+  });
+
+  it("sets a member's passcode flag while rubber stamps are on, and says so in their row", async () => {
+    let flagged = false;
+    const { requestsTo } = stubUsers(undefined, {
+      'GET /msbapi/v1/accessibilities': () => ok({ role: 'admin', settings: { ...DEFAULT_PERMISSION_SETTINGS, rubberStampEnabled: true }, routes: [], menu: [] }),
+      [`GET ${USERS}`]: () => ok({ filter: 'All', total: 2, pg: 0, size: 25, users: [asha, { ...meera, passcodeFlag: flagged }], counts }),
+      [`PUT /msbapi/v2/users/${meera.userId}/passcodeflag`]: ({ body }) => {
+        flagged = (body as { passcodeFlag: boolean }).passcodeFlag;
+        return ok({ ...meera, passcodeFlag: flagged });
+      },
+    });
+    await openUsers();
+    fireEvent.click(within(row('Meera Nair')).getByRole('button', { name: u.actions.label.replace('{{name}}', 'Meera Nair') }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: en.rubberStamps.passcode.set }));
+    expect(await screen.findByText(en.rubberStamps.passcode.passcodeOn.replace('{{name}}', 'Meera Nair'))).toBeTruthy();
+    expect(requestsTo('PUT', `/msbapi/v2/users/${meera.userId}/passcodeflag`)[0]!.body).toEqual({ passcodeFlag: true });
+    await waitFor(() => expect(within(row('Meera Nair')).getAllByText(new RegExp(en.rubberStamps.passcode.badge)).length).toBeGreaterThan(0));
+  });
+
+  it('offers no passcode flag while rubber stamps are off', async () => {
+    stubUsers([asha, meera]);
+    await openUsers();
+    fireEvent.click(within(row('Meera Nair')).getByRole('button', { name: u.actions.label.replace('{{name}}', 'Meera Nair') }));
+    expect(await screen.findByRole('menuitem', { name: u.actions.changeRole })).toBeTruthy();
+    expect(screen.queryByRole('menuitem', { name: en.rubberStamps.passcode.set })).toBeNull();
   });
 
   it('asks before cancelling an invitation and explains a -34 refusal', async () => {

@@ -32,6 +32,7 @@ import {
   reinviteUser,
   type RoleChange,
   setUserEnabled,
+  setUserPasscodeFlag,
   updateUserRoles,
   USER_FOLDERS,
   USER_SORTS,
@@ -43,6 +44,7 @@ import { useTranslation } from 'react-i18next';
 import { callApi } from '../api/client';
 import { useCurrentTenant } from '../api/session-store';
 import { SearchIcon } from '../inbox/inbox-icons';
+import { useCan } from '../inbox/inbox-queries';
 import { pageCount } from '../inbox/inbox-state';
 import { WIDE_LAYOUT_QUERY } from '../inbox/inbox-view';
 import { DotsIcon, UploadIcon, UserPlusIcon } from '../ui/icons';
@@ -436,6 +438,12 @@ function RoleText({ user }: { readonly user: AdminUser }) {
           {t('users.retention')}
         </Text>
       )}
+      {user.passcodeFlag && (
+        <Text span size="xs" c="dimmed" data-testid="passcode-flag">
+          {' · '}
+          {t('rubberStamps.passcode.badge')}
+        </Text>
+      )}
     </Text>
   );
 }
@@ -555,6 +563,7 @@ function UsersCards(props: RowsProps) {
                   <Badge variant="outline" color="gray" tt="none">
                     {t(roleLabelKey(user.role))}
                     {user.retentionAdmin ? ` · ${t('users.retention')}` : ''}
+                    {user.passcodeFlag ? ` · ${t('rubberStamps.passcode.badge')}` : ''}
                   </Badge>
                   <Text size="xs" c="dimmed">
                     {t(`users.types.${user.type}`)}
@@ -576,6 +585,7 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
   const tenant = useCurrentTenant();
   const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<'role' | 'cancel' | 'photo' | null>(null);
+  const stampsOn = useCan('rubberStamp.manage');
   const name = userName(user);
   const invited = INVITED_STATUSES.includes(user.status);
   const may = {
@@ -584,12 +594,15 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
     disable: canOn(actor, 'user.disable', user),
     invite: invited && canOn(actor, 'user.invite', user),
     photo: user.hasPhoto && canOn(actor, 'user.photo.delete', user),
+    // Offered while rubber stamps are on in this tenant: the flag means nothing otherwise.
+    passcode: stampsOn && canOn(actor, 'user.passcodeFlag', user),
   };
 
   const action = useMutation({
-    mutationFn: async (kind: 'admin' | 'enable' | 'disable' | 'reinvite' | 'cancel') => {
+    mutationFn: async (kind: 'admin' | 'enable' | 'disable' | 'reinvite' | 'cancel' | 'passcodeOn' | 'passcodeOff') => {
       const params = { params: { userId: user.userId } };
-      if (kind === 'admin') await callApi(makeUserAdmin, params);
+      if (kind === 'passcodeOn' || kind === 'passcodeOff') await callApi(setUserPasscodeFlag, { ...params, body: { passcodeFlag: kind === 'passcodeOn' } });
+      else if (kind === 'admin') await callApi(makeUserAdmin, params);
       else if (kind === 'reinvite') await callApi(reinviteUser, params);
       else if (kind === 'cancel') await callApi(cancelUserInvitation, params);
       else await callApi(setUserEnabled, { ...params, body: { enabled: kind === 'enable' } });
@@ -597,7 +610,7 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
     },
     onSuccess: async (kind) => {
       setDialog(null);
-      onNotice({ kind: 'done', text: t(`users.done.${kind}`, { name }) });
+      onNotice({ kind: 'done', text: kind === 'passcodeOn' || kind === 'passcodeOff' ? t(`rubberStamps.passcode.${kind}`, { name }) : t(`users.done.${kind}`, { name }) });
       await afterUserChange(queryClient, tenant?.tenantUuid);
     },
     onError: (error) => {
@@ -606,7 +619,7 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
     },
   });
 
-  if (!may.role && !may.admin && !may.disable && !may.invite && !may.photo) return null;
+  if (!may.role && !may.admin && !may.disable && !may.invite && !may.photo && !may.passcode) return null;
   return (
     <>
       <Menu position="bottom-end" withinPortal>
@@ -618,6 +631,11 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
         <Menu.Dropdown>
           {may.role && <Menu.Item onClick={() => setDialog('role')}>{t('users.actions.changeRole')}</Menu.Item>}
           {may.admin && <Menu.Item onClick={() => action.mutate('admin')}>{t('users.actions.makeAdmin')}</Menu.Item>}
+          {may.passcode && (
+            <Menu.Item onClick={() => action.mutate(user.passcodeFlag ? 'passcodeOff' : 'passcodeOn')}>
+              {t(user.passcodeFlag ? 'rubberStamps.passcode.clear' : 'rubberStamps.passcode.set')}
+            </Menu.Item>
+          )}
           {may.disable &&
             (user.enabled ? (
               <Menu.Item color="red" onClick={() => action.mutate('disable')}>

@@ -1,4 +1,14 @@
-import { EmailAddress, EpakInput, MAX_STEP_RECIPIENTS, MAX_WORKFLOW_STEPS, type SigningPolicy, type WorkflowTemplate } from '@pakt/domain';
+import {
+  ComposeFromTemplateInput,
+  type DocumentTemplate,
+  EmailAddress,
+  EpakInput,
+  MAX_STEP_RECIPIENTS,
+  MAX_WORKFLOW_STEPS,
+  type SigningPolicy,
+  slotsNeeded,
+  type WorkflowTemplate,
+} from '@pakt/domain';
 import type { ApiIssue } from '../api/client';
 import type { Message, StepErrors } from './workflow-draft';
 
@@ -37,6 +47,11 @@ export interface ComposeDraft {
   readonly viewEnforced: boolean | null;
   readonly documentIds: readonly string[];
   readonly steps: readonly ComposeStep[];
+  /**
+   * The document template chosen in the docTemplates tab: its document goes first, with its tags
+   * bound to the recipients at their places; `documentIds` are any documents after it.
+   */
+  readonly docTemplateId?: string;
 }
 
 export interface ComposeErrors {
@@ -75,8 +90,24 @@ export function emptyCompose(): ComposeDraft {
   };
 }
 
+/**
+ * The steps a document template brings: its workflow template's, or, when it has none linked, as
+ * many steps as its tags name places in, each with an empty slot per place (`placeLabel` names
+ * them) and the state left to choose.
+ */
+export function stepsFromDocumentTemplate(template: DocumentTemplate, placeLabel: (step: number, place: number) => string): ComposeStep[] {
+  if (template.workflowSteps) return stepsFromTemplate({ steps: template.workflowSteps });
+  const needed = slotsNeeded(template.tags);
+  const last = Math.max(0, ...needed.keys());
+  if (last === 0) return [emptyComposeStep()];
+  return Array.from({ length: last }, (_unused, index) => ({
+    ...emptyComposeStep(),
+    recipients: Array.from({ length: needed.get(index + 1) ?? 0 }, (_none, at) => ({ key: newKey('crecipient'), label: placeLabel(index + 1, at + 1), email: '' })),
+  }));
+}
+
 /** A template's steps: its people pre-filled, its placeholders empty slots named after them. */
-export function stepsFromTemplate(template: WorkflowTemplate): ComposeStep[] {
+export function stepsFromTemplate(template: Pick<WorkflowTemplate, 'steps'>): ComposeStep[] {
   return template.steps.map((step) => ({
     ...emptyComposeStep(),
     workflowStateId: step.workflowStateId,
@@ -251,8 +282,9 @@ export function checkCompose(input: ComposeDraft): ComposeChecked {
   const draft: ComposeDraft = { ...input, steps };
 
   if (!draft.subject.trim()) errors = { ...errors, subject: { key: 'common.required' } };
-  if (draft.documentIds.length === 0) errors = { ...errors, documents: { key: 'compose.errors.documentsRequired' } };
-  if (draft.documentIds.length > MAX_EPAK_DOCUMENTS) errors = { ...errors, documents: { key: 'compose.errors.documentsInvalid', values: { count: MAX_EPAK_DOCUMENTS } } };
+  const fromTemplate = Boolean(draft.docTemplateId);
+  if (draft.documentIds.length === 0 && !fromTemplate) errors = { ...errors, documents: { key: 'compose.errors.documentsRequired' } };
+  if (draft.documentIds.length + (fromTemplate ? 1 : 0) > MAX_EPAK_DOCUMENTS) errors = { ...errors, documents: { key: 'compose.errors.documentsInvalid', values: { count: MAX_EPAK_DOCUMENTS } } };
   if (draft.steps.length === 0) errors = { ...errors, steps: { key: 'workflows.errors.stepsRequired' } };
   if (isoOf(draft.expiresOn) === null) errors = { ...errors, expiresOn: { key: 'compose.errors.dateInvalid' } };
   if (isoOf(draft.notificationStartDate) === null) errors = { ...errors, notificationStartDate: { key: 'compose.errors.dateInvalid' } };
@@ -272,7 +304,8 @@ export function checkCompose(input: ComposeDraft): ComposeChecked {
   }
   if (hasComposeErrors(errors)) return { ok: false, draft, errors };
 
-  const parsed = EpakInput.safeParse(composeBody(draft));
+  // From a template, the template's document is the first and the ones chosen may be none.
+  const parsed = (fromTemplate ? ComposeFromTemplateInput : EpakInput).safeParse(composeBody(draft));
   if (!parsed.success) {
     const placed = placeComposeIssues(
       draft,

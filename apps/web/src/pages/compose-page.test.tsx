@@ -502,6 +502,57 @@ describe('/compose', () => {
     expect(requestsTo('POST', EPAK)).toHaveLength(0);
   });
 
+  it('composes from a document template in one step: its document, its workflow and its policy, for the people filled in', async () => {
+    const TEMPLATE_ID = '5c4b3a29-1807-4f6e-8d5c-4b3a29180701';
+    const template = {
+      docTemplateId: TEMPLATE_ID,
+      name: 'Sale deed, plot',
+      description: null,
+      documentName: 'deed.pdf',
+      size: 1000,
+      pageCount: 2,
+      pages: [],
+      tags: [],
+      signingPolicy: 'AADHAAR',
+      workflowId: saleDeed.workflowId,
+      workflowName: saleDeed.name,
+      workflowSteps: saleDeed.steps,
+      ownerId: adminUser.id,
+      ownerName: 'Asha Rao',
+      editable: true,
+      createdOn: '2025-03-05T10:00:00.000Z',
+      modifiedOn: '2025-03-05T10:00:00.000Z',
+    };
+    const { requestsTo } = stubCompose({
+      ['GET /msbapi/v1/documenttemplates']: () => ok({ templates: [template] }),
+      [`POST /msbapi/v1/documenttemplates/${TEMPLATE_ID}/epak`]: ({ body }) => ok(detailOf({ ...(body as Parameters<typeof detailOf>[0]), documentIds: [] })),
+    });
+    const { router } = await openCompose();
+    await waitForStates();
+    fireEvent.click(screen.getByRole('tab', { name: en.docTemplates.tab }));
+    fireEvent.click(await screen.findByRole('button', { name: en.docTemplates.useNamed.replace('{{name}}', 'Sale deed, plot') }));
+    expect(await screen.findByTestId('compose-template-document')).toBeTruthy();
+    expect(within(screen.getByTestId('compose-template-document')).getByText('1. deed.pdf')).toBeTruthy();
+    expect((inputLabelled(en.compose.details.subject) as HTMLInputElement).value).toBe('Sale deed, plot');
+    expect(recipientTexts(1)).toEqual(['lawyer@example.com']);
+    fireEvent.change(within(step(2)).getByLabelText(/^Buyer/, { selector: 'input' }), { target: { value: 'buyer@example.com' } });
+    fireEvent.change(within(step(2)).getByLabelText(/^Seller/, { selector: 'input' }), { target: { value: 'seller@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: en.compose.saveDraft }));
+
+    await waitFor(() => expect(router.state.location.search).toBe(`?ePakId=${EPAK_ID}`));
+    expect(requestsTo('POST', EPAK)).toHaveLength(0);
+    expect(requestsTo('POST', `/msbapi/v1/documenttemplates/${TEMPLATE_ID}/epak`)[0]!.body).toEqual({
+      subject: 'Sale deed, plot',
+      documentIds: [],
+      steps: [
+        { workflowStateId: REVIEW, recipients: [{ email: 'lawyer@example.com' }] },
+        { workflowStateId: SIGN, recipients: [{ email: 'buyer@example.com' }, { email: 'seller@example.com' }] },
+      ],
+      signingPolicy: 'AADHAAR',
+      workflowId: saleDeed.workflowId,
+    });
+  }, 20_000);
+
   it('shows a saved draft when opened by its address', async () => {
     stubCompose({ [`GET /msbapi/v2/epaks/${EPAK_ID}`]: () => ok(detailOf({ subject: 'Lease', documentIds: [lease.documentId], steps: [{ workflowStateId: SIGN, recipients: [{ email: 'a@example.com' }] }] })) });
     await openCompose(`/compose?ePakId=${EPAK_ID}`);

@@ -23,6 +23,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue, useDocumentTitle } from '@mantine/hooks';
 import {
+  composeFromDocumentTemplate,
   createEpak,
   DIGITAL_SIGNING_POLICIES,
   DIRECTORY_SEARCH_DEBOUNCE_MS,
@@ -39,6 +40,7 @@ import {
   uploadDocument,
   viewEnforceChoice,
   type DocumentSummary,
+  type DocumentTemplate,
   type EpakDetail,
   type EpakInput,
   type WorkflowStateDefinition,
@@ -53,6 +55,8 @@ import { useSession } from '../api/session-store';
 import { RequireRoute } from '../routing/access';
 import { TagEditor } from '../tag-editor/tag-editor';
 import { LetterheadTemplates } from '../letterheads/letterhead-templates';
+import { DocumentTemplatesTab } from '../document-templates/document-templates-tab';
+import { SaveAsTemplate } from '../document-templates/save-as-template';
 import { FormError } from '../ui/form-error';
 import { StartEpakButton } from './start-epak-button';
 import { ArrowDownIcon, ArrowUpIcon, CheckIcon, MailIcon, PlusIcon, TrashIcon, XIcon } from '../ui/icons';
@@ -64,6 +68,7 @@ import {
   errorAtAddress,
   MESSAGE_MAX,
   placeComposeIssues,
+  stepsFromDocumentTemplate,
   stepsFromTemplate,
   SUBJECT_MAX,
   type ComposeDraft,
@@ -139,6 +144,8 @@ function ComposeForm() {
   const navigate = useNavigate();
   const [draft, setDraft] = useState<ComposeDraft>(emptyCompose);
   const [documents, setDocuments] = useState<DocumentSummary[]>([]);
+  // The docTemplates tab's choice: its document goes first, its tags come bound to the recipients.
+  const [docTemplate, setDocTemplate] = useState<DocumentTemplate | null>(null);
   const [errors, setErrors] = useState<ComposeErrors>({});
   const formRef = useRef<HTMLFormElement>(null);
   const [refusals, setRefusals] = useState(0);
@@ -173,7 +180,10 @@ function ComposeForm() {
   const viewEnforce = configuration.data ? viewEnforceChoice(configuration.data.viewEnforceOption) : configuration.isError ? viewEnforceChoice() : null;
 
   const save = useMutation({
-    mutationFn: ({ body }: { draft: ComposeDraft; body: EpakInput }) => callApi(createEpak, { body }, { failures: 'caller' }),
+    mutationFn: ({ draft: sent, body }: { draft: ComposeDraft; body: EpakInput }) =>
+      sent.docTemplateId
+        ? callApi(composeFromDocumentTemplate, { params: { docTemplateId: sent.docTemplateId }, body }, { failures: 'caller' })
+        : callApi(createEpak, { body }, { failures: 'caller' }),
     onSuccess: (saved) => void navigate(`/compose?ePakId=${saved.ePakId}`),
     onError: (error, { draft: sent }) => {
       if (!(error instanceof ApiError)) return refuse({ form: { key: 'compose.errors.saveFailed' } });
@@ -190,6 +200,12 @@ function ComposeForm() {
         const form: Message = { key: error.code === ResponseCode.USER_DISABLED.code ? 'USER_DISABLED_CONTACT_ADMIN' : key };
         return refuse(placed.found ? placed.errors : { form });
       }
+      if (error.code === ResponseCode.DOCUMENT_ALREADY_ADDED.code) return refuse({ documents: { key: 'compose.errors.documentTwice' } });
+      if (sent.docTemplateId && error.issues?.some((issue) => /^nobody at place/.test(issue.message))) {
+        return refuse({ form: { key: 'docTemplates.errors.placesMissing' } });
+      }
+      // The template's tags checked again for this ePak (a policy that signs once, say).
+      if (sent.docTemplateId && Array.isArray(error.data?.['problems'])) return refuse({ form: { key: 'docTemplates.errors.tagsRefused' } });
       if (error.code === ResponseCode.INVALID_INPUT.code && error.issues?.length) {
         const placed = placeComposeIssues(sent, error.issues);
         return refuse(placed.unplaced > 0 ? { ...placed.errors, form: { key: 'workflows.errors.invalid' } } : placed.errors);
@@ -200,7 +216,11 @@ function ComposeForm() {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const checked = checkCompose({ ...draft, documentIds: documents.map((document) => document.documentId) });
+    const checked = checkCompose({
+      ...draft,
+      documentIds: documents.map((document) => document.documentId),
+      ...(docTemplate ? { docTemplateId: docTemplate.docTemplateId } : {}),
+    });
     setDraft(checked.draft);
     if (!checked.ok) return refuse(checked.errors);
     setErrors({});
@@ -231,6 +251,25 @@ function ComposeForm() {
     );
   };
 
+  // A document template fills the document, its tags and the steps at once; recipients typed so
+  // far would be replaced, so that is asked first, as for a workflow template.
+  const [pendingDocTemplate, setPendingDocTemplate] = useState<DocumentTemplate | null>(null);
+  const requestDocTemplate = (template: DocumentTemplate) => {
+    if (hasRecipients) setPendingDocTemplate(template);
+    else chooseDocTemplate(template);
+  };
+  const chooseDocTemplate = (template: DocumentTemplate) => {
+    setDocTemplate(template);
+    setErrors(({ step: _step, steps: _steps, documents: _documents, form: _form, ...rest }) => rest);
+    setDraft((current) => ({
+      ...current,
+      workflowId: template.workflowId ?? '',
+      signingPolicy: template.signingPolicy,
+      steps: stepsFromDocumentTemplate(template, (step, place) => t('docTemplates.place', { step, place })),
+      subject: current.subject.trim() ? current.subject : template.name.slice(0, SUBJECT_MAX),
+    }));
+  };
+
   const toggleDocument = (document: DocumentSummary, chosen: boolean) => {
     setDocuments((current) =>
       chosen
@@ -257,10 +296,14 @@ function ComposeForm() {
             </Title>
             <Tabs defaultValue="uploader" keepMounted={false}>
               <Tabs.List mb="sm">
+                <Tabs.Tab value="docTemplates">{t('docTemplates.tab')}</Tabs.Tab>
                 <Tabs.Tab value="uploader">{t('compose.tabs.uploader')}</Tabs.Tab>
                 <Tabs.Tab value="drafts">{t('compose.tabs.drafts')}</Tabs.Tab>
                 <Tabs.Tab value="letterheadTemplates">{t('letterheads.tab')}</Tabs.Tab>
               </Tabs.List>
+              <Tabs.Panel value="docTemplates">
+                <DocumentTemplatesTab chosenId={docTemplate?.docTemplateId ?? null} onChoose={requestDocTemplate} />
+              </Tabs.Panel>
               <Tabs.Panel value="uploader">
                 <Uploader onUploaded={(document) => toggleDocument(document, true)} />
               </Tabs.Panel>
@@ -275,7 +318,32 @@ function ComposeForm() {
                 </Stack>
               </Tabs.Panel>
             </Tabs>
-            <ChosenDocuments documents={documents} error={message(t, errors.documents)} onChange={setDocuments} />
+            <ChosenDocuments
+              documents={documents}
+              template={docTemplate}
+              onClearTemplate={() => setDocTemplate(null)}
+              error={message(t, errors.documents)}
+              onChange={setDocuments}
+            />
+            <Modal opened={pendingDocTemplate !== null} onClose={() => setPendingDocTemplate(null)} title={t('docTemplates.switchTitle')} centered>
+              <Stack gap="md">
+                <Text size="sm">{t('docTemplates.switchBody')}</Text>
+                <Group justify="flex-end" gap="sm">
+                  <Button variant="default" onClick={() => setPendingDocTemplate(null)}>
+                    {t('compose.workflow.switchKeep')}
+                  </Button>
+                  <Button
+                    color="red"
+                    onClick={() => {
+                      if (pendingDocTemplate) chooseDocTemplate(pendingDocTemplate);
+                      setPendingDocTemplate(null);
+                    }}
+                  >
+                    {t('docTemplates.switchConfirm')}
+                  </Button>
+                </Group>
+              </Stack>
+            </Modal>
           </Stack>
         </Card>
 
@@ -658,20 +726,47 @@ function DraftDocuments({
 /** The chosen documents in the order the ePak will show them. */
 function ChosenDocuments({
   documents,
+  template,
+  onClearTemplate,
   error,
   onChange,
 }: {
   readonly documents: readonly DocumentSummary[];
+  /** A document template's document, first in the ePak, with its tags. */
+  readonly template: DocumentTemplate | null;
+  readonly onClearTemplate: () => void;
   readonly error: string | undefined;
   readonly onChange: (documents: DocumentSummary[]) => void;
 }) {
   const { t } = useTranslation();
+  const offset = template ? 1 : 0;
   return (
     <Stack gap={6} data-invalid={error ? true : undefined}>
       <Text size="sm" fw={500} id="compose-chosen-heading">
-        {t('compose.documents.chosen', { count: documents.length })}
+        {t('compose.documents.chosen', { count: documents.length + offset })}
       </Text>
-      {documents.length === 0 ? (
+      {template && (
+        <Paper withBorder px="sm" py={6} radius="sm" aria-label={t('docTemplates.chosen', { name: template.name })} data-testid="compose-template-document">
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Stack gap={0} miw={0}>
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                1. {template.documentName}
+              </Text>
+              <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                {t('docTemplates.chosenDetail', {
+                  name: template.name,
+                  pages: t('compose.documents.pages', { count: template.pageCount }),
+                  fields: t('docTemplates.fields', { count: template.tags.length }),
+                })}
+              </Text>
+            </Stack>
+            <ActionIcon variant="subtle" color="red" aria-label={t('docTemplates.clear', { name: template.name })} onClick={onClearTemplate}>
+              <XIcon size={16} />
+            </ActionIcon>
+          </Group>
+        </Paper>
+      )}
+      {documents.length === 0 && template ? null : documents.length === 0 ? (
         <Text size="sm" c={error ? 'red' : 'dimmed'} role={error ? 'alert' : undefined}>
           {error ?? t('compose.documents.none')}
         </Text>
@@ -682,7 +777,7 @@ function ChosenDocuments({
               <Group justify="space-between" gap="xs" wrap="nowrap">
                 <Stack gap={0} miw={0}>
                   <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                    {index + 1}. {document.name}
+                    {index + 1 + offset}. {document.name}
                   </Text>
                   <Text size="xs" c="dimmed">
                     {t('compose.documents.pages', { count: document.pageCount })}
@@ -1010,6 +1105,7 @@ function DraftView({ ePakId }: { readonly ePakId: string }) {
         unsavedFields={unsaved}
         onStarted={(started) => queryClient.setQueryData(composeQueryKeys.epak(session?.tenantUuid, ePakId), started)}
       />
+      <SaveAsTemplate epak={epak.data} unsavedFields={unsaved} />
     </Stack>
   );
 }

@@ -35,6 +35,7 @@ import { ShieldIcon } from '../ui/icons';
 import { PasswordField } from '../ui/password-field';
 import { QrCode } from '../ui/qr-code';
 import { SetPasswordDialog } from '../ui/set-password-dialog';
+import { RubberStampsSection } from '../rubber-stamps/rubber-stamps-section';
 import { ProfilePhotoSection } from './profile-photo-section';
 
 export function ProfilePage() {
@@ -73,6 +74,7 @@ function Profile() {
         <ProfileForm profile={profile.data} />
         <TwoFactorSection enabled={profile.data.totpEnabled} />
         <PasswordSection />
+        <RubberStampsSection />
       </>
     );
   }

@@ -307,6 +307,7 @@ function FeaturesGroup(props: FormProps) {
         <SettingSwitch name="featuresEnabled" props={props} disabledNote={offForInstall(install.features)} />
         <SettingSwitch name="restrictWorkflow" props={props} />
         <SettingSwitch name="showUserUuidColumn" props={props} />
+        <SettingSwitch name="rubberStampEnabled" props={props} />
       </SettingsCard>
       <SettingsCard title={t('settings.groups.adminMenu')} intro={t('settings.groups.adminMenuIntro')}>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">

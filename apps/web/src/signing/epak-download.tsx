@@ -24,7 +24,7 @@ export function downloadFileName(subject: string, type: string): string {
 }
 
 /** Hands bytes to the browser as a download (an anchor's click on an object URL, then let go). */
-function saveBlob(blob: Blob, name: string) {
+export function saveBlob(blob: Blob, name: string) {
   const url = URL.createObjectURL(blob);
   const anchor = document.createElement('a');
   anchor.href = url;

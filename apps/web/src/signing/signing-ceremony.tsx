@@ -13,6 +13,9 @@ import {
   type EpakDetail,
   type EpakRecipient,
   type PageGeometry,
+  type Rect,
+  type RubberStampChoice,
+  type RubberStampUse,
   type SignDocumentResult,
   type Tag,
   type TagValue,
@@ -60,6 +63,8 @@ import {
 } from './signing-tags';
 import { TagFieldEditor } from './tag-field-editor';
 import { useSigningPdf } from './use-signing-pdf';
+import { AppliedStamp, StampChooser } from '../rubber-stamps/stamp-chooser';
+import { stampUseFor } from '../rubber-stamps/stamp-placement';
 
 const MinusIcon = ({ size = 18 }: { readonly size?: number }) => (
   <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" aria-hidden="true" focusable="false">
@@ -387,6 +392,23 @@ function Ceremony({
   const missing = progress.filter((entry) => !entry.signed).flatMap((entry) => entry.missing.map((tag) => ({ documentId: entry.document.documentId, uuid: tag.uuid })));
   const nextMissing = missing.find((entry) => entry.documentId === currentId) ?? missing[0];
 
+  // ---- rubber stamps (issue 8): offered when the viewer says this signer may apply them ----
+  const stampChoices: readonly RubberStampChoice[] = viewer.rubberStamps?.available ? viewer.rubberStamps.stamps : [];
+  const signingStep = viewer.stepType === 'SIGN' || viewer.stepType === 'INPERSONSIGN';
+  const [stampUses, setStampUses] = useState<Readonly<Record<string, { use: RubberStampUse; pageNumber: number; rect: Rect }>>>({});
+  const appliedHere = stampUses[currentId];
+  const applyStamp = (stamp: RubberStampChoice) => {
+    if (!current) return;
+    const placed = stampUseFor({ stamp, tags: tagsOf(current.documentId), pages: current.pages, signer });
+    if (placed) setStampUses((uses) => ({ ...uses, [current.documentId]: placed }));
+  };
+  const removeStamp = () =>
+    setStampUses((uses) => {
+      const next = { ...uses };
+      delete next[currentId];
+      return next;
+    });
+
   // ---- actions ----
   const [actionError, setActionError] = useState<string | null>(null);
   const [signing, setSigning] = useState<{ index: number; count: number } | null>(null);
@@ -429,6 +451,7 @@ function Ceremony({
               values: valuesToSend(tagsOf(document.documentId), valuesOf(document.documentId), contextOf(document.documentId)),
               ...(chosenReason ? { reason: chosenReason } : {}),
               ...(location ? { location } : {}),
+              ...(stampUses[document.documentId] ? { rubberStamps: [stampUses[document.documentId]!.use] } : {}),
             },
           },
           { failures: 'caller' },
@@ -502,7 +525,12 @@ function Ceremony({
     if (!current) return null;
     const context = contextOf(current.documentId);
     const values = valuesOf(current.documentId);
-    return fillableTags(tagsOf(current.documentId))
+    const stamp = stampUses[current.documentId];
+    const stampShown =
+      stamp && stamp.pageNumber === pageNumber && !context.documentSigned ? (
+        <AppliedStamp key="applied-stamp" ePakId={ePakId} rubberStampId={stamp.use.rubberStampId} shown={pageToDisplay(stamp.rect, page, zoom)} />
+      ) : null;
+    const shownTags = fillableTags(tagsOf(current.documentId))
       .filter((tag) => tag.pageNumber === pageNumber && !isGroup(tag))
       .map((tag) => {
         const kind = valueKindOf(tag);
@@ -572,6 +600,7 @@ function Ceremony({
           />
         );
       });
+    return stampShown ? [...shownTags, stampShown] : shownTags;
   };
 
   if (!current) return <Text c="dimmed">{t('signing.noDocuments')}</Text>;
@@ -700,6 +729,18 @@ function Ceremony({
                   reject.reset();
                   setRejecting(true);
                 }}
+              />
+            )}
+            {canAct && signingStep && stampChoices.length > 0 && (
+              <StampChooser
+                ePakId={ePakId}
+                stamps={stampChoices}
+                applied={appliedHere ? { rubberStampId: appliedHere.use.rubberStampId, pageNumber: appliedHere.pageNumber } : null}
+                appliedCount={Object.keys(stampUses).length}
+                documentCount={epak.documents.length}
+                disabled={sign.isPending || viewer.signedDocumentIds.includes(currentId)}
+                onApply={applyStamp}
+                onRemove={removeStamp}
               />
             )}
             {onSignInPerson && <InPersonPanel epak={epak} onStart={onSignInPerson} />}

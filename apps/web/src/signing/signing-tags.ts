@@ -1,4 +1,4 @@
-import { flattenTags, isSignatureTag, isTagReadOnlyFor, type EpakViewer, type Tag, type TagType, type TagValue } from '@pakt/domain';
+import { flattenTags, isRubberStamp, isSignatureTag, isTagReadOnlyFor, type EpakViewer, type Tag, type TagType, type TagValue } from '@pakt/domain';
 
 /**
  * What the signing ceremony needs to know about tags, kept free of React so it can be tested as
@@ -116,6 +116,8 @@ export function isEditable(tag: Tag, context: EditContext): boolean {
   if (!context.canAct || context.documentSigned) return false;
   if (!isOwnTag(tag, context.signer)) return false;
   if (isTagReadOnlyFor(tag, 'signer')) return false;
+  // A rubber-stamp tag takes one of the signer's stamps through the stamp chooser, never an upload.
+  if (isRubberStamp(tag)) return false;
   const kind = valueKindOf(tag);
   return kind !== 'server' && kind !== 'static';
 }

@@ -1,5 +1,5 @@
 import { act, createEvent, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { newTag, type EpakDetail, type PageGeometry, type Tag } from '@pakt/domain';
+import { newTag, resolvePermissionSettings, RUBBER_STAMP_SUB_TYPE, type EpakDetail, type PageGeometry, type Tag } from '@pakt/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../api/query-client';
 import { sessionStore } from '../api/session-store';
@@ -205,6 +205,31 @@ describe('tag editor', () => {
     const sent = (requestsTo('PUT', BLOCKS)[0]!.body as { tags: Tag[] }).tags;
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ type: 'calendar', pageNumber: 1, positionX: 100, positionY: 200, userEmail: 'seller@example.com', wfsOrderId: 2, createType: 'new' });
+  });
+
+  it('places a rubber-stamp field while the tenant has rubber stamps on, with nothing to upload into it', async () => {
+    const { requestsTo } = stubEditor([], {
+      'GET /msbapi/v1/accessibilities': () => ok({ role: 'admin', settings: resolvePermissionSettings({ rubberStampEnabled: true }), routes: [], menu: [] }),
+    });
+    await openEditor();
+    fireEvent.change(screen.getByLabelText(en.tagEditor.for), { target: { value: '2|seller@example.com' } });
+    const stampName = en.rubberStamps.chooser.stampTag;
+    fireEvent.click(await screen.findByRole('button', { name: stampName }));
+    expect(screen.getByText(en.tagEditor.palette.armed.replace('{{type}}', stampName))).toBeTruthy();
+    fireEvent.click(pageElement(1), { clientX: 100, clientY: 200 });
+    const placed = await screen.findByRole('button', { name: `${stampName} field for seller Shah, page 1` });
+    expect(at(placed)).toEqual({ left: '100px', top: '200px', width: '120px', height: '120px' });
+    expect(screen.queryByRole('button', { name: en.tagPanel.upload.choose })).toBeNull();
+    expect(screen.queryByLabelText(en.tagPanel.maxUpload)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: en.tagEditor.actions.save }));
+    expect(await screen.findByText(en.tagEditor.saved)).toBeTruthy();
+    expect((requestsTo('PUT', BLOCKS)[0]!.body as { tags: Tag[] }).tags[0]).toMatchObject({ type: 'image', subType: RUBBER_STAMP_SUB_TYPE, userEmail: 'seller@example.com' });
+  });
+
+  it('offers no rubber-stamp field while rubber stamps are off', async () => {
+    stubEditor([]);
+    await openEditor();
+    expect(screen.queryByRole('button', { name: en.rubberStamps.chooser.stampTag })).toBeNull();
   });
 
   it('places on a turned page so the box shows its top-left corner at the click', async () => {

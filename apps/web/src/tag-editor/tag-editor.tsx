@@ -3,6 +3,7 @@ import {
   displayToPage,
   flattenTags,
   getSignatureBlocks,
+  isRubberStamp,
   pageToDisplay,
   ResponseCode,
   TAG_PROBLEM_KEYS,
@@ -13,6 +14,7 @@ import {
   shownSize,
   policyRequiresReasonTag,
   reasonTagProblems,
+  RUBBER_STAMP_SUB_TYPE,
   ZOOM_DEFAULTS,
   type EpakDetail,
   type PageGeometry,
@@ -29,6 +31,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../api/client';
 import { usePublicConfiguration } from '../api/public-queries';
 import { useSession } from '../api/session-store';
+import { useCan } from '../inbox/inbox-queries';
 import { CopyIcon, PlusIcon, TrashIcon } from '../ui/icons';
 import { DocumentPages, type EpakDocument, type PagePoint } from './document-pages';
 import { problemMessage } from './problem-message';
@@ -295,6 +298,9 @@ export function TagEditor({
   }, [doc.tags]);
   const selected = state.selected?.documentId === current?.documentId ? selectedTag(state) : undefined;
   const typeName = (type: TagType) => t(`tagEditor.types.${type}`);
+  // A rubber stamp is an image tag of its own kind (issue 8): named as what it is.
+  const tagName = (tag: Pick<Tag, 'type' | 'subType'>) => (isRubberStamp(tag) ? t('rubberStamps.chooser.stampTag') : typeName(tag.type));
+  const stampArmed = state.armed?.init?.subType === RUBBER_STAMP_SUB_TYPE;
 
   if (!current) return null;
   const currentIndex = epak.documents.indexOf(current);
@@ -404,8 +410,8 @@ export function TagEditor({
           key={tag.uuid}
           uuid={tag.uuid}
           shown={pageToDisplay(tagRect(tag), page, zoom)}
-          label={t('tagEditor.tagLabel', { type: typeName(tag.type), signer: signer?.name ?? t('tagEditor.nobody'), page: pageNumber })}
-          typeName={typeName(tag.type)}
+          label={t('tagEditor.tagLabel', { type: tagName(tag), signer: signer?.name ?? t('tagEditor.nobody'), page: pageNumber })}
+          typeName={tagName(tag)}
           initials={signer ? initialsOf(signer.name) : ''}
           signerColour={signerColour(signers, signer)}
           colourRole={tagColourRole({ selected: isSelected, invalid: problemsByTag.has(tag.uuid), assigned: signer !== undefined })}
@@ -536,7 +542,7 @@ export function TagEditor({
 
               {state.armed && (
                 <Group gap="xs" justify="space-between" wrap="nowrap" role="status" bg="var(--mantine-color-indigo-light)" px="sm" py={6} style={{ borderRadius: 'var(--mantine-radius-sm)' }}>
-                  <Text size="sm">{t('tagEditor.palette.armed', { type: typeName(state.armed.type) })}</Text>
+                  <Text size="sm">{t('tagEditor.palette.armed', { type: tagName({ type: state.armed.type, subType: state.armed.init?.subType }) })}</Text>
                   <Button size="compact-xs" variant="subtle" onClick={() => dispatch({ type: 'arm', armed: null })}>
                     {t('tagEditor.palette.cancel')}
                   </Button>
@@ -656,7 +662,8 @@ export function TagEditor({
                     )}
                     <Legend signers={signers} />
                   </Stack>
-                  <TagPalette armed={state.armed?.type ?? null} onArm={(type) => dispatch({ type: 'arm', armed: type ? { type } : null })} />
+                  <TagPalette armed={stampArmed ? null : (state.armed?.type ?? null)} onArm={(type) => dispatch({ type: 'arm', armed: type ? { type } : null })} />
+                  <RubberStampTagButton armed={stampArmed} onArm={(on) => dispatch({ type: 'arm', armed: on ? { type: 'image', init: { subType: RUBBER_STAMP_SUB_TYPE } } : null })} />
                   <Button variant="default" size="xs" onClick={() => setPickerOpened(true)}>
                     {t('tagEditor.actions.smartTags')}
                   </Button>
@@ -748,5 +755,20 @@ function ProblemList({
         ))}
       </Stack>
     </Box>
+  );
+}
+
+/**
+ * The rubber-stamp field (issue 8), offered while the tenant has rubber stamps on; the signer
+ * fills it with one of their stamps when they sign. A component of its own so that the tenant's
+ * settings arriving re-render this button only, not every page of the editor.
+ */
+function RubberStampTagButton({ armed, onArm }: { readonly armed: boolean; readonly onArm: (on: boolean) => void }) {
+  const { t } = useTranslation();
+  if (!useCan('rubberStamp.manage')) return null;
+  return (
+    <Button variant={armed ? 'filled' : 'light'} size="compact-sm" aria-pressed={armed} justify="flex-start" onClick={() => onArm(!armed)}>
+      {t('rubberStamps.chooser.stampTag')}
+    </Button>
   );
 }

@@ -18,6 +18,7 @@ import {
   FONT_STYLES,
   FONT_WEIGHTS,
   fontSizeProblem,
+  isRubberStamp,
   resizeTagAsShown,
   shownSize,
   SUPPORTED_FONTS,
@@ -207,7 +208,7 @@ function TagPropertiesPanel({ tag, page, signers, onChange, onDelete }: TagPrope
       </Title>
 
       {/* The type's name is the palette's, so the two never disagree. */}
-      <TextInput size="xs" label={t('tagPanel.type')} value={t(`tagEditor.types.${tag.type}`)} readOnly variant="filled" />
+      <TextInput size="xs" label={t('tagPanel.type')} value={isRubberStamp(tag) ? t('rubberStamps.chooser.stampTag') : t(`tagEditor.types.${tag.type}`)} readOnly variant="filled" />
       <TextInput
         size="xs"
         label={t('tagPanel.label')}
@@ -355,7 +356,8 @@ function TagPropertiesPanel({ tag, page, signers, onChange, onDelete }: TagPrope
 
       {tag.type === 'qrcode' && <QrEditor tag={tag} onChange={onChange} />}
       {tag.type === 'letterHead' && <LetterheadUpload tag={tag} onChange={onChange} />}
-      {tag.type === 'image' && (
+      {/* A rubber stamp's picture is the signer's stamp, chosen when they sign: nothing to upload. */}
+      {tag.type === 'image' && !isRubberStamp(tag) && (
         <>
           <NumberInput
             size="xs"

@@ -15,6 +15,7 @@ export const ADMIN_AUDIT_ACTIONS = [
   'user_disabled',
   'user_password_reset',
   'user_photo_removed',
+  'user_passcode_flag_changed',
   'group_created',
   'group_renamed',
   'group_deleted',

@@ -6,6 +6,7 @@ import { type BinaryBody, defineEndpoint } from './contract';
 import { EpakStatus, EpakViewer, SIGNATURE_BLOCKS_MAX_BODY_BYTES } from './epaks';
 // Defined with the reasons (./reasons), which ./epaks uses for the viewer's list, so no import cycle.
 import { SIGN_REASON_MAX_LENGTH } from './reasons';
+import { RUBBER_STAMP_USES_MAX, RubberStampUse } from './rubber-stamps';
 
 /**
  * Acting on a started ePak (issue 5): a recipient signs each document (one PAdES revision per
@@ -34,6 +35,12 @@ export const SignDocumentBody = z.object({
   reason: z.string().trim().max(SIGN_REASON_MAX_LENGTH).optional(),
   /** Required (non-blank) when the tenant's geolocation setting is MANDATORY (viewer.geolocation). */
   location: z.string().trim().max(SIGN_LOCATION_MAX_LENGTH).optional(),
+  /**
+   * Rubber stamps applied with this signature (issue 8): each onto the caller's rubber-stamp tag
+   * or placed by them. Refused (-11, nothing signed) unless the tenant's flag and the caller's
+   * passcode flag are on and each stamp is theirs or shared with them or a group of theirs.
+   */
+  rubberStamps: z.array(RubberStampUse).max(RUBBER_STAMP_USES_MAX).optional(),
 });
 export type SignDocumentBody = z.infer<typeof SignDocumentBody>;
 

@@ -8,6 +8,7 @@ import { PageGeometry } from '../documents';
 import { Tag } from '../tags/tag';
 import { defineEndpoint, type BinaryBody } from './contract';
 import { SigningReason } from './reasons';
+import { CeremonyRubberStamps } from './rubber-stamps';
 
 /**
  * ePaks as composed (issue 4): a draft holds its documents, its steps with concrete recipients
@@ -84,6 +85,11 @@ export const EpakViewer = z.object({
    * Carried here for the same reason as geolocation: a signing-link session reaches only its ePak.
    */
   reasons: z.array(SigningReason),
+  /**
+   * The rubber-stamp chooser (issue 8, spec §6): whether the caller may apply a stamp when they
+   * sign here, and which. Left out by older answers, read as not available.
+   */
+  rubberStamps: CeremonyRubberStamps.optional(),
 });
 export type EpakViewer = z.infer<typeof EpakViewer>;
 

@@ -477,6 +477,12 @@ export const UserInfo = z.object({
   createdOn: z.iso.datetime(),
   totpEnabled: z.boolean(),
   hasPhoto: z.boolean(),
+  /**
+   * Spec §3 passcodeFlag: set by an administrator, it lets the member apply a rubber stamp when
+   * signing (§6). Kept per tenant: told for the tenant the request names (the tenant header) when
+   * the caller is a member there, left out otherwise.
+   */
+  passcodeFlag: z.boolean().optional(),
 });
 export type UserInfo = z.infer<typeof UserInfo>;
 

@@ -29,6 +29,8 @@ export const AdminUser = z.object({
   /** False once an administrator disabled them in this tenant (-13 at every request). */
   enabled: z.boolean(),
   retentionAdmin: z.boolean(),
+  /** The passcode flag (spec §3, §6): with the tenant's rubber-stamp flag, they may apply a rubber stamp when signing. */
+  passcodeFlag: z.boolean(),
   /** They have a profile photo (GET /v1/users/{userId}/photo serves it), so lists ask only for those. */
   hasPhoto: z.boolean(),
   createdOn: z.iso.datetime(),
@@ -114,6 +116,18 @@ export const setUserEnabled = defineEndpoint({
   summary: 'Disables a member in this tenant (every request of theirs then answers -13) or enables them again.',
   params: UserParams,
   body: z.object({ enabled: z.boolean() }),
+  response: AdminUser,
+});
+
+export const setUserPasscodeFlag = defineEndpoint({
+  method: 'PUT',
+  path: '/msbapi/v2/users/:userId/passcodeflag',
+  access: 'tenant',
+  action: 'user.passcodeFlag',
+  summary:
+    "Sets or clears a member's passcode flag in this tenant (spec §6: a rubber stamp needs it). Not one's own, nor a super admin's (-11); recorded in the audit log.",
+  params: UserParams,
+  body: z.object({ passcodeFlag: z.boolean() }),
   response: AdminUser,
 });
 

@@ -35,6 +35,7 @@ const ACTION_MATRIX: ReadonlyArray<readonly [Action, ...boolean[]]> = [
   ['user.resetPassword',        N,   N,          N,     N,        N,        Y,    N],
   ['user.disable',              N,   N,          N,     N,        N,        Y,    N],
   ['user.photo.delete',         Y,   Y,          Y,     Y,        Y,        Y,    Y],
+  ['user.passcodeFlag',         N,   N,          N,     N,        N,        Y,    N],
   ['profile.read',              Y,   Y,          Y,     Y,        Y,        Y,    Y],
   ['profile.update',            Y,   Y,          Y,     Y,        Y,        Y,    Y],
   ['password.change',           Y,   Y,          Y,     Y,        Y,        Y,    Y],
@@ -63,6 +64,7 @@ const ACTION_MATRIX: ReadonlyArray<readonly [Action, ...boolean[]]> = [
   ['userSync.start',            N,   N,          N,     N,        N,        Y,    N],
   ['announcement.manage',       Y,   N,          N,     N,        N,        Y,    N],
   ['statistics.tenant',         N,   N,          N,     N,        N,        Y,    N],
+  ['rubberStamp.manage',        N,   N,          Y,     Y,        Y,        Y,    N],
 ];
 
 const matrixRows = ACTION_MATRIX.flatMap(([action, ...cells]) => COLUMNS.map((role, column) => [role, action, cells[column]!] as const));
@@ -138,6 +140,12 @@ const CONTEXT_ROWS: readonly ContextRow[] = [
   ['super admin updates another superadmin status', actor('super_admin'), 'superadmin.updateStatus', other('super_admin'),        'allowed'],
   ['super admin updates own superadmin status',     actor('super_admin'), 'superadmin.updateStatus', { targetUserId: ME, targetRole: 'super_admin' }, 'forbidden'],
   ['super admin updates root status',               actor('super_admin'), 'superadmin.updateStatus', other('root'),               'forbidden'],
+  // The passcode flag is granted like a role: never to oneself, never to those above the tenant.
+  ['admin sets a signer\'s passcode flag',           actor('admin'), 'user.passcodeFlag',  other('signer'),                      'allowed'],
+  ['admin sets another admin\'s passcode flag',      actor('admin'), 'user.passcodeFlag',  other('admin'),                       'allowed'],
+  ['admin sets own passcode flag',                  actor('admin'), 'user.passcodeFlag',  { targetUserId: ME, targetRole: 'admin' }, 'forbidden'],
+  ['admin sets a super admin\'s passcode flag',      actor('admin'), 'user.passcodeFlag',  other('super_admin'),                 'forbidden'],
+  ['custodian sets a signer\'s passcode flag',       actor('custodian'), 'user.passcodeFlag', other('signer'),                   'forbidden'],
   ['admin registers as superadmin',                 actor('admin'), 'superadmin.register', {},                                    'forbidden'],
   // Tenants are root's alone.
   ['admin creates a tenant',                        actor('admin'), 'tenant.create',      {},                                     'forbidden'],
@@ -163,6 +171,10 @@ const CONTEXT_ROWS: readonly ContextRow[] = [
   ['admin, field mapping flag off',                 actor('admin'), 'webform.manage',     { settings: settings({ showFieldMapping: false }) }, 'featureDisabled'],
   ['admin, edit reasons flag off',                  actor('admin'), 'reason.manage',      { settings: settings({ showEditReasons: false }) },  'featureDisabled'],
   ['admin, user sync flag off',                     actor('admin'), 'userSync.start',     { settings: settings({ showUserSyncUp: false }) },   'featureDisabled'],
+  ['signer, rubber stamps off (the default)',      actor('signer'), 'rubberStamp.manage', { settings: settings() },                         'featureDisabled'],
+  ['signer, rubber stamps on',                      actor('signer'), 'rubberStamp.manage', { settings: settings({ rubberStampEnabled: true }) }, 'allowed'],
+  ['registrar, rubber stamps on',                   actor('registrar'), 'rubberStamp.manage', { settings: settings({ rubberStampEnabled: true }) }, 'forbidden'],
+  ['admin, rubber stamps off',                      actor('admin'), 'rubberStamp.manage', { settings: settings({ rubberStampEnabled: false }) }, 'featureDisabled'],
   ['admin, workflow states flag off',               actor('admin'), 'workflowState.edit', { settings: settings({ showEditWorkflowStates: false }) }, 'featureDisabled'],
   ['signer in the mobile app still reads reports',  actor('signer'), 'report.read',       { settings: settings({ isMobileApp: true }) },       'allowed'],
   // Tenancy and licence.
@@ -225,7 +237,7 @@ describe('refusals map to the spec catalogue', () => {
 
 describe('allowedActions', () => {
   it('lists what a signer may do in ACTIONS order', () => {
-    expect(allowedActions(actor('signer'))).toEqual(['user.read', 'user.photo.delete', 'profile.read', 'profile.update', 'password.change', 'epak.act', 'report.read', 'teamroom.use']);
+    expect(allowedActions(actor('signer'))).toEqual(['user.read', 'user.photo.delete', 'profile.read', 'profile.update', 'password.change', 'epak.act', 'report.read', 'teamroom.use', 'rubberStamp.manage']);
   });
 
   it('applies the context, e.g. settings', () => {

@@ -21,6 +21,7 @@ export const ACTIONS = [
   'user.resetPassword',
   'user.disable',
   'user.photo.delete',
+  'user.passcodeFlag',
   'profile.read',
   'profile.update',
   'password.change',
@@ -49,6 +50,7 @@ export const ACTIONS = [
   'userSync.start',
   'announcement.manage',
   'statistics.tenant',
+  'rubberStamp.manage',
 ] as const;
 export const Action = z.enum(ACTIONS);
 export type Action = z.infer<typeof Action>;
@@ -195,6 +197,11 @@ export const ACTION_RULES = {
   // removes a member's (an inappropriate picture) without waiting for them, but not a super
   // admin's or root's, who stand above the tenant's administration.
   'user.photo.delete': { roles: ['admin'], scope: 'account', self: true, targetsUser: true, protectedTargets: NOT_ROOT_OR_SUPER_ADMIN },
+  // The passcode flag (spec §3 user info, §6 rubber stamp) lets a member stamp for the
+  // organisation, so like a role it is an administrator's grant, never one's own: an admin sets
+  // it for others (a second admin for them), and not on a super admin or root, who are above
+  // the tenant's administration.
+  'user.passcodeFlag': { roles: ['admin'], scope: 'tenant', targetsUser: true, protectedTargets: NOT_ROOT_OR_SUPER_ADMIN },
 
   // Every signed-in user has profile and changepassword (§2 lists them for every role; root and super
   // admin get them by our design). Another user's profile is the admin's, within the tenant.
@@ -264,6 +271,10 @@ export const ACTION_RULES = {
   // Dashboard charts of the whole tenant (scope all, spec §9): its administrators; every member
   // sees their own (scope user) and their groups' with epak.act.
   'statistics.tenant': { roles: ['admin'], scope: 'tenant' },
+  // Rubber stamps (issue 8, §6): whoever signs keeps their own stamps and shares them, only when
+  // the tenant's rubber-stamp flag is on. Applying one when signing needs the passcode flag too
+  // (mayUseRubberStamp), which is the signing command's check, since it is the signer's.
+  'rubberStamp.manage': { roles: CONTENT_ROLES, scope: 'tenant', gate: feature((s) => s.rubberStampEnabled) },
 } as const satisfies Record<Action, ActionRule>;
 
 /**

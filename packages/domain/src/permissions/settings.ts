@@ -21,6 +21,11 @@ export const PermissionSettings = z.object({
   showUserSyncUp: z.boolean(),
   showFieldMapping: z.boolean(),
   showStamps: z.boolean(),
+  /**
+   * §6 "The rubber stamp needs an enabled config flag": whether members keep rubber stamps and
+   * may apply them when they sign (with their passcode flag, `mayUseRubberStamp`).
+   */
+  rubberStampEnabled: z.boolean(),
 });
 export type PermissionSettings = z.infer<typeof PermissionSettings>;
 
@@ -40,6 +45,8 @@ export const DEFAULT_PERMISSION_SETTINGS: PermissionSettings = Object.freeze({
   showUserSyncUp: true,
   showFieldMapping: true,
   showStamps: true,
+  // The one flag that starts off: a stamp stands for the organisation, so a tenant opts in.
+  rubberStampEnabled: false,
 });
 
 /** Fills the flags a caller did not state from the defaults, so callers can pass only what they know. */

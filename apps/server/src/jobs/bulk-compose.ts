@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import type { AppContext } from '../app-context';
+import { runBulkCompose, sweepBulkComposeRuns } from '../bulk-compose/bulk-compose';
+import { defineJob } from './job-queue';
+
+/** Every minute: picks up runs whose job was never sent (a crash between the upload's commit and the send). */
+export const BULK_COMPOSE_SWEEP_CRON = '* * * * *';
+
+/**
+ * The bulk compose job (issue 8). Sent with a run's id after the upload commits; scheduled without
+ * one as the sweep. A run crashed half way is carried on from its last batch when pg-boss retries
+ * the job (its rows already made are skipped), and mail is nudged after each run.
+ */
+export function bulkComposeJob(ctx: Pick<AppContext, 'config' | 'database' | 'storage' | 'nudgeMailDelivery'>, onError?: (error: unknown) => void) {
+  const runOne = async (runId: string) => {
+    await runBulkCompose({
+      db: ctx.database.db,
+      storage: ctx.storage,
+      runId,
+      notify: { publicUrl: ctx.config.publicUrl, linkDays: ctx.config.signingLinkDays },
+      // Read at call time: server.ts installs the real nudge after the jobs are registered.
+      onBatch: () => ctx.nudgeMailDelivery(),
+    });
+  };
+  return defineJob({
+    name: 'epaks.bulk-compose',
+    payload: z.object({ runId: z.uuid().optional() }),
+    // A retry after a crash resumes the run where its last batch ended.
+    retryLimit: 3,
+    // A file of 100,000 rows takes minutes: an attempt is taken for lost only well after that,
+    // so a slow run is never worked twice at once.
+    expireInSeconds: 6 * 3600,
+    async run({ runId }) {
+      if (runId) return runOne(runId);
+      for (const id of await sweepBulkComposeRuns({ db: ctx.database.db })) {
+        await runOne(id).catch((error: unknown) => onError?.(error));
+      }
+    },
+  });
+}
