@@ -9,6 +9,9 @@ export default defineConfig({
   workers: 1,
   // Journeys must pass first time: a retry would hide exactly the flakiness we want to see.
   retries: 0,
+  // A journey takes 5 to 60 s alone; on a machine shared with other suites the 30 s default ran
+  // out at the last step of journeys that were passing (profile, compose). Slower is not flaky.
+  timeout: 90_000,
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   use: {
