@@ -195,7 +195,9 @@ test('a custodian places signature, date, text and QR fields for two signers on 
       await expect(page.getByText(editor.palette.armed.replace('{{type}}', editor.types[placement.type]))).toBeVisible();
 
       const pageEl = pageElement(page, target.name, placement.pageNumber);
-      await pageEl.scrollIntoViewIfNeeded();
+      // Centred, not merely "in view": a page only partly shown at the edge of the pages' own
+      // scroll area can have the click point outside it.
+      await pageEl.evaluate((element) => element.scrollIntoView({ block: 'center', inline: 'center' }));
       const bounds = (await pageEl.boundingBox())!;
       const zoom = bounds.width / shownWidth(geometry);
       // Whole device pixels: the click lands exactly there, and the expectation uses the same point.
