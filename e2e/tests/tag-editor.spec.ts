@@ -195,9 +195,19 @@ test('a custodian places signature, date, text and QR fields for two signers on 
       await expect(page.getByText(editor.palette.armed.replace('{{type}}', editor.types[placement.type]))).toBeVisible();
 
       const pageEl = pageElement(page, target.name, placement.pageNumber);
-      // Centred, not merely "in view": a page only partly shown at the edge of the pages' own
-      // scroll area can have the click point outside it.
-      await pageEl.evaluate((element) => element.scrollIntoView({ block: 'center', inline: 'center' }));
+      // The click point itself is centred, not merely the page "in view": a page only partly
+      // shown (at the edge of the pages' own scroll area, or taller than a phone's screen) can
+      // have the point outside what is shown. A 1 px marker at the point is scrolled to.
+      await pageEl.evaluate(
+        (element, [x, y]) => {
+          const marker = document.createElement('span');
+          marker.style.cssText = `position:absolute;left:${x! * 100}%;top:${y! * 100}%;width:1px;height:1px;pointer-events:none`;
+          element.append(marker);
+          marker.scrollIntoView({ block: 'center', inline: 'center' });
+          marker.remove();
+        },
+        [placement.at.x, placement.at.y],
+      );
       const bounds = (await pageEl.boundingBox())!;
       const zoom = bounds.width / shownWidth(geometry);
       // Whole device pixels: the click lands exactly there, and the expectation uses the same point.
