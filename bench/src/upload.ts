@@ -119,9 +119,12 @@ async function main() {
     console.log(report);
     const doc = path.join(REPO_ROOT, 'docs/benchmarks.md');
     const current = fs.readFileSync(doc, 'utf8');
-    const marker = '## Large upload';
-    const kept = current.includes(marker) ? current.slice(0, current.indexOf(marker)) : `${current.trimEnd()}\n\n`;
-    fs.writeFileSync(doc, `${kept}${report}`);
+    // Only this section is replaced: the sections after it (sealing, inbox, bulk compose) stay.
+    const start = current.indexOf('## Large upload');
+    const next = start < 0 ? -1 : current.indexOf('\n## ', start + 1);
+    const updated =
+      start < 0 ? `${current.trimEnd()}\n\n${report}` : `${current.slice(0, start)}${report}${next < 0 ? '' : `\n${current.slice(next + 1)}`}`;
+    fs.writeFileSync(doc, updated);
     if (growth >= 150) process.exitCode = 1;
   } finally {
     server.kill('SIGTERM');
