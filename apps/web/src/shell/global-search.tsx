@@ -276,7 +276,7 @@ function SearchBar({ pathname }: { readonly pathname: string }) {
     );
   }
   return (
-    <Popover opened={expanded} onChange={setExpanded} position="bottom-end" width="calc(100vw - 24px)" shadow="md" withinPortal trapFocus>
+    <Popover opened={expanded} onChange={setExpanded} position="bottom-end" width="calc(100vw - 24px)" shadow="md" withinPortal trapFocus floatingStrategy="fixed">
       <Popover.Target>{openButton}</Popover.Target>
       <Popover.Dropdown maw={420}>{form(true)}</Popover.Dropdown>
     </Popover>

@@ -47,7 +47,9 @@ export function MainMenu() {
   };
 
   return (
-    <Menu position="bottom-start" width={260} shadow="md" withinPortal>
+    // Fixed like the header it hangs from (an absolute dropdown moves with the page's scroll); a
+    // long menu scrolls inside itself, since the page's scroll no longer reaches it.
+    <Menu position="bottom-start" width={260} shadow="md" withinPortal floatingStrategy="fixed">
       <Menu.Target>
         <Button variant="subtle" color="gray" px="xs" leftSection={<MenuIcon size={18} />} aria-label={t('menu.open')}>
           <Box component="span" visibleFrom="sm">
@@ -55,7 +57,7 @@ export function MainMenu() {
           </Box>
         </Button>
       </Menu.Target>
-      <Menu.Dropdown>
+      <Menu.Dropdown mah="calc(100dvh - 80px)" style={{ overflowY: 'auto' }}>
         {items.map((item) =>
           item.children && item.children.length > 0 ? (
             <Fragment key={item.id}>

@@ -26,7 +26,9 @@ export function UserWidget() {
   const name = displayName(user);
 
   return (
-    <Menu position="bottom-end" width={240} shadow="md" withinPortal>
+    // Fixed like the header it hangs from: an absolute dropdown moves with the page's scroll, and
+    // on a phone, scrolling it into view moved it again (a click never found it still).
+    <Menu position="bottom-end" width={240} shadow="md" withinPortal floatingStrategy="fixed">
       <Menu.Target>
         <UnstyledButton aria-label={t('shell.accountMenu', { name })} title={t('shell.signedInAs', { name })}>
           <Group gap="xs" wrap="nowrap">
