@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiData, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, h1, inviteAndRegister, mailedLink, signInWith, signUpThroughApi } from './support';
+import { apiData, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, h1, inviteAndRegister, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const copy = en.bulkCompose;
@@ -27,10 +27,7 @@ test('bulk compose: a CSV of 3 good and 2 bad rows makes 3 started ePaks and off
     `lata.${project}@bulk.test,,Gokhale,,,12000`,
   ].join('\r\n');
 
-  await signUpThroughApi(request, owner);
-  const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', owner.email));
-  await page.goto(link.pathname + link.search);
-  await expect(page.getByText(en.thanks.ready.replace('{{name}}', owner.firstName).replace('{{tenant}}', owner.orgName))).toBeVisible();
+  await signUpAndConfirm(page, request, owner);
   const adminHeaders = await apiHeadersOf(request, owner.email, owner.password);
   await inviteAndRegister(request, adminHeaders, custodian, 'custodian');
   const headers = await apiHeadersOf(request, custodian.email, custodian.password);
@@ -75,8 +72,10 @@ test('bulk compose: a CSV of 3 good and 2 bad rows makes 3 started ePaks and off
   await signInWith(page, custodian.email, custodian.password);
   await expect(page).not.toHaveURL(/\/login/);
 
-  await test.step('the custodian chooses the template and downloads its CSV header', async () => {
-    await page.goto('/bulkcompose');
+  await test.step('the custodian opens bulk compose from the menu, chooses the template and downloads its CSV header', async () => {
+    await page.getByRole('button', { name: en.menu.open }).click();
+    await page.getByRole('menuitem', { name: en.menu.compose_bulkcompose }).click();
+    await expect(page).toHaveURL(/\/bulkcompose$/);
     await expect(page.getByRole('heading', { name: copy.title, level: 2 })).toBeVisible();
     await page.getByRole('combobox', { name: copy.template }).click();
     await page.getByRole('option', { name: templateName }).click();

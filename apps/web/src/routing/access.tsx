@@ -50,8 +50,8 @@ export function homePathFor(user: SessionUser): string {
 
 /**
  * Menu items whose page exists in this build; the others are listed, disabled, as "coming soon".
- * Of the compose drop-down only compose itself is built (bulk compose is not). Of the admin
- * sub-items, edit workflow states and user sync up are sections of /admin (ADMIN_SECTION_OF).
+ * Both items of the compose drop-down are built. Of the admin sub-items, edit reasons, edit
+ * workflow states and user sync up are sections of /admin (ADMIN_SECTION_OF).
  */
 export const BUILT_MENU_ITEMS: ReadonlySet<MenuItemId> = new Set<MenuItemId>([
   'dashboard',
@@ -62,6 +62,7 @@ export const BUILT_MENU_ITEMS: ReadonlySet<MenuItemId> = new Set<MenuItemId>([
   'admin.userSyncUp',
   'workflows',
   'compose.compose',
+  'compose.bulkcompose',
   'settings',
 ]);
 

@@ -16,6 +16,9 @@ describe('MainMenu', () => {
     expect(admin.getAttribute('href')).toBe('/admin');
     expect(screen.getByRole('menuitem', { name: en.menu.dashboard }).getAttribute('href')).toBe('/dashboard');
     expect(screen.getByRole('menuitem', { name: en.menu.epaks }).getAttribute('href')).toBe('/epaks');
+    // Both items of the compose drop-down lead to their pages.
+    expect(screen.getByRole('menuitem', { name: en.menu.compose_compose }).getAttribute('href')).toBe('/compose');
+    expect(screen.getByRole('menuitem', { name: en.menu.compose_bulkcompose }).getAttribute('href')).toBe('/bulkcompose');
     const reports = screen.getByRole('menuitem', { name: new RegExp(`^${en.menu.reports}`) });
     expect(reports.hasAttribute('disabled') || reports.getAttribute('data-disabled') === 'true').toBe(true);
     expect(screen.getByRole('menuitem', { name: new RegExp(`^${en.menu.admin_stamps}`) })).toBeTruthy();
