@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Button, Card, Group, Loader, Modal, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { createReason, listReasons, ResponseCode, SIGN_REASON_MAX_LENGTH, type SigningReason, updateReason } from '@pakt/domain';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -7,8 +7,9 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../api/client';
 import { useCurrentTenant } from '../api/session-store';
 import { reasonLabel } from '../signing/reason-picker';
-import { ArrowDownIcon, ArrowUpIcon, CheckIcon, PencilIcon, PlusIcon } from '../ui/icons';
+import { CheckIcon, PencilIcon } from '../ui/icons';
 import { adminAuditQueryKeys } from './group-model';
+import { detailOf, DoneAlert, listPlaceholder, MoveButtons, OrderedList, OrderedListHeader, PositionBadge, ProblemAlert } from './ordered-list-parts';
 
 export const reasonQueryKeys = {
   list: (tenant: string | null | undefined) => ['reasons', tenant ?? null] as const,
@@ -95,62 +96,36 @@ export function ReasonsSection() {
   };
 
   const list = reasons.data?.reasons ?? [];
-  let body;
-  if (reasons.isPending) {
-    body = (
-      <Group justify="center" py="xl">
-        <Loader size="sm" aria-label={t('reasonsAdmin.loading')} />
-      </Group>
-    );
-  } else if (reasons.isError) {
-    body = (
-      <Alert color="red" variant="light" role="alert" title={t('reasonsAdmin.loadFailed')}>
-        <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void reasons.refetch()} loading={reasons.isFetching}>
-          {t('reasonsAdmin.retry')}
-        </Button>
-      </Alert>
-    );
-  } else {
-    body = (
-      <Stack gap="xs">
-        <Text size="sm" c="dimmed">
-          {t('reasonsAdmin.count', { count: list.length, enabled: list.filter((reason) => reason.enabled).length })}
-        </Text>
-        <Stack component="ol" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('reasonsAdmin.listLabel')}>
-          {list.map((reason, index) => (
-            <ReasonRow
-              key={reason.reasonId}
-              reason={reason}
-              first={index === 0}
-              last={index === list.length - 1}
-              busy={change.isPending}
-              pending={pendingFor(reason)}
-              onMove={(by) => change.mutate({ reason, body: { reasonId: reason.reasonId, position: reason.position + by }, done: 'moved' })}
-              onEnable={(enabled) => change.mutate({ reason, body: { reasonId: reason.reasonId, enabled }, done: enabled ? 'enabled' : 'disabled' })}
-              onMakeDefault={() => change.mutate({ reason, body: { reasonId: reason.reasonId, isDefault: true }, done: 'madeDefault' })}
-              onEdit={() => openForm(reason)}
-            />
-          ))}
-        </Stack>
-      </Stack>
-    );
-  }
+  const body = listPlaceholder(reasons, { loading: t('reasonsAdmin.loading'), loadFailed: t('reasonsAdmin.loadFailed'), retry: t('reasonsAdmin.retry') }) ?? (
+    <OrderedList
+      count={t('reasonsAdmin.count', { count: list.length, enabled: list.filter((reason) => reason.enabled).length })}
+      label={t('reasonsAdmin.listLabel')}
+    >
+      {list.map((reason, index) => (
+        <ReasonRow
+          key={reason.reasonId}
+          reason={reason}
+          first={index === 0}
+          last={index === list.length - 1}
+          busy={change.isPending}
+          pending={pendingFor(reason)}
+          onMove={(by) => change.mutate({ reason, body: { reasonId: reason.reasonId, position: reason.position + by }, done: 'moved' })}
+          onEnable={(enabled) => change.mutate({ reason, body: { reasonId: reason.reasonId, enabled }, done: enabled ? 'enabled' : 'disabled' })}
+          onMakeDefault={() => change.mutate({ reason, body: { reasonId: reason.reasonId, isDefault: true }, done: 'madeDefault' })}
+          onEdit={() => openForm(reason)}
+        />
+      ))}
+    </OrderedList>
+  );
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <Stack gap={4} maw={680} style={{ flex: '1 1 280px' }}>
-          <Title order={1} fz={{ base: 28, sm: 34 }}>
-            {t('reasonsAdmin.title')}
-          </Title>
-          <Text c="dimmed">{t('reasonsAdmin.intro', { tenant: tenant?.tenantName ?? '' })}</Text>
-        </Stack>
-        {reasons.isSuccess && (
-          <Button leftSection={<PlusIcon size={16} />} onClick={() => openForm(null)}>
-            {t('reasonsAdmin.add')}
-          </Button>
-        )}
-      </Group>
+      <OrderedListHeader
+        title={t('reasonsAdmin.title')}
+        intro={t('reasonsAdmin.intro', { tenant: tenant?.tenantName ?? '' })}
+        addLabel={t('reasonsAdmin.add')}
+        onAdd={reasons.isSuccess ? () => openForm(null) : undefined}
+      />
       <NoticeAlert notice={notice} onClose={() => setNotice(null)} />
       {body}
       <ReasonFormModal
@@ -171,23 +146,18 @@ function NoticeAlert({ notice, onClose }: { readonly notice: Notice | null; read
   const { t } = useTranslation();
   if (!notice) return null;
   if (notice.kind === 'problem') {
-    return (
-      <Alert color="red" variant="light" role="alert" withCloseButton closeButtonLabel={t('reasonsAdmin.dismiss')} onClose={onClose}>
-        {t(notice.problem.key)}
-        {'detail' in notice.problem && notice.problem.detail && (
-          <Text size="xs" mt={4}>
-            {notice.problem.detail}
-          </Text>
-        )}
-      </Alert>
-    );
+    return <ProblemAlert message={t(notice.problem.key)} detail={detailOf(notice.problem)} closeLabel={t('reasonsAdmin.dismiss')} onClose={onClose} />;
   }
   return (
-    <Alert color="teal" variant="light" role="status" withCloseButton closeButtonLabel={t('reasonsAdmin.dismiss')} onClose={onClose}>
-      {notice.kind === 'moved'
-        ? t('reasonsAdmin.done.moved', { text: notice.text, position: notice.position })
-        : t(`reasonsAdmin.done.${notice.kind}`, { text: notice.text })}
-    </Alert>
+    <DoneAlert
+      message={
+        notice.kind === 'moved'
+          ? t('reasonsAdmin.done.moved', { text: notice.text, position: notice.position })
+          : t(`reasonsAdmin.done.${notice.kind}`, { text: notice.text })
+      }
+      closeLabel={t('reasonsAdmin.dismiss')}
+      onClose={onClose}
+    />
   );
 }
 
@@ -220,9 +190,7 @@ function ReasonRow({
       <Stack gap="xs">
         <Group justify="space-between" align="flex-start" gap="sm" wrap="nowrap">
           <Group gap="sm" align="flex-start" wrap="nowrap" miw={0}>
-            <Badge size="lg" circle variant="default" aria-label={t('reasonsAdmin.position', { position: reason.position })} style={{ flexShrink: 0 }}>
-              {reason.position}
-            </Badge>
+            <PositionBadge position={reason.position} label={t('reasonsAdmin.position', { position: reason.position })} />
             <Stack gap={4} miw={0}>
               <Text fw={600} style={{ overflowWrap: 'anywhere' }} c={reason.enabled ? undefined : 'dimmed'}>
                 {text}
@@ -247,19 +215,14 @@ function ReasonRow({
             </Stack>
           </Group>
           <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              size="lg"
-              aria-label={t('reasonsAdmin.moveUp', { text })}
-              disabled={first || busy}
-              onClick={() => onMove(-1)}
-            >
-              <ArrowUpIcon size={18} />
-            </ActionIcon>
-            <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('reasonsAdmin.moveDown', { text })} disabled={last || busy} onClick={() => onMove(1)}>
-              <ArrowDownIcon size={18} />
-            </ActionIcon>
+            <MoveButtons
+              upLabel={t('reasonsAdmin.moveUp', { text })}
+              downLabel={t('reasonsAdmin.moveDown', { text })}
+              first={first}
+              last={last}
+              busy={busy}
+              onMove={onMove}
+            />
             <ActionIcon variant="light" size="lg" aria-label={t('reasonsAdmin.editLabel', { text })} onClick={onEdit} disabled={busy}>
               <PencilIcon size={16} />
             </ActionIcon>
@@ -357,16 +320,7 @@ function ReasonFormModal({
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {problem && (
-            <Alert color="red" variant="light" role="alert">
-              {t(problem.key)}
-              {'detail' in problem && problem.detail && (
-                <Text size="xs" mt={4}>
-                  {problem.detail}
-                </Text>
-              )}
-            </Alert>
-          )}
+          {problem && <ProblemAlert message={t(problem.key)} detail={detailOf(problem)} />}
           <TextInput
             label={t('reasonsAdmin.form.text')}
             placeholder={t('reasonsAdmin.form.placeholder')}

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Button, Card, Group, Loader, Modal, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import {
   createWorkflowState,
@@ -19,8 +19,9 @@ import { ApiError, callApi } from '../api/client';
 import { useCurrentTenant } from '../api/session-store';
 import { STATE_TYPE_COLORS } from '../pages/workflow-form';
 import { workflowQueryKeys } from '../pages/workflows-page';
-import { ArrowDownIcon, ArrowUpIcon, PencilIcon, PlusIcon } from '../ui/icons';
+import { PencilIcon } from '../ui/icons';
 import { adminAuditQueryKeys } from './group-model';
+import { detailOf, DoneAlert, listPlaceholder, MoveButtons, OrderedList, OrderedListHeader, PositionBadge, ProblemAlert } from './ordered-list-parts';
 
 /** The contract's limits (api/workflows.ts), so nobody types what the server would refuse. */
 export const STATE_NAME_MAX = 60;
@@ -116,67 +117,38 @@ export function WorkflowStatesSection() {
   };
 
   const list = states.data?.states ?? [];
-  let body;
-  if (states.isPending) {
-    body = (
-      <Group justify="center" py="xl">
-        <Loader size="sm" aria-label={t('workflowStatesAdmin.loading')} />
-      </Group>
-    );
-  } else if (states.isError) {
-    body = (
-      <Alert color="red" variant="light" role="alert" title={t('workflowStatesAdmin.loadFailed')}>
-        <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void states.refetch()} loading={states.isFetching}>
-          {t('workflowStatesAdmin.retry')}
-        </Button>
-      </Alert>
-    );
-  } else if (list.length === 0) {
-    body = (
+  const body =
+    listPlaceholder(states, { loading: t('workflowStatesAdmin.loading'), loadFailed: t('workflowStatesAdmin.loadFailed'), retry: t('workflowStatesAdmin.retry') }) ??
+    (list.length === 0 ? (
       <Card withBorder padding="lg">
         <Text c="dimmed">{t('workflowStatesAdmin.empty')}</Text>
       </Card>
-    );
-  } else {
-    body = (
-      <Stack gap="xs">
-        <Text size="sm" c="dimmed">
-          {t('workflowStatesAdmin.count', { count: list.length })}
-        </Text>
-        <Stack component="ol" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('workflowStatesAdmin.listLabel')}>
-          {list.map((state, index) => (
-            <StateRow
-              key={state.workflowStateId}
-              state={state}
-              first={index === 0}
-              last={index === list.length - 1}
-              uses={uses ? (uses.get(state.workflowStateId) ?? 0) : null}
-              busy={move.isPending}
-              moving={move.isPending && move.variables?.state.workflowStateId === state.workflowStateId ? Math.sign(move.variables.order - state.order) : 0}
-              onMove={(by) => move.mutate({ state, order: state.order + by })}
-              onEdit={() => openForm(state)}
-            />
-          ))}
-        </Stack>
-      </Stack>
-    );
-  }
+    ) : (
+      <OrderedList count={t('workflowStatesAdmin.count', { count: list.length })} label={t('workflowStatesAdmin.listLabel')}>
+        {list.map((state, index) => (
+          <StateRow
+            key={state.workflowStateId}
+            state={state}
+            first={index === 0}
+            last={index === list.length - 1}
+            uses={uses ? (uses.get(state.workflowStateId) ?? 0) : null}
+            busy={move.isPending}
+            moving={move.isPending && move.variables?.state.workflowStateId === state.workflowStateId ? Math.sign(move.variables.order - state.order) : 0}
+            onMove={(by) => move.mutate({ state, order: state.order + by })}
+            onEdit={() => openForm(state)}
+          />
+        ))}
+      </OrderedList>
+    ));
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <Stack gap={4} maw={680} style={{ flex: '1 1 280px' }}>
-          <Title order={1} fz={{ base: 28, sm: 34 }}>
-            {t('workflowStatesAdmin.title')}
-          </Title>
-          <Text c="dimmed">{t('workflowStatesAdmin.intro', { tenant: tenant?.tenantName ?? '' })}</Text>
-        </Stack>
-        {states.isSuccess && (
-          <Button leftSection={<PlusIcon size={16} />} onClick={() => openForm(null)}>
-            {t('workflowStatesAdmin.add')}
-          </Button>
-        )}
-      </Group>
+      <OrderedListHeader
+        title={t('workflowStatesAdmin.title')}
+        intro={t('workflowStatesAdmin.intro', { tenant: tenant?.tenantName ?? '' })}
+        addLabel={t('workflowStatesAdmin.add')}
+        onAdd={states.isSuccess ? () => openForm(null) : undefined}
+      />
       <NoticeAlert notice={notice} onClose={() => setNotice(null)} />
       {body}
       <StateFormModal
@@ -198,23 +170,18 @@ function NoticeAlert({ notice, onClose }: { readonly notice: Notice | null; read
   const { t } = useTranslation();
   if (!notice) return null;
   if (notice.kind === 'problem') {
-    return (
-      <Alert color="red" variant="light" role="alert" withCloseButton closeButtonLabel={t('workflowStatesAdmin.dismiss')} onClose={onClose}>
-        {t(notice.problem.key)}
-        {'detail' in notice.problem && notice.problem.detail && (
-          <Text size="xs" mt={4}>
-            {notice.problem.detail}
-          </Text>
-        )}
-      </Alert>
-    );
+    return <ProblemAlert message={t(notice.problem.key)} detail={detailOf(notice.problem)} closeLabel={t('workflowStatesAdmin.dismiss')} onClose={onClose} />;
   }
   return (
-    <Alert color="teal" variant="light" role="status" withCloseButton closeButtonLabel={t('workflowStatesAdmin.dismiss')} onClose={onClose}>
-      {notice.kind === 'moved'
-        ? t('workflowStatesAdmin.done.moved', { name: notice.name, order: notice.order })
-        : t(`workflowStatesAdmin.done.${notice.kind}`, { name: notice.name })}
-    </Alert>
+    <DoneAlert
+      message={
+        notice.kind === 'moved'
+          ? t('workflowStatesAdmin.done.moved', { name: notice.name, order: notice.order })
+          : t(`workflowStatesAdmin.done.${notice.kind}`, { name: notice.name })
+      }
+      closeLabel={t('workflowStatesAdmin.dismiss')}
+      onClose={onClose}
+    />
   );
 }
 
@@ -244,9 +211,7 @@ function StateRow({
     <Card component="li" withBorder padding="sm" data-testid="workflow-state" aria-label={state.name}>
       <Group justify="space-between" align="center" gap="sm" wrap="nowrap">
         <Group gap="sm" align="flex-start" wrap="nowrap" miw={0}>
-          <Badge size="lg" circle variant="default" aria-label={t('workflowStatesAdmin.position', { order: state.order })} style={{ flexShrink: 0 }}>
-            {state.order}
-          </Badge>
+          <PositionBadge position={state.order} label={t('workflowStatesAdmin.position', { order: state.order })} />
           <Stack gap={4} miw={0}>
             <Group gap="xs" wrap="wrap">
               <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
@@ -269,28 +234,15 @@ function StateRow({
           </Stack>
         </Group>
         <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="lg"
-            aria-label={t('workflowStatesAdmin.moveUp', { name: state.name })}
-            disabled={first || busy}
-            loading={moving < 0}
-            onClick={() => onMove(-1)}
-          >
-            <ArrowUpIcon size={18} />
-          </ActionIcon>
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="lg"
-            aria-label={t('workflowStatesAdmin.moveDown', { name: state.name })}
-            disabled={last || busy}
-            loading={moving > 0}
-            onClick={() => onMove(1)}
-          >
-            <ArrowDownIcon size={18} />
-          </ActionIcon>
+          <MoveButtons
+            upLabel={t('workflowStatesAdmin.moveUp', { name: state.name })}
+            downLabel={t('workflowStatesAdmin.moveDown', { name: state.name })}
+            first={first}
+            last={last}
+            busy={busy}
+            moving={moving}
+            onMove={onMove}
+          />
           <Button
             variant="light"
             size="xs"
@@ -371,16 +323,7 @@ function StateFormModal({
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {problem && (
-            <Alert color="red" variant="light" role="alert">
-              {t(problem.key)}
-              {'detail' in problem && problem.detail && (
-                <Text size="xs" mt={4}>
-                  {problem.detail}
-                </Text>
-              )}
-            </Alert>
-          )}
+          {problem && <ProblemAlert message={t(problem.key)} detail={detailOf(problem)} />}
           <TextInput
             label={t('workflowStatesAdmin.form.name')}
             placeholder={t('workflowStatesAdmin.form.namePlaceholder')}
