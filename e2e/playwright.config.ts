@@ -12,6 +12,9 @@ export default defineConfig({
   // A journey takes 5 to 60 s alone; on a machine shared with other suites the 30 s default ran
   // out at the last step of journeys that were passing (profile, compose). Slower is not flaky.
   timeout: 90_000,
+  // The same for a single check: 5 s ran close on a loaded machine for a page that renders a PDF.
+  // A passing check returns as soon as it holds, so this costs nothing when all is well.
+  expect: { timeout: 10_000 },
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   use: {

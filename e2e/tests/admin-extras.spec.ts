@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import { crc32, deflateSync } from 'node:zlib';
-import { addSuperAdmin, apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, inviteAndRegister, mailedLink, menuItems, signUpThroughApi } from './support';
+import { addSuperAdmin, apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, inviteAndRegister, menuItems, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const ws = en.workflowStatesAdmin;
@@ -77,10 +77,7 @@ test('a super admin shows Edit workflow states; the admin renames and reorders a
     apiData(await request.put('/msbapi/v2/settings', { headers: bossHeaders, data: { settings: { showEditWorkflowStates: on } } }));
 
   await test.step('an organisation with its admin, a member with a photo, and a super admin', async () => {
-    await signUpThroughApi(request, admin);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', admin.email));
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', admin.firstName).replace('{{tenant}}', admin.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, admin);
     adminHeaders = await apiHeadersOf(request, admin.email, admin.password);
     await inviteAndRegister(request, adminHeaders, member, 'signer');
     const memberHeaders = await apiHeadersOf(request, member.email, member.password);

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
-import { apiHeadersOf, bundles, ensureRoot, expectNoHorizontalOverflow, fieldLabelled, h1, mailedLink, ROOT, signInWith, signUpThroughApi } from './support';
+import { apiHeadersOf, bundles, ensureRoot, expectNoHorizontalOverflow, fieldLabelled, h1, ROOT, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const a = en.announcements;
@@ -56,10 +56,7 @@ test('an admin announces something now and something later; a member sees only w
   let instanceId = '';
 
   await test.step('an organisation with its admin and a member', async () => {
-    await signUpThroughApi(request, admin);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', admin.email));
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', admin.firstName).replace('{{tenant}}', admin.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, admin);
     adminHeaders = await apiHeadersOf(request, admin.email, admin.password);
     await data(await request.post('/msbapi/v1/users/invite', { headers: adminHeaders, data: { users: [{ email: member.email, firstName: member.firstName, lastName: member.lastName, role: 'signer' }] } }));
     const { messages } = await data<{ messages: { recipient: string; body: string }[] }>(await request.get('/msbapi/v1/outbox', { headers: adminHeaders }));

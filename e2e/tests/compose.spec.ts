@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
-import { bundles, capture, fieldLabelled, h1, mailedLink, signUpThroughApi } from './support';
+import { bundles, capture, fieldLabelled, h1, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const compose = en.compose;
@@ -33,10 +33,7 @@ test('an admin uploads two PDFs, builds a two-step workflow and saves the ePak a
   const subject = `Sale of plot 12 (${project})`;
 
   await test.step('a new admin opens Compose from the header menu', async () => {
-    await signUpThroughApi(request, person);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', person.email));
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', person.firstName).replace('{{tenant}}', person.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, person);
     await page.getByRole('button', { name: en.menu.open }).click();
     await page.getByRole('menuitem', { name: en.menu.compose_compose, exact: true }).click();
     await expect(page).toHaveURL(/\/compose$/);

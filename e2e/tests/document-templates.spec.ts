@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page, type TestInfo } from '@playwrigh
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { adoptTypedSignature, apiData, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, expectValidSignedPdf, inviteAndRegister, mailedLink, signInWith, signUpThroughApi } from './support';
+import { adoptTypedSignature, apiData, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, expectValidSignedPdf, inviteAndRegister, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const copy = en.docTemplates;
@@ -38,10 +38,7 @@ test('a custodian saves an ePak as a template, composes from it for another sign
   let ePakId = '';
   let documentId = '';
 
-  await signUpThroughApi(request, owner);
-  const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', owner.email));
-  await page.goto(link.pathname + link.search);
-  await expect(page.getByText(en.thanks.ready.replace('{{name}}', owner.firstName).replace('{{tenant}}', owner.orgName))).toBeVisible();
+  await signUpAndConfirm(page, request, owner);
   const ownerHeaders = await apiHeadersOf(request, owner.email, owner.password);
   await inviteAndRegister(request, ownerHeaders, custodian, 'custodian');
   await inviteAndRegister(request, ownerHeaders, firstSigner, 'signer');

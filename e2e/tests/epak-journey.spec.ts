@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
-import { bundles, ensureRoot, expectNoHorizontalOverflow, fieldLabelled, mailedLink, ROOT, saveViewportScreenshot, signInWith, signUpThroughApi } from './support';
+import { bundles, ensureRoot, expectNoHorizontalOverflow, fieldLabelled, ROOT, saveViewportScreenshot, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const compose = en.compose;
@@ -208,10 +208,7 @@ test('an ePak from compose to download: reviewed, signed by two invited colleagu
   let ownerHeaders: Record<string, string> = {};
 
   await test.step('the owner has an organisation of her own, and belongs to a second one', async () => {
-    await signUpThroughApi(request, owner);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', owner.email));
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', owner.firstName).replace('{{tenant}}', owner.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, owner);
 
     await ensureRoot(request);
     const rootToken = (await data<{ accessToken: string }>(await request.post('/msbapi/v1/authenticate', { form: { username: ROOT.email, password: ROOT.password } }))).accessToken;

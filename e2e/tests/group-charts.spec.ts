@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiData, bundles, expectNoHorizontalOverflow, logOutAs, mailedLink, signInWith, inviteAndRegister, signUpThroughApi } from './support';
+import { apiData, bundles, expectNoHorizontalOverflow, inviteAndRegister, logOutAs, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const charts = en.inbox.charts;
@@ -95,11 +95,7 @@ test('a group manager opens the charts of their groups, then one member’s', as
   const options = page.getByRole('listbox').getByRole('option');
 
   await test.step('setup through the API: an organisation, a group of three managed by Maya, and ePaks its members own', async () => {
-    await signUpThroughApi(request, admin);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', admin.email));
-    // Confirming the address signs the admin in, in this browser.
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', admin.firstName).replace('{{tenant}}', admin.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, admin);
     const adminHeaders = (await signedIn(request, admin)).headers;
     const managerId = await addMember(request, adminHeaders, manager, 'signer');
     olgaId = await addMember(request, adminHeaders, olga, 'submitter');

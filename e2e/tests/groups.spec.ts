@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
-import { apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, mailedLink, inviteAndRegister, signUpThroughApi } from './support';
+import { apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, inviteAndRegister, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const g = en.groups;
@@ -56,10 +56,7 @@ test('an admin makes a group, fills it, names its manager, renames it, and finds
   const groupList = page.getByRole('list', { name: g.listLabel });
 
   await test.step('an organisation with its admin and two members', async () => {
-    await signUpThroughApi(request, admin);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', admin.email));
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', admin.firstName).replace('{{tenant}}', admin.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, admin);
     const adminHeaders = await apiHeadersOf(request, admin.email, admin.password);
     await inviteAndRegister(request, adminHeaders, tara, 'signer');
     await inviteAndRegister(request, adminHeaders, kabir, 'signer');

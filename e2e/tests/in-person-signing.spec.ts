@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { STORAGE_KEYS } from '../../apps/web/src/api/storage-keys';
-import { apiHeadersOf, bundles, expectNoHorizontalOverflow, mailedLink, saveViewportScreenshot, signUpThroughApi } from './support';
+import { apiHeadersOf, bundles, expectNoHorizontalOverflow, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const signing = en.signing;
@@ -47,10 +47,7 @@ test('the owner hosts an in-person signing: the signer confirms a mailed code, s
   let headers: Record<string, string> = {};
 
   await test.step('an ePak with one in-person signing step is composed and started through the API', async () => {
-    await signUpThroughApi(request, host);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', host.email));
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', host.firstName).replace('{{tenant}}', host.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, host);
     headers = await apiHeadersOf(request, host.email, host.password);
     const uploaded = await data<{ documentId: string }>(
       await request.post('/msbapi/v1/documents', { headers, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiHeadersOf, bundles, capture, mailedLink, saveViewportScreenshot, signUpThroughApi } from './support';
+import { apiHeadersOf, bundles, capture, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const inbox = en.inbox;
@@ -50,11 +50,7 @@ test('the inbox: counts per folder, a folder opened, sorted, starred; a header s
   const ids: Record<string, string> = {};
 
   await test.step('setup through the API: two ePaks wait for the owner, one for an outsider, a draft, a deleted one', async () => {
-    await signUpThroughApi(request, owner);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', owner.email));
-    // Confirming the address signs the owner in, in this browser.
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', owner.firstName).replace('{{tenant}}', owner.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, owner);
     const headers = await apiHeadersOf(request, owner.email, owner.password);
     const { states } = await data<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
     const sign = states.find((state) => state.type === 'SIGN')!.workflowStateId;
@@ -217,10 +213,7 @@ test('bulk signing: each selected ePak signed or skipped, with the reason', asyn
   const ready = `Purchase order (${project})`;
   const notMine = `Sales order (${project})`;
 
-  await signUpThroughApi(request, owner);
-  const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', owner.email));
-  await page.goto(link.pathname + link.search);
-  await expect(page.getByText(en.thanks.ready.replace('{{name}}', owner.firstName).replace('{{tenant}}', owner.orgName))).toBeVisible();
+  await signUpAndConfirm(page, request, owner);
   const headers = await apiHeadersOf(request, owner.email, owner.password);
   const { states } = await data<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
   const sign = states.find((state) => state.type === 'SIGN')!.workflowStateId;

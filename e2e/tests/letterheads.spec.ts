@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
-import { adoptTypedSignature, apiHeadersOf, bundles, expectNoHorizontalOverflow, expectValidSignedPdf, mailedLink, saveViewportScreenshot, signUpThroughApi } from './support';
+import { adoptTypedSignature, apiHeadersOf, bundles, clickOnPageAt, expectNoHorizontalOverflow, expectValidSignedPdf, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const copy = en.letterheads;
@@ -53,10 +53,7 @@ test('a letterhead is uploaded, placed on a document in compose, and is on the s
   let ePakId = '';
   let documentId = '';
 
-  await signUpThroughApi(request, owner);
-  const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', owner.email));
-  await page.goto(link.pathname + link.search);
-  await expect(page.getByText(en.thanks.ready.replace('{{name}}', owner.firstName).replace('{{tenant}}', owner.orgName))).toBeVisible();
+  await signUpAndConfirm(page, request, owner);
   const headers = await apiHeadersOf(request, owner.email, owner.password);
 
   await test.step('compose, letterheads tab: a file over 500 KB is refused before sending, a PNG is uploaded and listed', async () => {
@@ -107,8 +104,7 @@ test('a letterhead is uploaded, placed on a document in compose, and is on the s
     await expect(pageOne(page)).toHaveAttribute('data-rendered', 'true', { timeout: 20_000 });
     await page.getByRole('tab', { name: editor.palette.heading }).click();
     await page.getByRole('group', { name: editor.palette.heading }).getByRole('button', { name: editor.types.letterHead, exact: true }).click();
-    const bounds = (await pageOne(page).boundingBox())!;
-    await pageOne(page).click({ position: { x: Math.round(0.05 * bounds.width), y: Math.round(0.03 * bounds.height) } });
+    await clickOnPageAt(page, pageOne(page), { x: 0.05, y: 0.03 });
     const box = pageOne(page).locator('[data-testid="tag-box"][aria-pressed="true"]');
     await expect(box).toHaveCount(1);
     await box.click();

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, mailedLink, signUpThroughApi } from './support';
+import { apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const signing = en.signing;
@@ -31,10 +31,7 @@ test("an admin adds a signing reason and makes it the default; a signer picks it
   const reason = 'Checked by finance';
 
   await test.step('the admin of a new organisation finds the built-in reasons under Admin, Reasons', async () => {
-    await signUpThroughApi(request, owner);
-    const confirm = new URL(await mailedLink(request, 'Confirm your email address for Pakt', owner.email));
-    await page.goto(confirm.pathname + confirm.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', owner.firstName).replace('{{tenant}}', owner.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, owner);
     await page.goto('/admin?section=reasons');
     await expect(page.getByRole('heading', { level: 1, name: R.title })).toBeVisible();
     const list = page.getByRole('list', { name: R.listLabel });

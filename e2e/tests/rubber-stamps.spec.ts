@@ -5,22 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
-import {
-  addSuperAdmin,
-  adoptTypedSignature,
-  apiData,
-  apiHeadersOf,
-  bundles,
-  captureAtBothSizes,
-  expectNoHorizontalOverflow,
-  expectValidSignedPdf,
-  h1,
-  inviteAndRegister,
-  logOutAs,
-  mailedLink,
-  signInWith,
-  signUpThroughApi,
-} from './support';
+import { addSuperAdmin, adoptTypedSignature, apiData, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, expectValidSignedPdf, h1, inviteAndRegister, logOutAs, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const R = en.rubberStamps;
@@ -83,10 +68,7 @@ test('a stamp shared with a group is applied by the member with the passcode fla
   let documentId = '';
 
   await test.step('an organisation switches rubber stamps on; A and B, both in group Notaries, join as signers', async () => {
-    await signUpThroughApi(request, owner);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', owner.email));
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', owner.firstName).replace('{{tenant}}', owner.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, owner);
     ownerHeaders = await apiHeadersOf(request, owner.email, owner.password);
     // Switched on by the tenant's super admin, as the settings screen does.
     const superHeaders = await addSuperAdmin(request, ownerHeaders['x-tenant-id']!, superAdmin);

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
-import { apiHeadersOf, bundles, capture, fieldLabelled, mailedLink, saveViewportScreenshot, signUpThroughApi } from './support';
+import { apiHeadersOf, bundles, capture, fieldLabelled, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const compose = en.compose;
@@ -38,10 +38,7 @@ test('switching templates asks first; a signer without a signature field is name
   const seller = `seller.${project}@send.test`;
 
   await test.step('a template exists; choosing it over typed recipients asks before replacing them', async () => {
-    await signUpThroughApi(request, person);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', person.email));
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', person.firstName).replace('{{tenant}}', person.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, person);
     const headers = await apiHeadersOf(request, person.email, person.password);
     const states = ((await (await request.get('/msbapi/v1/workflow/states', { headers })).json()) as { data: { states: { workflowStateId: string; type: string }[] } }).data.states;
     const created = await request.post('/msbapi/v2/workflows', {

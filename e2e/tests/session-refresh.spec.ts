@@ -1,6 +1,6 @@
 import { expect, test, type Request } from '@playwright/test';
 import { STORAGE_KEYS } from '../../apps/web/src/api/storage-keys';
-import { bundles, capture, h1, mailedLink, signUpThroughApi } from './support';
+import { bundles, capture, h1, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 
@@ -15,10 +15,7 @@ test('a dead access token is refreshed once for two requests in flight, and both
   };
 
   await test.step('an admin is signed in on the admin page', async () => {
-    await signUpThroughApi(request, person);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', person.email));
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', person.firstName).replace('{{tenant}}', person.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, person);
     await page.goto('/admin?section=outbox');
     await expect(h1(page)).toHaveText(en.outbox.title);
   });

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { addSuperAdmin, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, h1, inviteAndRegister, mailedLink, menuItems, signInWith, signUpThroughApi } from './support';
+import { addSuperAdmin, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, h1, inviteAndRegister, menuItems, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const s = en.settings;
@@ -34,10 +34,7 @@ test('a super admin turns team rooms off, and the menu item disappears for every
   const boss: Person = { email: `sara.${project}@settings.test`, firstName: 'Sara', lastName: 'Iqbal', password: 'Super-password-2025' };
 
   await test.step('an organisation with an admin, a signer, and a super admin invited by root', async () => {
-    await signUpThroughApi(request, admin);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', admin.email));
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', admin.firstName).replace('{{tenant}}', admin.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, admin);
     const adminHeaders = await apiHeadersOf(request, admin.email, admin.password);
     await inviteAndRegister(request, adminHeaders, signer, 'signer');
 

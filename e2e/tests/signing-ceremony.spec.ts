@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiHeadersOf, bundles, expectNoHorizontalOverflow, mailedLink, saveViewportScreenshot, signUpThroughApi } from './support';
+import { apiHeadersOf, bundles, expectNoHorizontalOverflow, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const signing = en.signing;
@@ -63,10 +63,7 @@ test('a signer reads, fills and signs at /sign; the external signer signs throug
   const mine: Record<string, Tag> = {};
 
   await test.step('an ePak is composed and started through the API: the owner signs first, an outsider second', async () => {
-    await signUpThroughApi(request, owner);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', owner.email));
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', owner.firstName).replace('{{tenant}}', owner.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, owner);
     const headers = await apiHeadersOf(request, owner.email, owner.password);
 
     const uploaded = await data<{ documentId: string }>(

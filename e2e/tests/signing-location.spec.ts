@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { addSuperAdmin, apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, mailedLink, signUpThroughApi } from './support';
+import { addSuperAdmin, apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const signing = en.signing;
@@ -58,10 +58,7 @@ test('with geolocation MANDATORY a signer must say where they sign (typed at /si
   }
 
   await test.step('an organisation whose super admin makes the location of every signature mandatory', async () => {
-    await signUpThroughApi(request, owner);
-    const confirm = new URL(await mailedLink(request, 'Confirm your email address for Pakt', owner.email));
-    await page.goto(confirm.pathname + confirm.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', owner.firstName).replace('{{tenant}}', owner.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, owner);
     const ownerHeaders = await apiHeadersOf(request, owner.email, owner.password);
 
     bossHeaders = await addSuperAdmin(request, ownerHeaders['x-tenant-id']!, boss);

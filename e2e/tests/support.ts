@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -152,6 +152,17 @@ export async function signUpThroughApi(request: APIRequestContext, person: NewAc
   expect(created.ok(), await created.text()).toBe(true);
 }
 
+/**
+ * Signs up through the API and confirms the address in this browser, as the mailed link does:
+ * that makes the organisation and signs the person in here.
+ */
+export async function signUpAndConfirm(page: Page, request: APIRequestContext, person: NewAccount): Promise<void> {
+  await signUpThroughApi(request, person);
+  const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', person.email));
+  await page.goto(link.pathname + link.search);
+  await expect(page.getByText(en.thanks.ready.replace('{{name}}', person.firstName).replace('{{tenant}}', person.orgName))).toBeVisible();
+}
+
 export const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
 
 /** The items of the main menu as the signed-in person sees them now. */
@@ -180,6 +191,38 @@ export async function logOutAs(page: Page, name: string): Promise<void> {
   await page.getByRole('menuitem', { name: en.shell.logout }).click();
   await expect(page).toHaveURL(/\/login$/);
   await expect(h1(page)).toHaveText(en.login.title);
+}
+
+/**
+ * Clicks a page of the tag editor at a point given as fractions of its width and height, and
+ * answers the point in the viewport and the page's box. The point itself is scrolled to the
+ * centre first, not merely the page "into view": a page only partly shown (at the edge of the
+ * pages' own scroll area, or taller than a phone's screen) can have the point under the sticky
+ * header or outside what is shown, where a click lands on something else.
+ */
+export async function clickOnPageAt(
+  page: Page,
+  pageEl: Locator,
+  at: { readonly x: number; readonly y: number },
+): Promise<{ clientX: number; clientY: number; bounds: { x: number; y: number; width: number; height: number } }> {
+  await pageEl.evaluate(
+    (element, [x, y]) => {
+      const marker = document.createElement('span');
+      marker.style.cssText = `position:absolute;left:${x! * 100}%;top:${y! * 100}%;width:1px;height:1px;pointer-events:none`;
+      element.append(marker);
+      marker.scrollIntoView({ block: 'center', inline: 'center' });
+      marker.remove();
+    },
+    [at.x, at.y],
+  );
+  const bounds = (await pageEl.boundingBox())!;
+  // Whole device pixels: the click lands exactly there, and callers' expectations use the same point.
+  const clientX = Math.round(bounds.x + at.x * bounds.width);
+  const clientY = Math.round(bounds.y + at.y * bounds.height);
+  const hit = await pageEl.evaluate((element, [x, y]) => element === document.elementFromPoint(x!, y!), [clientX, clientY]);
+  expect(hit, 'the click point is on the page itself: not under the header, off screen or on a field').toBe(true);
+  await page.mouse.click(clientX, clientY);
+  return { clientX, clientY, bounds };
 }
 
 /** Screenshot after checking the layout fits the viewport. */

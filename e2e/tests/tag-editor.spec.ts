@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
-import { apiHeadersOf, bundles, capture, fieldLabelled, mailedLink, signUpThroughApi } from './support';
+import { apiHeadersOf, bundles, capture, clickOnPageAt, fieldLabelled, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const compose = en.compose;
@@ -155,10 +155,7 @@ test('a custodian places signature, date, text and QR fields for two signers on 
   const placed: Placed[] = [];
 
   await test.step('the custodian composes a draft: two PDFs, a review, then two signers', async () => {
-    await signUpThroughApi(request, person);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', person.email));
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', person.firstName).replace('{{tenant}}', person.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, person);
     await page.goto('/compose');
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: compose.upload.choose }).click();
@@ -195,27 +192,8 @@ test('a custodian places signature, date, text and QR fields for two signers on 
       await expect(page.getByText(editor.palette.armed.replace('{{type}}', editor.types[placement.type]))).toBeVisible();
 
       const pageEl = pageElement(page, target.name, placement.pageNumber);
-      // The click point itself is centred, not merely the page "in view": a page only partly
-      // shown (at the edge of the pages' own scroll area, or taller than a phone's screen) can
-      // have the point outside what is shown. A 1 px marker at the point is scrolled to.
-      await pageEl.evaluate(
-        (element, [x, y]) => {
-          const marker = document.createElement('span');
-          marker.style.cssText = `position:absolute;left:${x! * 100}%;top:${y! * 100}%;width:1px;height:1px;pointer-events:none`;
-          element.append(marker);
-          marker.scrollIntoView({ block: 'center', inline: 'center' });
-          marker.remove();
-        },
-        [placement.at.x, placement.at.y],
-      );
-      const bounds = (await pageEl.boundingBox())!;
+      const { clientX, clientY, bounds } = await clickOnPageAt(page, pageEl, placement.at);
       const zoom = bounds.width / shownWidth(geometry);
-      // Whole device pixels: the click lands exactly there, and the expectation uses the same point.
-      const clientX = Math.round(bounds.x + placement.at.x * bounds.width);
-      const clientY = Math.round(bounds.y + placement.at.y * bounds.height);
-      const hit = await pageEl.evaluate((element, [x, y]) => element === document.elementFromPoint(x!, y!), [clientX, clientY]);
-      expect(hit, 'the click point is on the page, not under the header or off screen').toBe(true);
-      await page.mouse.click(clientX, clientY);
 
       const box = pageEl.locator('[data-testid="tag-box"][aria-pressed="true"]');
       await expect(box).toHaveCount(1);

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiHeadersOf, bundles, capture, mailedLink, saveViewportScreenshot, signUpThroughApi } from './support';
+import { apiHeadersOf, bundles, capture, clickOnPageAt, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const editor = en.tagEditor;
@@ -42,28 +42,18 @@ const pageOne = (page: Page) => page.getByRole('region', { name: editor.pages.re
 async function placeAndOpen(page: Page, type: string, at: { x: number; y: number }) {
   await page.getByRole('tab', { name: editor.palette.heading }).click();
   await page.getByRole('group', { name: editor.palette.heading }).getByRole('button', { name: type, exact: true }).click();
-  await clickPage(page, at);
+  await clickOnPageAt(page, pageOne(page), at);
   const box = pageOne(page).locator('[data-testid="tag-box"][aria-pressed="true"]');
   await expect(box).toHaveCount(1);
   await box.click();
   await expect(page.getByRole('region', { name: panel.title })).toBeVisible();
 }
 
-async function clickPage(page: Page, at: { x: number; y: number }) {
-  // Playwright scrolls the spot into view and makes sure the page, not the sticky header or the
-  // side panel, receives the click.
-  const bounds = (await pageOne(page).boundingBox())!;
-  await pageOne(page).click({ position: { x: Math.round(at.x * bounds.width), y: Math.round(at.y * bounds.height) } });
-}
-
 test('a custodian fills a QR code, uploads a letterhead and places a smart tag, with the rules shown where they apply', async ({ page, request }, testInfo) => {
   const project = testInfo.project.name;
   const person = { email: `kiran.${project}@props.test`, firstName: 'Kiran', lastName: 'Das', orgName: `Das Traders ${project}`, password: 'Tag-props-password-2025' };
 
-  await signUpThroughApi(request, person);
-  const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', person.email));
-  await page.goto(link.pathname + link.search);
-  await expect(page.getByText(en.thanks.ready.replace('{{name}}', person.firstName).replace('{{tenant}}', person.orgName))).toBeVisible();
+  await signUpAndConfirm(page, request, person);
   const ePakId = await draftThroughApi(request, person.email, person.password, `signer.${project}@props.test`);
   await page.goto(`/compose?ePakId=${ePakId}`);
   await expect(pageOne(page)).toBeVisible();
@@ -107,7 +97,7 @@ test('a custodian fills a QR code, uploads a letterhead and places a smart tag, 
     await saveViewportScreenshot(page, testInfo, 'tag-smart-picker');
     await picker.getByRole('button', { name: panel.smartFields.signerEmail }).click();
     await expect(picker).toBeHidden();
-    await clickPage(page, { x: 0.6, y: 0.6 });
+    await clickOnPageAt(page, pageOne(page), { x: 0.6, y: 0.6 });
     await expect(pageOne(page).locator('[data-testid="tag-box"]')).toHaveCount(3);
   });
 

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { addSuperAdmin, apiData, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, h1, inviteAndRegister, mailedLink, signUpThroughApi } from './support';
+import { addSuperAdmin, apiData, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, h1, inviteAndRegister, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const u = en.userSync;
@@ -25,10 +25,7 @@ test('an admin syncs the organisation with its directory export and reads what c
   let tenantId = '';
 
   await test.step('an organisation with its admin, a signer, and a super admin who switches user sync-up on', async () => {
-    await signUpThroughApi(request, admin);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', admin.email));
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', admin.firstName).replace('{{tenant}}', admin.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, admin);
     const adminHeaders = await apiHeadersOf(request, admin.email, admin.password);
     tenantId = adminHeaders['x-tenant-id']!;
     await inviteAndRegister(request, adminHeaders, signer, 'signer');

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import fs from 'node:fs';
-import { apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, mailedLink, signUpThroughApi } from './support';
+import { apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const u = en.users;
@@ -40,10 +40,7 @@ test('an admin invites from a CSV file with a bad row; the invited person regist
   const rowOf = (email: string) => page.getByTestId('user-row').filter({ hasText: email });
 
   await test.step('a new admin opens /admin on the people of the organisation', async () => {
-    await signUpThroughApi(request, admin);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', admin.email));
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', admin.firstName).replace('{{tenant}}', admin.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, admin);
     await page.goto('/admin');
     await expect(h1(page)).toHaveText(u.title);
     await expect(page.getByRole('tab', { name: u.tab })).toHaveAttribute('aria-selected', 'true');

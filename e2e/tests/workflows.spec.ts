@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { bundles, capture, fieldLabelled, h1, mailedLink, signUpThroughApi } from './support';
+import { bundles, capture, fieldLabelled, h1, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const form = en.workflows.form;
@@ -35,10 +35,7 @@ test('an admin builds a workflow template, reorders its steps, is told a name is
   const lawyer = `lawyer.${project}@workflows.test`;
 
   await test.step('a new admin opens Workflows from the header menu and finds none yet', async () => {
-    await signUpThroughApi(request, person);
-    const link = new URL(await mailedLink(request, 'Confirm your email address for Pakt', person.email));
-    await page.goto(link.pathname + link.search);
-    await expect(page.getByText(en.thanks.ready.replace('{{name}}', person.firstName).replace('{{tenant}}', person.orgName))).toBeVisible();
+    await signUpAndConfirm(page, request, person);
     await page.getByRole('button', { name: en.menu.open }).click();
     await page.getByRole('menuitem', { name: en.menu.workflows, exact: true }).click();
     await expect(page).toHaveURL(/\/workflows$/);
