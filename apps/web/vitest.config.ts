@@ -8,5 +8,8 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // A page test takes 0.2 to 3 s alone; sharing the cores with the server suites, a few came
+    // near Vitest's 5 s default. Slower is not flaky.
+    testTimeout: 15_000,
   },
 });
