@@ -11,42 +11,15 @@
  *   npm run bench:bulk -w @pakt/bench        (Linux: /proc is where memory is read)
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { type Answer, call, memoryOf, resetPeak, startDemoServer } from './demo-server';
+import { type Answer, call, memoryOf, resetPeak, startDemoServer, streamUpload } from './demo-server';
 
 const ROWS = Number(process.env.BULK_ROWS ?? 10_000);
 const BIG_ROWS = Number(process.env.BULK_BIG_ROWS ?? 100_000);
 const BIG_RUN = process.env.BULK_BIG_RUN === '1';
 const PORT = Number(process.env.BENCH_PORT ?? 3412);
-
-
-/** A multipart body of text fields, then one file streamed from disk: nothing of the file is held here. */
-function streamUpload(url: string, headers: Record<string, string>, fields: Record<string, string>, file: string, fileName: string, type: string): Promise<{ status: number; body: string }> {
-  const boundary = '----pakt-bench-bulk';
-  const head = Buffer.from(
-    Object.entries(fields)
-      .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
-      .join('') + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${type}\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const size = fs.statSync(file).size;
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + tail.length } }, (response) => {
-      let body = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    request.on('error', reject);
-    request.write(head);
-    const stream = fs.createReadStream(file);
-    stream.on('error', reject);
-    stream.on('end', () => request.end(tail));
-    stream.pipe(request, { end: false });
-  });
-}
 
 /** A CSV of `rows` rows written a slice at a time; every row a different new person. */
 function writeCsv(file: string, rows: number, tag: string): void {

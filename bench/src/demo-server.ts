@@ -4,6 +4,7 @@
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { REPO_ROOT } from '../../apps/server/src/paths';
@@ -67,4 +68,29 @@ export async function startDemoServer(options: { work: string; port: number; env
     server.kill('SIGTERM');
     throw error;
   }
+}
+
+/** A multipart body of text fields, then one file streamed from disk: nothing of the file is held here. */
+export function streamUpload(url: string, headers: Record<string, string>, fields: Record<string, string>, file: string, fileName: string, type: string): Promise<{ status: number; body: string }> {
+  const boundary = '----pakt-bench';
+  const head = Buffer.from(
+    Object.entries(fields)
+      .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+      .join('') + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${type}\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const size = fs.statSync(file).size;
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + tail.length } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject);
+    request.write(head);
+    const stream = fs.createReadStream(file);
+    stream.on('error', reject);
+    stream.on('end', () => request.end(tail));
+    stream.pipe(request, { end: false });
+  });
 }

@@ -8,11 +8,10 @@
  *   npm run bench:upload -w @pakt/bench        (Linux: /proc is where memory is read)
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../../apps/server/src/paths';
-import { memoryOf, resetPeak, startDemoServer } from './demo-server';
+import { memoryOf, resetPeak, startDemoServer, streamUpload } from './demo-server';
 
 const UPLOAD_MB = Number(process.env.UPLOAD_MB ?? 100);
 const PORT = Number(process.env.BENCH_PORT ?? 3411);
@@ -51,35 +50,6 @@ function writeLargePdf(file: string, megabytes: number): void {
   fs.closeSync(fd);
 }
 
-
-/** A multipart upload streamed from disk with http.request: nothing of the file is held here either. */
-function streamUpload(url: string, headers: Record<string, string>, file: string): Promise<{ status: number; body: string }> {
-  const boundary = '----pakt-bench';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="large.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const size = fs.statSync(file).size;
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + tail.length },
-      },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      },
-    );
-    request.on('error', reject);
-    request.write(head);
-    const stream = fs.createReadStream(file);
-    stream.on('error', reject);
-    stream.on('end', () => request.end(tail));
-    stream.pipe(request, { end: false });
-  });
-}
-
 async function main() {
   if (!fs.existsSync('/proc/self/status')) throw new Error('This benchmark reads memory from /proc (Linux).');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-bench-upload-'));
@@ -89,12 +59,12 @@ async function main() {
   try {
     // Warm-up: one small upload loads the routes, the multipart parser and the sandbox path.
     const small = path.join(REPO_ROOT, '../shared/corpus/pdfs/plain-1p-pdftex.pdf');
-    if (fs.existsSync(small)) await streamUpload(`${base}/msbapi/v1/documents`, headers, small);
+    if (fs.existsSync(small)) await streamUpload(`${base}/msbapi/v1/documents`, headers, {}, small, 'large.pdf', 'application/pdf');
 
     const before = memoryOf(server.pid!);
     resetPeak(server.pid!);
     const started = Date.now();
-    const result = await streamUpload(`${base}/msbapi/v1/documents`, headers, pdf);
+    const result = await streamUpload(`${base}/msbapi/v1/documents`, headers, {}, pdf, 'large.pdf', 'application/pdf');
     const seconds = (Date.now() - started) / 1000;
     const after = memoryOf(server.pid!);
     if (result.status !== 200) throw new Error(`upload failed: ${result.status} ${result.body}`);
