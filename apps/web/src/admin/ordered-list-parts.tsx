@@ -1,12 +1,12 @@
-import { ActionIcon, Alert, Badge, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import type { UseQueryResult } from '@tanstack/react-query';
+import { ActionIcon, Alert, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { ArrowDownIcon, ArrowUpIcon, PlusIcon } from '../ui/icons';
 
 /**
  * The parts the admin screens of an ordered, never-deleted catalogue share (signing reasons,
- * workflow states): the heading with its add button, the loading and failed states, the numbered
- * list, the move buttons and the notices. Each screen keeps its own words and row content.
+ * workflow states): the heading with its add button, the numbered list, the move buttons and the
+ * notices. Each screen keeps its own words and row content; the loading and failed states are
+ * ui/query-placeholder's.
  */
 
 /** The heading of the screen; the add button shows once the list is there to add to. */
@@ -37,30 +37,6 @@ export function OrderedListHeader({
       )}
     </Group>
   );
-}
-
-/** What stands in the list's place while it loads or after it failed to; null once it is there. */
-export function listPlaceholder(
-  query: Pick<UseQueryResult, 'isPending' | 'isError' | 'isFetching' | 'refetch'>,
-  words: { readonly loading: string; readonly loadFailed: string; readonly retry: string },
-): ReactNode {
-  if (query.isPending) {
-    return (
-      <Group justify="center" py="xl">
-        <Loader size="sm" aria-label={words.loading} />
-      </Group>
-    );
-  }
-  if (query.isError) {
-    return (
-      <Alert color="red" variant="light" role="alert" title={words.loadFailed}>
-        <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void query.refetch()} loading={query.isFetching}>
-          {words.retry}
-        </Button>
-      </Alert>
-    );
-  }
-  return null;
 }
 
 /** The numbered list with its count above it. */

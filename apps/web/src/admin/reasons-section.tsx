@@ -8,8 +8,9 @@ import { ApiError, callApi } from '../api/client';
 import { useCurrentTenant } from '../api/session-store';
 import { reasonLabel } from '../signing/reason-picker';
 import { CheckIcon, PencilIcon } from '../ui/icons';
+import { queryPlaceholder } from '../ui/query-placeholder';
 import { adminAuditQueryKeys } from './group-model';
-import { detailOf, DoneAlert, listPlaceholder, MoveButtons, OrderedList, OrderedListHeader, PositionBadge, ProblemAlert } from './ordered-list-parts';
+import { detailOf, DoneAlert, MoveButtons, OrderedList, OrderedListHeader, PositionBadge, ProblemAlert } from './ordered-list-parts';
 
 export const reasonQueryKeys = {
   list: (tenant: string | null | undefined) => ['reasons', tenant ?? null] as const,
@@ -96,7 +97,7 @@ export function ReasonsSection() {
   };
 
   const list = reasons.data?.reasons ?? [];
-  const body = listPlaceholder(reasons, { loading: t('reasonsAdmin.loading'), loadFailed: t('reasonsAdmin.loadFailed'), retry: t('reasonsAdmin.retry') }) ?? (
+  const body = queryPlaceholder(reasons, { loading: t('reasonsAdmin.loading'), loadFailed: t('reasonsAdmin.loadFailed'), retry: t('reasonsAdmin.retry') }, { centred: true }) ?? (
     <OrderedList
       count={t('reasonsAdmin.count', { count: list.length, enabled: list.filter((reason) => reason.enabled).length })}
       label={t('reasonsAdmin.listLabel')}

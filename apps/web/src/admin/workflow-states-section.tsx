@@ -20,8 +20,9 @@ import { useCurrentTenant } from '../api/session-store';
 import { STATE_TYPE_COLORS } from '../pages/workflow-form';
 import { workflowQueryKeys } from '../pages/workflows-page';
 import { PencilIcon } from '../ui/icons';
+import { queryPlaceholder } from '../ui/query-placeholder';
 import { adminAuditQueryKeys } from './group-model';
-import { detailOf, DoneAlert, listPlaceholder, MoveButtons, OrderedList, OrderedListHeader, PositionBadge, ProblemAlert } from './ordered-list-parts';
+import { detailOf, DoneAlert, MoveButtons, OrderedList, OrderedListHeader, PositionBadge, ProblemAlert } from './ordered-list-parts';
 
 /** The contract's limits (api/workflows.ts), so nobody types what the server would refuse. */
 export const STATE_NAME_MAX = 60;
@@ -118,7 +119,7 @@ export function WorkflowStatesSection() {
 
   const list = states.data?.states ?? [];
   const body =
-    listPlaceholder(states, { loading: t('workflowStatesAdmin.loading'), loadFailed: t('workflowStatesAdmin.loadFailed'), retry: t('workflowStatesAdmin.retry') }) ??
+    queryPlaceholder(states, { loading: t('workflowStatesAdmin.loading'), loadFailed: t('workflowStatesAdmin.loadFailed'), retry: t('workflowStatesAdmin.retry') }, { centred: true }) ??
     (list.length === 0 ? (
       <Card withBorder padding="lg">
         <Text c="dimmed">{t('workflowStatesAdmin.empty')}</Text>

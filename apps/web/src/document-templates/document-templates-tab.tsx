@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Button, FileButton, Group, Loader, Modal, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, FileButton, Group, Modal, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import {
   deleteDocumentTemplates,
   DocumentTemplateName,
@@ -18,6 +18,7 @@ import { ApiError, callApi } from '../api/client';
 import { useSession } from '../api/session-store';
 import { CheckIcon, DownloadIcon, PencilIcon, RefreshIcon, TrashIcon, UploadIcon } from '../ui/icons';
 import { saveBlob } from '../signing/epak-download';
+import { queryPlaceholder } from '../ui/query-placeholder';
 
 export const documentTemplateQueryKeys = {
   list: (tenantUuid: string | null | undefined) => ['tenant', tenantUuid, 'documentTemplates'] as const,
@@ -155,14 +156,8 @@ export function DocumentTemplatesTab({ chosenId, onChoose }: DocumentTemplatesTa
           {problem.detail ? ` ${problem.detail}` : ''}
         </Alert>
       )}
-      {list.isPending ? (
-        <Loader size="sm" aria-label={t('docTemplates.loading')} />
-      ) : list.isError ? (
-        <Alert color="red" variant="light" role="alert" title={t('docTemplates.loadFailed')}>
-          <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void list.refetch()} loading={list.isFetching}>
-            {t('workflows.retry')}
-          </Button>
-        </Alert>
+      {!list.isSuccess ? (
+        queryPlaceholder(list, { loading: t('docTemplates.loading'), loadFailed: t('docTemplates.loadFailed'), retry: t('workflows.retry') })
       ) : list.data.templates.length === 0 ? (
         <Text size="sm" c="dimmed">
           {t('docTemplates.empty')}

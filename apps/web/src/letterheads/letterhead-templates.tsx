@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Button, FileButton, Group, Image, Loader, Paper, SimpleGrid, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, FileButton, Group, Image, Paper, SimpleGrid, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
 import {
   deleteLetterheadTemplate,
   downloadLetterheadTemplate,
@@ -18,6 +18,7 @@ import { useObjectUrl } from '../api/profile';
 import { useSession } from '../api/session-store';
 import { acceptOf, readImageFile, type ImageFileRule } from '../tag-editor/image-file';
 import { CheckIcon, TrashIcon } from '../ui/icons';
+import { queryPlaceholder } from '../ui/query-placeholder';
 
 // Spec §5: jpg, png or jpeg, at most 500 KB, one file queued.
 const LETTERHEAD_RULE: ImageFileRule = { types: LETTERHEAD_IMAGE_TYPES, maxBytes: LETTERHEAD_MAX_SIZE_BYTES };
@@ -189,14 +190,8 @@ export function LetterheadTemplates({ onChoose, chosenId }: LetterheadTemplatesP
           {t(PROBLEM_KEYS[problem])}
         </Alert>
       )}
-      {list.isPending ? (
-        <Loader size="sm" aria-label={t('letterheads.loading')} />
-      ) : list.isError ? (
-        <Alert color="red" variant="light" role="alert" title={t('letterheads.loadFailed')}>
-          <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void list.refetch()} loading={list.isFetching}>
-            {t('workflows.retry')}
-          </Button>
-        </Alert>
+      {!list.isSuccess ? (
+        queryPlaceholder(list, { loading: t('letterheads.loading'), loadFailed: t('letterheads.loadFailed'), retry: t('workflows.retry') })
       ) : list.data.letterheads.length === 0 ? (
         <Text size="sm" c="dimmed">
           {t('letterheads.empty')}

@@ -5,7 +5,6 @@ import {
   Card,
   Code,
   Group,
-  Loader,
   NativeSelect,
   SimpleGrid,
   Stack,
@@ -37,6 +36,7 @@ import { QrCode } from '../ui/qr-code';
 import { SetPasswordDialog } from '../ui/set-password-dialog';
 import { RubberStampsSection } from '../rubber-stamps/rubber-stamps-section';
 import { ProfilePhotoSection } from './profile-photo-section';
+import { queryPlaceholder } from '../ui/query-placeholder';
 
 export function ProfilePage() {
   return (
@@ -57,17 +57,8 @@ function Profile() {
   const profile = useQuery(profileQuery);
   useDocumentTitle(`${t('profile.title')} · Pakt`);
 
-  let body;
-  if (profile.isPending) body = <Loader size="sm" aria-label={t('profile.loading')} />;
-  else if (profile.isError) {
-    body = (
-      <Alert color="red" variant="light" role="alert" title={t('profile.loadFailed')}>
-        <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void profile.refetch()} loading={profile.isFetching}>
-          {t('root.retry')}
-        </Button>
-      </Alert>
-    );
-  } else {
+  let body = queryPlaceholder(profile, { loading: t('profile.loading'), loadFailed: t('profile.loadFailed'), retry: t('root.retry') });
+  if (profile.isSuccess) {
     body = (
       <>
         <ProfilePhotoSection profile={profile.data} />

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, FileButton, Group, Image, Loader, Modal, MultiSelect, Paper, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, FileButton, Group, Image, Modal, MultiSelect, Paper, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import {
   createRubberStamp,
   deleteRubberStamp,
@@ -23,6 +23,7 @@ import { PersonPicker, type PickedPerson } from '../admin/person-picker';
 import { useCan } from '../inbox/inbox-queries';
 import { acceptOf, readImageFile, type ImageFileRule } from '../tag-editor/image-file';
 import { PencilIcon, PlusIcon, TrashIcon, UsersIcon } from '../ui/icons';
+import { queryPlaceholder } from '../ui/query-placeholder';
 
 // The server judges the bytes again; this spares a round trip for the obvious mistakes.
 const STAMP_RULE: ImageFileRule = { types: ['png', 'jpg', 'jpeg'], maxBytes: RUBBER_STAMP_MAX_SIZE_BYTES };
@@ -55,17 +56,8 @@ function Stamps() {
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const close = () => setDialog(null);
 
-  let body;
-  if (list.isPending) body = <Loader size="sm" aria-label={t('rubberStamps.title')} />;
-  else if (list.isError) {
-    body = (
-      <Alert color="red" variant="light" role="alert" title={t('rubberStamps.loadFailed')}>
-        <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void list.refetch()} loading={list.isFetching}>
-          {t('root.retry')}
-        </Button>
-      </Alert>
-    );
-  } else {
+  let body = queryPlaceholder(list, { loading: t('rubberStamps.title'), loadFailed: t('rubberStamps.loadFailed'), retry: t('root.retry') });
+  if (list.isSuccess) {
     body = (
       <Stack gap="sm">
         {!list.data.passcodeFlag && (
