@@ -17,6 +17,7 @@ import {
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 const ts = (name: string) => timestamp(name, { withTimezone: true });
 
 /**
@@ -26,7 +27,7 @@ const ts = (name: string) => timestamp(name, { withTimezone: true });
 export const systemSettings = pgTable('system_settings', {
   key: text('key').primaryKey(),
   value: jsonb('value').notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 export const tenants = pgTable(
@@ -117,7 +118,7 @@ export const memberships = pgTable(
 export const passwordConfigs = pgTable('password_configs', {
   tenantId: uuid('tenant_id').primaryKey().references(() => tenants.id, { onDelete: 'cascade' }),
   config: jsonb('config').notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 export const passwordHistory = pgTable(
@@ -280,7 +281,7 @@ export const otpChallenges = pgTable(
 export const tenantSettings = pgTable('tenant_settings', {
   tenantId: uuid('tenant_id').primaryKey().references(() => tenants.id, { onDelete: 'cascade' }),
   settings: jsonb('settings').notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /**
@@ -306,7 +307,7 @@ export const documents = pgTable(
     /** PreconfiguredTag[] (domain): the PDF's own form fields. */
     formFields: jsonb('form_fields').notNull().default([]),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [index('documents_owner').on(t.tenantId, t.ownerId, t.createdAt), index('documents_sha256').on(t.sha256)],
 );
@@ -340,7 +341,7 @@ export const workflows = pgTable(
     /** WorkflowStepInput[] (domain), in order. */
     steps: jsonb('steps').notNull(),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('workflows_name').on(t.tenantId, sql`lower(${t.name})`)],
 );
@@ -387,7 +388,7 @@ export const epaks = pgTable(
     bulkRunId: uuid('bulk_run_id').references((): AnyPgColumn => bulkComposeRuns.id, { onDelete: 'set null' }),
     bulkRow: integer('bulk_row'),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     index('epaks_owner').on(t.tenantId, t.ownerId, t.createdAt),
@@ -694,7 +695,7 @@ export const announcements = pgTable(
     endTime: timestamp('end_time', { withTimezone: true }).notNull(),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [index('announcements_tenant_end').on(t.tenantId, t.endTime)],
 );
@@ -803,7 +804,7 @@ export const reasons = pgTable(
     enabled: boolean('enabled').notNull().default(true),
     isDefault: boolean('is_default').notNull().default(false),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('reasons_text').on(t.tenantId, sql`lower(${t.text})`),
@@ -865,7 +866,7 @@ export const documentTemplates = pgTable(
     /** The linked workflow template; an ePak composed from this template takes its steps. */
     workflowId: uuid('workflow_id').references(() => workflows.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('document_templates_name').on(t.tenantId, sql`lower(${t.name})`), index('document_templates_tenant_time').on(t.tenantId, t.updatedAt.desc())],
 );
@@ -887,7 +888,7 @@ export const rubberStamps = pgTable(
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [index('rubber_stamps_owner').on(t.tenantId, t.ownerId)],
 );
