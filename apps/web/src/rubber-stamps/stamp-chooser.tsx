@@ -1,10 +1,11 @@
-import { Alert, Box, Button, Group, Paper, Radio, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Group, Radio, Skeleton, Stack, Text } from '@mantine/core';
 import { downloadCeremonyRubberStampImage, type Rect, type RubberStampChoice } from '@pakt/domain';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useObjectUrl } from '../api/profile';
 import { signingQueryKeys, useSigningApi } from '../signing/signing-api';
+import { SidePanel } from '../signing/side-panel';
 
 /**
  * The rubber-stamp chooser of the signing ceremony (issue 8, spec §2 and §6): offered only when
@@ -48,57 +49,46 @@ export interface StampChooserProps {
 
 export function StampChooser({ ePakId, stamps, applied, appliedCount, documentCount, disabled, onApply, onRemove }: StampChooserProps) {
   const { t } = useTranslation();
-  const headingId = useId();
   const [chosen, setChosen] = useState<string | null>(applied?.rubberStampId ?? stamps[0]?.rubberStampId ?? null);
   const stamp = stamps.find((candidate) => candidate.rubberStampId === chosen) ?? null;
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-labelledby={headingId} data-testid="stamp-chooser">
-      <Stack gap="sm">
-        <Stack gap={2}>
-          <Title order={2} size="h5" id={headingId}>
-            {t('rubberStamps.chooser.title')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('rubberStamps.chooser.intro')}
-          </Text>
+    <SidePanel title={t('rubberStamps.chooser.title')} intro={t('rubberStamps.chooser.intro')} testId="stamp-chooser">
+      <Radio.Group value={chosen} onChange={setChosen} label={t('rubberStamps.chooser.choose')}>
+        <Stack gap={6} mt={4}>
+          {stamps.map((choice) => (
+            <Radio.Card key={choice.rubberStampId} value={choice.rubberStampId} p={6} radius="sm" aria-label={choice.name} disabled={disabled}>
+              <Group gap="sm" wrap="nowrap">
+                <Radio.Indicator />
+                <Thumbnail ePakId={ePakId} stamp={choice} />
+                <Text size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                  {choice.name}
+                </Text>
+              </Group>
+            </Radio.Card>
+          ))}
         </Stack>
-        <Radio.Group value={chosen} onChange={setChosen} label={t('rubberStamps.chooser.choose')}>
-          <Stack gap={6} mt={4}>
-            {stamps.map((choice) => (
-              <Radio.Card key={choice.rubberStampId} value={choice.rubberStampId} p={6} radius="sm" aria-label={choice.name} disabled={disabled}>
-                <Group gap="sm" wrap="nowrap">
-                  <Radio.Indicator />
-                  <Thumbnail ePakId={ePakId} stamp={choice} />
-                  <Text size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-                    {choice.name}
-                  </Text>
-                </Group>
-              </Radio.Card>
-            ))}
-          </Stack>
-        </Radio.Group>
+      </Radio.Group>
+      {applied && (
+        <Alert color="teal" variant="light" p="xs" data-testid="stamp-applied">
+          {t('rubberStamps.chooser.appliedHere', { page: applied.pageNumber })}
+        </Alert>
+      )}
+      {documentCount > 1 && appliedCount > 0 && (
+        <Text size="xs" c="dimmed">
+          {t('rubberStamps.chooser.appliedCount', { count: appliedCount })}
+        </Text>
+      )}
+      <Group gap="xs" wrap="wrap">
+        <Button size="xs" variant="light" disabled={disabled || !stamp || applied?.rubberStampId === stamp.rubberStampId} onClick={() => stamp && onApply(stamp)}>
+          {t('rubberStamps.chooser.apply')}
+        </Button>
         {applied && (
-          <Alert color="teal" variant="light" p="xs" data-testid="stamp-applied">
-            {t('rubberStamps.chooser.appliedHere', { page: applied.pageNumber })}
-          </Alert>
-        )}
-        {documentCount > 1 && appliedCount > 0 && (
-          <Text size="xs" c="dimmed">
-            {t('rubberStamps.chooser.appliedCount', { count: appliedCount })}
-          </Text>
-        )}
-        <Group gap="xs" wrap="wrap">
-          <Button size="xs" variant="light" disabled={disabled || !stamp || applied?.rubberStampId === stamp.rubberStampId} onClick={() => stamp && onApply(stamp)}>
-            {t('rubberStamps.chooser.apply')}
+          <Button size="xs" variant="subtle" color="red" disabled={disabled} onClick={onRemove}>
+            {t('rubberStamps.chooser.remove')}
           </Button>
-          {applied && (
-            <Button size="xs" variant="subtle" color="red" disabled={disabled} onClick={onRemove}>
-              {t('rubberStamps.chooser.remove')}
-            </Button>
-          )}
-        </Group>
-      </Stack>
-    </Paper>
+        )}
+      </Group>
+    </SidePanel>
   );
 }
 

@@ -1,10 +1,10 @@
-import { Alert, Badge, Box, Button, Group, Paper, Progress, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Group, Progress, Stack, Switch, Text } from '@mantine/core';
 import type { EpakStatus, SigningReason, WorkflowStateType } from '@pakt/domain';
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckIcon } from '../ui/icons';
 import { LocationField, type LocationFieldProps } from './location-field';
 import { ReasonPicker, type ReasonState } from './reason-picker';
+import { SidePanel } from './side-panel';
 
 /** What the person did, and whether where everyone stands has been fetched again since. */
 export interface Outcome {
@@ -60,7 +60,6 @@ export interface ActionPanelProps {
  */
 export function ActionPanel(props: ActionPanelProps) {
   const { t } = useTranslation();
-  const headingId = useId();
   const reviewing = props.stepType === 'REVIEW';
   const busy = props.signPending || props.reviewPending;
   const disabled = !props.eligible || busy;
@@ -69,100 +68,90 @@ export function ActionPanel(props: ActionPanelProps) {
   const total = withFields.reduce((sum, entry) => sum + entry.total, 0);
 
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-labelledby={headingId}>
-      <Stack gap="md">
-        <Stack gap={2}>
-          <Title order={2} size="h5" id={headingId}>
-            {t(reviewing ? 'signing.panel.reviewHeading' : 'signing.panel.signHeading')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t(reviewing ? 'signing.panel.reviewIntro' : 'signing.panel.signIntro')}
-          </Text>
-        </Stack>
+    <SidePanel title={t(reviewing ? 'signing.panel.reviewHeading' : 'signing.panel.signHeading')} intro={t(reviewing ? 'signing.panel.reviewIntro' : 'signing.panel.signIntro')} gap="md">
 
-        {!reviewing && (
-          <Stack gap={6} data-testid="signing-progress">
-            {total > 0 && <Progress value={(filled / total) * 100} color={filled === total ? 'teal' : 'yellow'} size="sm" aria-label={t('signing.progress.overall', { filled, total })} />}
-            <Box component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
-              {props.progress.map((entry) => (
-                <Group component="li" key={entry.documentId} gap="xs" justify="space-between" wrap="nowrap" py={2}>
-                  <Text size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-                    {entry.name}
+      {!reviewing && (
+        <Stack gap={6} data-testid="signing-progress">
+          {total > 0 && <Progress value={(filled / total) * 100} color={filled === total ? 'teal' : 'yellow'} size="sm" aria-label={t('signing.progress.overall', { filled, total })} />}
+          <Box component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+            {props.progress.map((entry) => (
+              <Group component="li" key={entry.documentId} gap="xs" justify="space-between" wrap="nowrap" py={2}>
+                <Text size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                  {entry.name}
+                </Text>
+                {entry.signed ? (
+                  <Badge size="sm" variant="light" color="teal" tt="none" leftSection={<CheckIcon size={12} />} style={{ flexShrink: 0 }}>
+                    {t('signing.progress.signed')}
+                  </Badge>
+                ) : !entry.loaded ? (
+                  <Text size="xs" c="dimmed">
+                    …
                   </Text>
-                  {entry.signed ? (
-                    <Badge size="sm" variant="light" color="teal" tt="none" leftSection={<CheckIcon size={12} />} style={{ flexShrink: 0 }}>
-                      {t('signing.progress.signed')}
-                    </Badge>
-                  ) : !entry.loaded ? (
-                    <Text size="xs" c="dimmed">
-                      …
-                    </Text>
-                  ) : (
-                    <Text size="xs" c={entry.total === 0 || entry.filled === entry.total ? 'teal.8' : 'orange.8'} style={{ flexShrink: 0 }} data-testid="document-progress">
-                      {entry.total === 0 ? t('signing.progress.noRequired') : t('signing.progress.filled', { filled: entry.filled, total: entry.total })}
-                    </Text>
-                  )}
-                </Group>
-              ))}
-            </Box>
-            {props.onNextField && (
-              <Button variant="light" size="xs" w="fit-content" onClick={props.onNextField}>
-                {t('signing.progress.next')}
-              </Button>
-            )}
-          </Stack>
-        )}
-
-        {!reviewing && <ReasonPicker value={props.reason} onChange={props.onReasonChange} reasons={props.reasons} />}
-
-        {!reviewing && props.location && <LocationField {...props.location} />}
-
-        {!reviewing && (props.hasSignature || props.autoFill !== null) && (
-          <Stack gap={6}>
-            {props.autoFill !== null && (
-              <Switch checked={props.autoFill} onChange={(event) => props.onAutoFillChange(event.currentTarget.checked)} label={t('signing.autoFill.toggle')} description={t('signing.autoFill.toggleHint')} />
-            )}
-            {props.hasSignature && (
-              <Button variant="subtle" size="compact-sm" w="fit-content" onClick={props.onChangeSignature}>
-                {t('signing.fields.changeSignature')}
-              </Button>
-            )}
-          </Stack>
-        )}
-
-        {props.error && (
-          <Alert color="red" variant="light" role="alert" p="xs">
-            {props.error}
-          </Alert>
-        )}
-
-        <Stack gap={6}>
-          {!props.eligible && (
-            <Text size="sm" c="orange.9" data-testid="view-enforcement">
-              {t('signing.viewEnforced', { opened: props.openedCount, count: props.documentCount })}
-            </Text>
-          )}
-          <Group gap="sm" grow>
-            {reviewing ? (
-              <Button onClick={props.onReview} disabled={disabled} loading={props.reviewPending}>
-                {t('signing.actions.review')}
-              </Button>
-            ) : (
-              <Button onClick={props.onSign} disabled={disabled} loading={props.signPending}>
-                {t('signing.actions.sign')}
-              </Button>
-            )}
-            <Button variant="outline" color="red" onClick={props.onReject} disabled={disabled}>
-              {t('signing.actions.reject')}
+                ) : (
+                  <Text size="xs" c={entry.total === 0 || entry.filled === entry.total ? 'teal.8' : 'orange.8'} style={{ flexShrink: 0 }} data-testid="document-progress">
+                    {entry.total === 0 ? t('signing.progress.noRequired') : t('signing.progress.filled', { filled: entry.filled, total: entry.total })}
+                  </Text>
+                )}
+              </Group>
+            ))}
+          </Box>
+          {props.onNextField && (
+            <Button variant="light" size="xs" w="fit-content" onClick={props.onNextField}>
+              {t('signing.progress.next')}
             </Button>
-          </Group>
-          {props.signing && props.signing.count > 1 && (
-            <Text size="xs" c="dimmed" role="status">
-              {t('signing.actions.signingDocument', { number: props.signing.index + 1, count: props.signing.count })}
-            </Text>
           )}
         </Stack>
+      )}
+
+      {!reviewing && <ReasonPicker value={props.reason} onChange={props.onReasonChange} reasons={props.reasons} />}
+
+      {!reviewing && props.location && <LocationField {...props.location} />}
+
+      {!reviewing && (props.hasSignature || props.autoFill !== null) && (
+        <Stack gap={6}>
+          {props.autoFill !== null && (
+            <Switch checked={props.autoFill} onChange={(event) => props.onAutoFillChange(event.currentTarget.checked)} label={t('signing.autoFill.toggle')} description={t('signing.autoFill.toggleHint')} />
+          )}
+          {props.hasSignature && (
+            <Button variant="subtle" size="compact-sm" w="fit-content" onClick={props.onChangeSignature}>
+              {t('signing.fields.changeSignature')}
+            </Button>
+          )}
+        </Stack>
+      )}
+
+      {props.error && (
+        <Alert color="red" variant="light" role="alert" p="xs">
+          {props.error}
+        </Alert>
+      )}
+
+      <Stack gap={6}>
+        {!props.eligible && (
+          <Text size="sm" c="orange.9" data-testid="view-enforcement">
+            {t('signing.viewEnforced', { opened: props.openedCount, count: props.documentCount })}
+          </Text>
+        )}
+        <Group gap="sm" grow>
+          {reviewing ? (
+            <Button onClick={props.onReview} disabled={disabled} loading={props.reviewPending}>
+              {t('signing.actions.review')}
+            </Button>
+          ) : (
+            <Button onClick={props.onSign} disabled={disabled} loading={props.signPending}>
+              {t('signing.actions.sign')}
+            </Button>
+          )}
+          <Button variant="outline" color="red" onClick={props.onReject} disabled={disabled}>
+            {t('signing.actions.reject')}
+          </Button>
+        </Group>
+        {props.signing && props.signing.count > 1 && (
+          <Text size="xs" c="dimmed" role="status">
+            {t('signing.actions.signingDocument', { number: props.signing.index + 1, count: props.signing.count })}
+          </Text>
+        )}
       </Stack>
-    </Paper>
+    </SidePanel>
   );
 }

@@ -1,7 +1,7 @@
-import { Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button } from '@mantine/core';
 import type { EpakDetail, EpakRecipient } from '@pakt/domain';
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SidePanel } from './side-panel';
 
 export const recipientName = (person: { readonly firstName: string; readonly lastName: string; readonly email: string }) => `${person.firstName} ${person.lastName}`.trim() || person.email;
 
@@ -20,27 +20,16 @@ export function pendingInPersonSigners(epak: EpakDetail): EpakRecipient[] {
 /** For the host's side column: one button per in-person signer waiting. */
 export function InPersonPanel({ epak, onStart }: { readonly epak: EpakDetail; readonly onStart: (recipient: EpakRecipient) => void }) {
   const { t } = useTranslation();
-  const headingId = useId();
   const waiting = pendingInPersonSigners(epak);
   if (waiting.length === 0) return null;
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-labelledby={headingId} data-testid="in-person-panel">
-      <Stack gap="sm">
-        <Stack gap={2}>
-          <Title order={2} size="h5" id={headingId}>
-            {t('signing.inPerson.heading')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('signing.inPerson.intro')}
-          </Text>
-        </Stack>
-        {waiting.map((recipient) => (
-          <Button key={recipient.recipientId} onClick={() => onStart(recipient)} h="auto" mih={36} py={6} styles={{ label: { whiteSpace: 'normal', overflowWrap: 'anywhere', textAlign: 'center' } }}>
-            {t('signing.inPerson.start', { name: recipientName(recipient) })}
-          </Button>
-        ))}
-      </Stack>
-    </Paper>
+    <SidePanel title={t('signing.inPerson.heading')} intro={t('signing.inPerson.intro')} testId="in-person-panel">
+      {waiting.map((recipient) => (
+        <Button key={recipient.recipientId} onClick={() => onStart(recipient)} h="auto" mih={36} py={6} styles={{ label: { whiteSpace: 'normal', overflowWrap: 'anywhere', textAlign: 'center' } }}>
+          {t('signing.inPerson.start', { name: recipientName(recipient) })}
+        </Button>
+      ))}
+    </SidePanel>
   );
 }
 
