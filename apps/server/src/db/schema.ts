@@ -61,6 +61,14 @@ export const users = pgTable(
     passwordChangedAt: ts('password_changed_at'),
     failedLoginCount: integer('failed_login_count').notNull().default(0),
     lockedUntil: ts('locked_until'),
+    /**
+     * Wrong second-factor codes since the last right one, across challenges: each sign-in opens a
+     * fresh challenge, so counting per challenge alone would let the password holder guess forever.
+     */
+    failedOtpCount: integer('failed_otp_count').notNull().default(0),
+    /** Second-factor lockouts since the last right code: each one lasts twice as long as the last. */
+    otpLockouts: integer('otp_lockouts').notNull().default(0),
+    otpLockedUntil: ts('otp_locked_until'),
     disabledAt: ts('disabled_at'),
     locale: text('locale'),
     timeZone: text('time_zone'),
@@ -171,6 +179,16 @@ export const sessions = pgTable(
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
     /**
+     * Set when a tenant of the user binds tokens to the client address: a request from any other
+     * address is refused (-26, token IP mismatch).
+     */
+    boundIpAddress: text('bound_ip_address'),
+    /**
+     * Why the session was revoked: 'logout', 'replay' (a rotated refresh token came back), or
+     * 'superseded' (one session per person: a later sign-in ended this one, answered -32).
+     */
+    revokedReason: text('revoked_reason'),
+    /**
      * A session opened from a signing link (easy-sign exchange) reaches one ePak of one tenant
      * and nothing else: the guard refuses every endpoint not made for signing links, and every
      * other ePak, whatever the user's memberships.
@@ -275,6 +293,35 @@ export const otpChallenges = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('otp_challenges_user').on(t.userId, t.createdAt)],
+);
+
+/**
+ * Failed sign-ins per (address, client) pair, keyed by a digest of both so the table holds no
+ * addresses in clear. Keyed by the typed address, not the account, so an unknown address is
+ * throttled exactly like a known one (no account enumeration), and a stranger's guesses lock
+ * only the stranger's own client out, never the owner (docs/security.md).
+ */
+export const loginThrottles = pgTable('login_throttles', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  /** Lockouts since the last successful sign-in: each lasts twice as long as the one before. */
+  lockouts: integer('lockouts').notNull().default(0),
+  lockedUntil: ts('locked_until'),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Request counters of the per-client rate limit (@fastify/rate-limit's store), shared by every
+ * process on the database. A row is one client's window on one group of endpoints.
+ */
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    resetAt: ts('reset_at').notNull(),
+  },
+  (t) => [index('rate_limit_counters_reset').on(t.resetAt)],
 );
 
 /** A tenant's own switches (TenantSettings in domain); validated when read. */
