@@ -82,4 +82,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SEAL_KEY_ALGORITHM: 'dsa' })).toThrow(/SEAL_KEY_ALGORITHM/);
     expect(() => loadConfig({ SIGNING_LINK_DAYS: '0' })).toThrow(/SIGNING_LINK_DAYS/);
   });
+
+  it('limits sign-in calls to 20 and other public calls to 300 a minute per address, 0 turning a limit off', () => {
+    expect(loadConfig({}).rateLimits).toEqual({ signInPerMinute: 20, publicPerMinute: 300 });
+    expect(loadConfig({ RATE_LIMIT_SIGN_IN_PER_MINUTE: '5', RATE_LIMIT_PUBLIC_PER_MINUTE: '0' }).rateLimits).toEqual({ signInPerMinute: 5, publicPerMinute: 0 });
+    expect(() => loadConfig({ RATE_LIMIT_SIGN_IN_PER_MINUTE: '-1' })).toThrow(/RATE_LIMIT_SIGN_IN_PER_MINUTE/);
+    expect(() => loadConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: 'many' })).toThrow(/RATE_LIMIT_PUBLIC_PER_MINUTE/);
+  });
+
+  it('reads 2 documents at once per process with 20 waiting, unless told otherwise', () => {
+    expect(loadConfig({}).documents).toMatchObject({ parsers: 2, parseQueue: 20 });
+    expect(loadConfig({ DOCUMENT_PARSERS: '1', DOCUMENT_PARSE_QUEUE: '0' }).documents).toMatchObject({ parsers: 1, parseQueue: 0 });
+    expect(() => loadConfig({ DOCUMENT_PARSERS: '0' })).toThrow(/DOCUMENT_PARSERS/);
+    expect(() => loadConfig({ DOCUMENT_PARSE_QUEUE: '-1' })).toThrow(/DOCUMENT_PARSE_QUEUE/);
+  });
 });

@@ -49,6 +49,9 @@ const EnvSchema = z
     /** How many inbox pages each process keeps (inbox/page-cache.ts); 0 turns the cache off. */
     INBOX_PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000).default(500),
     TRUST_PROXY: booleanFlag(false),
+    /** Requests per minute per client address (http/rate-limit.ts); 0 turns the limit off. */
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(20),
+    RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(300),
     PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(15 * 60),
     REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).max(365 * 24 * 3600).default(7 * 24 * 3600),
@@ -56,6 +59,9 @@ const EnvSchema = z
     SMTP_FROM: z.string().min(3).default('Pakt <no-reply@localhost>'),
     DOCUMENT_MAX_MB: z.coerce.number().int().min(1).max(2048).default(100),
     DOCUMENT_MAX_PAGES: z.coerce.number().int().min(1).max(100_000).default(2000),
+    /** Parsing / conversion children (sandbox, LibreOffice) one process runs at once, and how many more uploads wait for a turn. */
+    DOCUMENT_PARSERS: z.coerce.number().int().min(1).max(64).default(2),
+    DOCUMENT_PARSE_QUEUE: z.coerce.number().int().min(0).max(10_000).default(20),
     /** Bulk compose (issue 8): the most rows one CSV may hold (-143 beyond) and its largest size. No fixed cap: an install may raise both. */
     BULK_COMPOSE_MAX_ROWS: z.coerce.number().int().min(1).default(1_000_000),
     BULK_COMPOSE_MAX_MB: z.coerce.number().int().min(1).max(100_000).default(512),
@@ -128,6 +134,12 @@ export interface Config {
   inboxPageCacheEntries: number;
   /** Take the client address from X-Forwarded-For: only behind a proxy that sets it. */
   trustProxy: boolean;
+  /**
+   * Per client address and minute: `signInPerMinute` for the calls that check a credential or send mail
+   * (sign-in, codes, password reset, registration...), `publicPerMinute` for the other public ones.
+   * 0: no limit.
+   */
+  rateLimits: { signInPerMinute: number; publicPerMinute: number };
   /** Where people reach this install; links in mail and the setup link are built from it. */
   publicUrl: string;
   tokens: { accessSeconds: number; refreshSeconds: number };
@@ -149,6 +161,10 @@ export interface Config {
     maxPages: number;
     /** LibreOffice to convert office files with; found on PATH (soffice) when not set. */
     libreOfficePath: string | undefined;
+    /** At most this many parsing/conversion children at once per process (DOCUMENT_PARSERS)... */
+    parsers: number;
+    /** ...and this many uploads waiting for one (DOCUMENT_PARSE_QUEUE); beyond, -2 with 503. */
+    parseQueue: number;
   };
   /** For automated installs: the first-run setup token, instead of a random one. */
   setupToken: string | undefined;
@@ -203,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobsEnabled: e.JOBS_ENABLED,
     inboxPageCacheEntries: e.INBOX_PAGE_CACHE_ENTRIES,
     trustProxy: e.TRUST_PROXY,
+    rateLimits: { signInPerMinute: e.RATE_LIMIT_SIGN_IN_PER_MINUTE, publicPerMinute: e.RATE_LIMIT_PUBLIC_PER_MINUTE },
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     tokens: { accessSeconds: e.ACCESS_TOKEN_TTL_SECONDS, refreshSeconds: e.REFRESH_TOKEN_TTL_SECONDS },
     setupToken: e.SETUP_TOKEN,
@@ -212,7 +229,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sealKeyAlgorithm: e.SEAL_KEY_ALGORITHM,
     signingLinkDays: e.SIGNING_LINK_DAYS,
     bulkCompose: { maxRows: e.BULK_COMPOSE_MAX_ROWS, maxBytes: e.BULK_COMPOSE_MAX_MB * 1024 * 1024 },
-    documents: { maxBytes: e.DOCUMENT_MAX_MB * 1024 * 1024, maxPages: e.DOCUMENT_MAX_PAGES, libreOfficePath: e.LIBREOFFICE_PATH },
+    documents: {
+      maxBytes: e.DOCUMENT_MAX_MB * 1024 * 1024,
+      maxPages: e.DOCUMENT_MAX_PAGES,
+      libreOfficePath: e.LIBREOFFICE_PATH,
+      parsers: e.DOCUMENT_PARSERS,
+      parseQueue: e.DOCUMENT_PARSE_QUEUE,
+    },
     supportedLanguages: e.SUPPORTED_LANGUAGES,
     defaultLanguage: e.DEFAULT_LANGUAGE,
     features: {

@@ -34,6 +34,25 @@ describe('csvField and toCsv', () => {
     ]);
   });
 
+  it.each([
+    [' =cmd|\' /C calc\'!A0', "' =cmd|' /C calc'!A0"],
+    ['\t=1+1', "'\t=1+1"],
+    ['  +1', "'  +1"],
+    ['\u00a0-2', "'\u00a0-2"],
+    ['\u2028@SUM(A1)', "'\u2028@SUM(A1)"],
+    ['\u0000=1', "'\u0000=1"],
+    ['\rtext', "\"'\rtext\""],
+    ['\n=1', "\"'\n=1\""],
+    ['\tplain', "'\tplain"],
+    [' plain', ' plain'],
+    ['a=b', 'a=b'],
+    ['x-1', 'x-1'],
+    ['', ''],
+  ])('neutralises %j as a formula when a spreadsheet would read one', (value, written) => {
+    expect(csvField(value)).toBe(written);
+    expect(parseCsv(`${csvField(value)},end`)[0]).toEqual([written.startsWith('"') ? written.slice(1, -1) : written, 'end']);
+  });
+
   it('writes what parseCsv reads back', () => {
     const rows = [
       ['email', 'note'],

@@ -44,12 +44,21 @@ export function parseCsv(text: string): string[][] {
 }
 
 /**
- * One CSV field. A value a spreadsheet would run as a formula (starting with =, +, -, @, a tab
- * or a carriage return) is written with a leading apostrophe, so opening an export cannot run
- * anything (OWASP "CSV injection"); a field with a comma, quote or line break is quoted.
+ * Whether a spreadsheet could take the value for a formula: its first character that is not
+ * blank (spaces, tabs, line breaks, other control characters; spreadsheets skip them) is =, +, -
+ * or @, or it starts with a tab or a carriage return at all (OWASP "CSV injection").
+ */
+export function looksLikeFormula(value: string): boolean {
+  return /^[\s\p{Cc}]*[=+\-@]/u.test(value) || /^[\t\r]/.test(value);
+}
+
+/**
+ * One CSV field, the only way exports write one. A value that looks like a formula is written
+ * with a leading apostrophe, so opening an export cannot run anything; a field with a comma,
+ * quote or line break is quoted.
  */
 export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const safe = looksLikeFormula(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 

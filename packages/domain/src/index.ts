@@ -10,6 +10,7 @@ export * from './permissions';
 export * from './password-policy';
 export * from './response-codes';
 export * from './set-password-mode';
+export * from './single-line';
 export * from './tags';
 export * from './engine';
 export * from './inbox';

@@ -36,6 +36,7 @@ import {
   type TenantSettings,
   transition,
   validateBulkRow,
+  toSingleLine,
   validateTagLayout,
   type WorkflowStateType,
   type WorkflowStepInput,
@@ -64,6 +65,7 @@ import { appLink, nameOf as personName, queueEngineEffects, requestMail } from '
 import { digestSecret, generateSecret } from '../auth/secrets';
 import { NOTIFICATION_CHANNEL, type NotificationSignal, stepRequestNotification } from '../notifications/record';
 import { checkSigners } from '../epaks/start';
+import { mailHeaderValue } from '../identity/outbox';
 import { loadTenantSettings } from '../identity/tenant-configuration';
 import type { FileStorage } from '../storage/file-storage';
 import { listStates } from '../workflows/workflows';
@@ -403,7 +405,8 @@ async function resolvePeople(
 function subjectOf(template: TemplateRow, steps: readonly { recipients: readonly BulkRowRecipient[] }[]): string {
   const person = steps.flatMap((step) => step.recipients).find((recipient) => recipient.firstName || recipient.lastName);
   const name = person ? `${person.firstName} ${person.lastName}`.trim() : '';
-  return (name ? `${template.name} – ${name}` : template.name).slice(0, 200);
+  // One line, as every subject: a CSV cell may hold a quoted line break.
+  return toSingleLine(name ? `${template.name} – ${name}` : template.name).trim().slice(0, 200);
 }
 
 /**
@@ -614,7 +617,7 @@ async function queueStartEffects(tx: Db, work: Work, items: readonly StartEffect
           link = `${work.notify.publicUrl}/emailsign?token=${encodeURIComponent(token)}`;
         }
         const mail = requestMail({ kind: effect.stepType === 'REVIEW' ? 'review_request' : 'sign_request', review: effect.stepType === 'REVIEW', epak: { subject, message: null }, sender: work.ownerName, person, link });
-        mails.push({ tenantId: work.run.tenantId, channel: 'email', recipient: person.email, subject: mail.subject, body: mail.body, kind: mail.kind });
+        mails.push({ tenantId: work.run.tenantId, channel: 'email', recipient: mailHeaderValue(person.email), subject: mailHeaderValue(mail.subject), body: mail.body, kind: mail.kind });
         if (person.membership !== null) notes.push({ tenantId: work.run.tenantId, userId: person.id, type: note.type, epakId: item.epakId, title: note.title, body: note.body });
       }
     }

@@ -305,6 +305,7 @@ export async function uploadTemplate(options: {
   stream: Readable;
   disabledFormats: readonly DocumentFormat[];
   limits: DocumentLimits;
+  signal?: AbortSignal | undefined;
   name?: string | undefined;
   workflowId?: string | undefined;
 }): Promise<DocumentTemplate> {

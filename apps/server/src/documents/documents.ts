@@ -21,6 +21,7 @@ import type { Db } from '../db/database';
 import { documents } from '../db/schema';
 import type { FileStorage } from '../storage/file-storage';
 import { convertWithLibreOffice } from './office';
+import type { ParserQueue } from './parser-queue';
 import { imageToPdf, inspectPdf, mergePdfs, type SandboxLimits } from './sandbox';
 import type { SandboxFailure } from './sandbox-protocol';
 import { contentMatches, describeFamily, SNIFF_BYTES, sniffContent } from './sniff';
@@ -32,6 +33,8 @@ export interface DocumentLimits {
   maxPages: number;
   libreOffice: string | undefined;
   sandbox?: SandboxLimits;
+  /** The process's queue for parsing and conversion children (parser-queue.ts): every child runs in a turn of it. */
+  parsers: ParserQueue;
 }
 
 const invalidDocument = (message: string, httpStatus?: number) =>
@@ -118,6 +121,8 @@ async function preparePdf(options: {
   disabledFormats: readonly DocumentFormat[];
   limits: DocumentLimits;
   workDir: string;
+  /** Aborts when the client has gone: a request still waiting for its turn leaves the queue. */
+  signal?: AbortSignal | undefined;
 }): Promise<PreparedPdf> {
   const { limits, workDir } = options;
   const name = checkDocumentName(options.fileName);
@@ -134,26 +139,30 @@ async function preparePdf(options: {
   if (!contentMatches(format, family)) {
     throw invalidDocument(`The file is named .${format} but its content is ${describeFamily(family)}.`);
   }
-  let pdfPath = received;
   const kind = documentKindOf(format);
-  if (kind === 'image') {
-    pdfPath = path.join(workDir, 'converted.pdf');
-    const made = await imageToPdf(received, format, pdfPath, limits.sandbox);
-    if (!made.ok) throw failureToError(made);
-  } else if (kind === 'office') {
-    if (!limits.libreOffice) {
-      throw new DomainError(
-        ResponseCode.DOCUMENT_CONVERSION_FAILED,
-        'Office files cannot be converted on this server because LibreOffice is not installed. Save the file as PDF and upload that.',
-      );
-    }
-    const converted = await convertWithLibreOffice({ binary: limits.libreOffice, input: received, workDir });
-    if (!converted) throw new DomainError(ResponseCode.DOCUMENT_CONVERSION_FAILED, 'LibreOffice could not convert this file to PDF.');
-    pdfPath = converted;
+  if (kind === 'office' && !limits.libreOffice) {
+    throw new DomainError(
+      ResponseCode.DOCUMENT_CONVERSION_FAILED,
+      'Office files cannot be converted on this server because LibreOffice is not installed. Save the file as PDF and upload that.',
+    );
   }
-  const inspected = await inspectPdf(pdfPath, limits.maxPages, limits.sandbox);
-  if (!inspected.ok) throw failureToError(inspected);
-  return { path: pdfPath, format, ...inspected };
+  // The turn is taken once the file is on disk, so a slow upload holds no parser; the request's
+  // children then run one after another within it.
+  return limits.parsers.run(async () => {
+    let pdfPath = received;
+    if (kind === 'image') {
+      pdfPath = path.join(workDir, 'converted.pdf');
+      const made = await imageToPdf(received, format, pdfPath, limits.sandbox);
+      if (!made.ok) throw failureToError(made);
+    } else if (kind === 'office') {
+      const converted = await convertWithLibreOffice({ binary: limits.libreOffice!, input: received, workDir });
+      if (!converted) throw new DomainError(ResponseCode.DOCUMENT_CONVERSION_FAILED, 'LibreOffice could not convert this file to PDF.');
+      pdfPath = converted;
+    }
+    const inspected = await inspectPdf(pdfPath, limits.maxPages, limits.sandbox);
+    if (!inspected.ok) throw failureToError(inspected);
+    return { path: pdfPath, format, ...inspected };
+  }, options.signal);
 }
 
 /** An uploaded file made into a stored, inspected PDF, without a document row of its own. */
@@ -179,6 +188,7 @@ export async function storeUploadedPdf(options: {
   stream: Readable;
   disabledFormats: readonly DocumentFormat[];
   limits: DocumentLimits;
+  signal?: AbortSignal | undefined;
 }): Promise<StoredPdf> {
   return withWorkDir(options.workRoot, async (workDir) => {
     const pdf = await preparePdf({ ...options, workDir });
@@ -206,6 +216,7 @@ export async function uploadDocument(options: {
   stream: Readable;
   disabledFormats: readonly DocumentFormat[];
   limits: DocumentLimits;
+  signal?: AbortSignal | undefined;
 }): Promise<DocumentRow> {
   const pdf = await storeUploadedPdf(options);
   const [row] = await options.db
@@ -236,6 +247,7 @@ export async function convertToPdf<T>(options: {
   stream: Readable;
   disabledFormats: readonly DocumentFormat[];
   limits: DocumentLimits;
+  signal?: AbortSignal | undefined;
   send: (pdf: { path: string; size: number; name: string }) => Promise<T>;
 }): Promise<T> {
   return withWorkDir(options.workRoot, async (workDir) => {
@@ -301,6 +313,7 @@ export async function mergeOwnDocuments(options: {
   documentIds: string[];
   name: string;
   limits: DocumentLimits;
+  signal?: AbortSignal | undefined;
 }): Promise<DocumentRow> {
   const { db, storage, scope } = options;
   const name = checkDocumentName(options.name);
@@ -314,10 +327,13 @@ export async function mergeOwnDocuments(options: {
       inputs.push(file);
     }
     const output = path.join(workDir, 'merged.pdf');
-    const merged = await mergePdfs(inputs, output, options.limits.sandbox);
-    if (!merged.ok) throw failureToError(merged);
-    const inspected = await inspectPdf(output, options.limits.maxPages, options.limits.sandbox);
-    if (!inspected.ok) throw failureToError(inspected);
+    const inspected = await options.limits.parsers.run(async () => {
+      const merged = await mergePdfs(inputs, output, options.limits.sandbox);
+      if (!merged.ok) throw failureToError(merged);
+      const result = await inspectPdf(output, options.limits.maxPages, options.limits.sandbox);
+      if (!result.ok) throw failureToError(result);
+      return result;
+    }, options.signal);
     const stored = await storage.put(fs.createReadStream(output));
     const [row] = await db
       .insert(documents)

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { childEnvironment } from './child-environment';
 
 export const OFFICE_TIMEOUT_MS = 120_000;
 
@@ -33,7 +34,8 @@ export async function convertWithLibreOffice(options: { binary: string; input: s
   const child = spawn(
     options.binary,
     [`-env:UserInstallation=file://${profile}`, '--headless', '--norestore', '--nolockcheck', '--convert-to', 'pdf', '--outdir', outDir, options.input],
-    { stdio: 'ignore' },
+    // None of the server's secrets: LibreOffice parses a stranger's file with all its filters.
+    { stdio: 'ignore', env: childEnvironment() },
   );
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? OFFICE_TIMEOUT_MS);
   try {

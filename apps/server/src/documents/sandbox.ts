@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
+import { childEnvironment } from './child-environment';
 import { InspectResult, WriteResult, type SandboxFailure, type SandboxJob } from './sandbox-protocol';
 
 export interface SandboxLimits {
@@ -42,7 +43,8 @@ const overLimit = (what: string): SandboxFailure => ({
 async function runInSandbox<R>(job: SandboxJob, schema: z.ZodType<R>, limits: SandboxLimits): Promise<R | SandboxFailure> {
   const child = spawn(process.execPath, [`--max-old-space-size=${limits.heapMb}`, CHILD, JSON.stringify(job)], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: '' },
+    // None of the server's secrets: the child reads a stranger's file and could be led astray.
+    env: childEnvironment(),
   });
   let stdout = '';
   let killedFor: SandboxFailure | undefined;

@@ -35,7 +35,11 @@ function send(
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof DomainError) {
-      if (error.httpStatus >= 500) request.log.error({ err: error }, 'domain fault');
+      // A refusal for now (a full queue, 503; a sign-in lock, -14) says when to come back; a full queue is load, not a fault.
+      const retryAfter = error.data?.['retryAfterSeconds'] ?? error.data?.['retryAfter'];
+      if (typeof retryAfter === 'number') reply.header('retry-after', String(Math.ceil(retryAfter)));
+      if (error.httpStatus === 503) request.log.warn({ err: error }, 'refused for load');
+      else if (error.httpStatus >= 500) request.log.error({ err: error }, 'domain fault');
       return send(reply, error.httpStatus, error.code, error.message, error.issues, error.data);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

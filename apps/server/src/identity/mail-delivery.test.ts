@@ -230,3 +230,30 @@ describe('SMS delivery through the relay webhook', () => {
     }
   });
 });
+
+describe('mail headers', () => {
+  it('are one line when queued and when sent: no header can be injected through a subject', async () => {
+    await database.db.delete(outbox);
+    received.length = 0;
+    await queueEmail({ db: database.db, tenantId: null, to: 'asha@example.test\r\n', subject: 'Please sign: Offer\r\nBcc: thief@evil.test', body: 'Hello', kind: 'epak_sign_request' });
+    // A row stored before subjects were kept to one line, or written around queueEmail.
+    await database.db.insert(outbox).values({ tenantId: null, channel: 'email', recipient: 'ravi@example.test', subject: 'Old\nBcc: thief@evil.test\u2028X-Evil: 1', body: 'Hi', kind: 'epak_reminder' });
+    const queued = await database.db.select().from(outbox).orderBy(asc(outbox.createdAt));
+    expect(queued.find((row) => row.kind === 'epak_sign_request')).toMatchObject({ recipient: 'asha@example.test', subject: 'Please sign: Offer Bcc: thief@evil.test' });
+
+    const handed: { to: string; subject: string }[] = [];
+    const smtp = smtpTransport(`smtp://127.0.0.1:${port}`);
+    const watching: MailTransport = {
+      sendMail: (message) => {
+        handed.push({ to: message.to, subject: message.subject });
+        return smtp.sendMail(message);
+      },
+    };
+    expect(await deliverOutbox({ db: database.db, storage, transport: watching, from: 'Pakt <no-reply@pakt.test>' })).toEqual({ sent: 2, failed: 0 });
+    expect(handed.map((m) => m.subject).sort()).toEqual(['Old Bcc: thief@evil.test X-Evil: 1', 'Please sign: Offer Bcc: thief@evil.test']);
+    expect(handed.every((m) => !/[\r\n\u2028]/.test(m.to + m.subject))).toBe(true);
+    // On the wire: nobody else got it, and no header line of the sender's choosing.
+    expect(received.flatMap((m) => m.to).sort()).toEqual(['asha@example.test', 'ravi@example.test']);
+    for (const message of received) expect(message.data).not.toMatch(/^(Bcc|X-Evil):/im);
+  });
+});

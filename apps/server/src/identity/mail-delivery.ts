@@ -7,6 +7,7 @@ import { outbox } from '../db/schema';
 import { streamDocumentAt } from '../epaks/pinned-document';
 import { defineJob } from '../jobs/job-queue';
 import type { FileStorage } from '../storage/file-storage';
+import { mailHeaderValue } from './outbox';
 
 export const DELIVERY_BATCH = 50;
 /** A message that keeps failing is retried this many times, then left for an admin to see. */
@@ -113,8 +114,9 @@ export function deliverOutbox(options: { db: Db; storage: FileStorage; transport
       try {
         return await options.transport.sendMail({
           from: options.from,
-          to: row.recipient,
-          subject: row.subject,
+          // Cleaned again as it leaves: a row stored before subjects were kept to one line may hold a break.
+          to: mailHeaderValue(row.recipient),
+          subject: mailHeaderValue(row.subject),
           text: row.body,
           ...(attachments.length > 0 ? { attachments } : {}),
         });

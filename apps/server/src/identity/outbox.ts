@@ -1,5 +1,15 @@
+import { toSingleLine } from '@pakt/domain';
 import type { Db } from '../db/database';
 import { type OutboxAttachment, outbox } from '../db/schema';
+
+/**
+ * A value for a mail header (subject, recipient): one line, whatever it was made from. Contracts
+ * already keep line breaks out of subjects; this is the last guard, so no text of a user's can
+ * ever start a header of its own ("\r\nBcc: ...") in a mail we send.
+ */
+export function mailHeaderValue(text: string): string {
+  return toSingleLine(text).trim();
+}
 
 /**
  * Queues a message. Admins read the outbox in the app; delivery over SMTP (SMTP_URL) is a job
@@ -20,8 +30,8 @@ export async function queueEmail(options: {
   await options.db.insert(outbox).values({
     tenantId: options.tenantId,
     channel: 'email',
-    recipient: options.to,
-    subject: options.subject,
+    recipient: mailHeaderValue(options.to),
+    subject: mailHeaderValue(options.subject),
     body: options.body,
     kind: options.kind,
     attachments: options.attachments && options.attachments.length > 0 ? [...options.attachments] : null,

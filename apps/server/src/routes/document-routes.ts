@@ -27,6 +27,8 @@ import {
   uploadDocument as receiveDocument,
 } from '../documents/documents';
 import { findLibreOffice } from '../documents/office';
+import { parserQueueOf } from '../documents/parser-queue';
+import { clientGoneSignal } from '../http/client-gone';
 import { route } from '../http/route';
 
 export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -35,6 +37,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
     maxBytes: ctx.config.documents.maxBytes,
     maxPages: ctx.config.documents.maxPages,
     libreOffice: findLibreOffice(ctx.config.documents.libreOfficePath),
+    parsers: parserQueueOf(ctx),
   };
   // Scratch space next to the stored files: the same disk, so a large upload fits where it will live.
   const workRoot = path.join(ctx.config.dataDir, 'work');
@@ -47,7 +50,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
     return file;
   };
 
-  route(app, ctx, uploadDocument, async ({ auth, request, tenantSettings }) => {
+  route(app, ctx, uploadDocument, async ({ auth, request, reply, tenantSettings }) => {
     const file = await fileOf(request);
     const row = await receiveDocument({
       db,
@@ -59,6 +62,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
       stream: file.file,
       disabledFormats: (await tenantSettings()).disabledDocumentFormats ?? [],
       limits,
+      signal: clientGoneSignal(reply),
     });
     request.log.info({ documentId: row.id, pages: row.pageCount, size: row.size }, 'document uploaded');
     return presentDocument(row);
@@ -75,13 +79,22 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
     presentDocument(await renameOwnDocument(db, scopeOf(auth), params.documentId, body.name)),
   );
 
-  route(app, ctx, mergeDocuments, async ({ auth, body }) =>
+  route(app, ctx, mergeDocuments, async ({ auth, body, reply }) =>
     presentDocument(
-      await mergeOwnDocuments({ db, storage: ctx.storage, workRoot, scope: scopeOf(auth), documentIds: body.documentIds, name: body.name, limits }),
+      await mergeOwnDocuments({
+        db,
+        storage: ctx.storage,
+        workRoot,
+        scope: scopeOf(auth),
+        documentIds: body.documentIds,
+        name: body.name,
+        limits,
+        signal: clientGoneSignal(reply),
+      }),
     ),
   );
 
-  route(app, ctx, convertDocument, async ({ request, tenantSettings }) => {
+  route(app, ctx, convertDocument, async ({ request, reply, tenantSettings }) => {
     const file = await fileOf(request);
     return convertToPdf({
       workRoot,
@@ -89,6 +102,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
       stream: file.file,
       disabledFormats: (await tenantSettings()).disabledDocumentFormats ?? [],
       limits,
+      signal: clientGoneSignal(reply),
       // Read whole before the scratch directory goes: a converted file is bounded by the limits.
       send: async (pdf) => {
         const bytes = await fs.promises.readFile(pdf.path);

@@ -25,8 +25,10 @@ import {
 } from '../document-templates/document-templates';
 import type { DocumentLimits } from '../documents/documents';
 import { findLibreOffice } from '../documents/office';
+import { parserQueueOf } from '../documents/parser-queue';
 import { loadEpakDetail } from '../epaks/compose';
 import type { TenantAuth } from '../http/auth-guard';
+import { clientGoneSignal } from '../http/client-gone';
 import { route } from '../http/route';
 
 /** Document templates (issue 8, spec §7 and the compose tab docTemplates); the work is in document-templates/. */
@@ -37,6 +39,7 @@ export function registerDocumentTemplateRoutes(app: FastifyInstance, ctx: AppCon
     maxBytes: ctx.config.documents.maxBytes,
     maxPages: ctx.config.documents.maxPages,
     libreOffice: findLibreOffice(ctx.config.documents.libreOfficePath),
+    parsers: parserQueueOf(ctx),
   };
   const workRoot = path.join(ctx.config.dataDir, 'work');
 
@@ -46,7 +49,7 @@ export function registerDocumentTemplateRoutes(app: FastifyInstance, ctx: AppCon
     createTemplateFromEpak({ db, actor: actorOf(auth), ePakId: body.ePakId, documentId: body.documentId, name: body.name, description: body.description }),
   );
 
-  route(app, ctx, uploadDocumentTemplate, async ({ auth, request, tenantSettings }) => {
+  route(app, ctx, uploadDocumentTemplate, async ({ auth, request, reply, tenantSettings }) => {
     // The size limit is the document pipeline's, with its own message; busboy only stops runaways.
     const file = await request.file({ limits: { fileSize: limits.maxBytes + 1, files: 1 } });
     if (!file) throw invalidInput('Send the document as the multipart field "file".');
@@ -71,6 +74,7 @@ export function registerDocumentTemplateRoutes(app: FastifyInstance, ctx: AppCon
       stream: file.file,
       disabledFormats: (await tenantSettings()).disabledDocumentFormats ?? [],
       limits,
+      signal: clientGoneSignal(reply),
       name: parsed.data.name,
       workflowId: parsed.data.workflowId,
     });

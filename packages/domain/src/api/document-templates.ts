@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SigningPolicy } from '../constants/signing-policies';
 import { PageGeometry } from '../documents';
+import { singleLineText } from '../single-line';
 import { Tag } from '../tags/tag';
 import { type BinaryBody, defineEndpoint } from './contract';
 import { EpakDetail, EpakInput } from './epaks';
@@ -50,7 +51,7 @@ export const listDocumentTemplates = defineEndpoint({
 });
 
 /** A template's name: shown in the compose tab's list, unique in the tenant whatever its case. */
-export const DocumentTemplateName = z.string().trim().min(1).max(200);
+export const DocumentTemplateName = singleLineText(200);
 const TemplateDescription = z.string().trim().max(1000).nullable().optional();
 const TemplateParams = z.object({ docTemplateId: z.uuid() });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SignerStatus } from '../constants/statuses';
 import { EmailAddress } from '../constants/validation';
 import { BulkSignResult } from '../constants/workflow';
+import { singleLineText } from '../single-line';
 import { defineEndpoint } from './contract';
 import { EpakStatus } from './epaks';
 
@@ -158,7 +159,7 @@ export const editEpak = defineEndpoint({
   body: z.object({
     ePakId: z.uuid(),
     modifiedOn: z.iso.datetime(),
-    subject: z.string().trim().min(1).max(200).optional(),
+    subject: singleLineText(200).optional(),
     message: z.string().trim().max(4000).nullable().optional(),
     expiresOn: z.iso.datetime().nullable().optional(),
   }),

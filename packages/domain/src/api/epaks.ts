@@ -5,6 +5,7 @@ import { GeolocationType } from '../constants/ui';
 import { EmailAddress } from '../constants/validation';
 import { WorkflowStateType } from '../constants/workflow';
 import { PageGeometry } from '../documents';
+import { singleLineText } from '../single-line';
 import { Tag } from '../tags/tag';
 import { defineEndpoint, type BinaryBody } from './contract';
 import { SigningReason } from './reasons';
@@ -26,7 +27,8 @@ export const EpakStepInput = z.object({
 });
 
 export const EpakInput = z.object({
-  subject: z.string().trim().min(1).max(200),
+  /** One line: it goes into mail subjects (line breaks there would be header injection). */
+  subject: singleLineText(200),
   message: z.string().trim().max(4000).optional(),
   /** The caller's documents, in the order the ePak shows them. */
   documentIds: z.array(z.uuid()).min(1).max(20),
