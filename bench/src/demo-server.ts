@@ -44,9 +44,10 @@ export interface DemoServer {
  * whose password the server prints once. The caller kills `server` when done.
  */
 export async function startDemoServer(options: { work: string; port: number; env?: Record<string, string> }): Promise<DemoServer> {
+  // Rate limits off (0): a benchmark measures the server, and all its load comes from one address.
   const server = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts'), '--demo'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, DATA_DIR: path.join(options.work, 'data'), HOST: '127.0.0.1', PORT: String(options.port), LOG_LEVEL: 'warn', ...options.env },
+    env: { ...process.env, DATA_DIR: path.join(options.work, 'data'), HOST: '127.0.0.1', PORT: String(options.port), LOG_LEVEL: 'warn', RATE_LIMIT_SIGN_IN_PER_MINUTE: '0', RATE_LIMIT_PUBLIC_PER_MINUTE: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {

@@ -14,7 +14,8 @@ import { createTestDatabase, type TestDatabase } from './test-database';
 
 export function testConfig(env: NodeJS.ProcessEnv = {}): Config {
   // P-256 seals take milliseconds to make where RSA 3072 takes about a second per tenant.
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEAL_KEY_ALGORITHM: 'ecdsa-p256', ...env });
+  // Suites sign in many times from 127.0.0.1: limits far above that, unless a test sets its own.
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEAL_KEY_ALGORITHM: 'ecdsa-p256', RATE_LIMIT_SIGN_IN_PER_MINUTE: '100000', RATE_LIMIT_PUBLIC_PER_MINUTE: '100000', ...env });
 }
 
 export interface TestApp {
@@ -32,6 +33,8 @@ export async function buildTestApp(options: {
   beforeReady?: (app: FastifyInstance, context: AppContext) => void | Promise<void>;
   captureLogs?: boolean;
   beforeRoutes?: (app: FastifyInstance) => void;
+  /** The rate limits' clock (epoch ms). */
+  now?: () => number;
 } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-test-data-'));
   const config = testConfig({ DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'no-web'), ...options.env });
@@ -57,7 +60,7 @@ export async function buildTestApp(options: {
         }),
       )
     : false;
-  const app = await buildApp({ context, logger, beforeReady: options.beforeReady, beforeRoutes: options.beforeRoutes });
+  const app = await buildApp({ context, logger, beforeReady: options.beforeReady, beforeRoutes: options.beforeRoutes, ...(options.now ? { now: options.now } : {}) });
   return {
     app,
     logs,

@@ -9,6 +9,7 @@ import { ApiError, callApi } from '../api/client';
 import { rememberedUsername } from '../api/session-store';
 import { AuthCard } from '../ui/auth-card';
 import { FormError } from '../ui/form-error';
+import { RateLimitNotice, useRateLimitWait } from '../ui/rate-limit-notice';
 
 type ForgotMessage = 'forgotPassword.tooMany' | 'common.unreachable' | 'internalErrorMsg';
 
@@ -25,12 +26,15 @@ export function ForgotPasswordPage() {
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [message, setMessage] = useState<ForgotMessage | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const rateLimit = useRateLimitWait();
   useDocumentTitle(`${t('forgotPassword.title')} · Pakt`);
 
   const request = useMutation({
     mutationFn: (address: string) => callApi(forgotPassword, { body: { email: address } }, { failures: 'caller' }),
     onSuccess: (_, address) => setSentTo(address),
-    onError: (error) => setMessage(forgotPasswordMessage(error)),
+    onError: (error) => {
+      if (!rateLimit.refuse(error)) setMessage(forgotPasswordMessage(error));
+    },
   });
 
   if (sentTo) {
@@ -59,6 +63,7 @@ export function ForgotPasswordPage() {
   return (
     <AuthCard title={t('forgotPassword.title')} description={t('forgotPassword.intro')} maw={440}>
       <FormError message={message} />
+      <RateLimitNotice wait={rateLimit.wait} />
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <TextInput
@@ -72,7 +77,7 @@ export function ForgotPasswordPage() {
             error={fieldError}
             onChange={(event) => setEmail(event.currentTarget.value)}
           />
-          <Button type="submit" size="md" fullWidth loading={request.isPending}>
+          <Button type="submit" size="md" fullWidth loading={request.isPending} disabled={rateLimit.wait > 0}>
             {t('forgotPassword.submit')}
           </Button>
         </Stack>
