@@ -1,9 +1,10 @@
 import { DomainError, PASSWORD_CHANGE_REQUIRED_USER_STATUSES, ResponseCode } from '@pakt/domain';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { users } from '../db/schema';
 import { refuseUnverified } from '../identity/signup';
 import { hasEndedTemporaryAccess, loadUserTenants } from '../identity/session-user';
+import { claimSignInAttempt, clearSignInThrottle, recordFailedSignIn, signInThrottleKey } from './login-throttle';
 import { loadStrictestPasswordConfig } from './password-config';
 import { verifyPassword } from './secrets';
 
@@ -12,39 +13,41 @@ const wrongCredentials = () =>
   new DomainError(ResponseCode.INVALID_PASSWORD, 'The email or password is not correct.', { httpStatus: 401 });
 
 /**
- * Checks an email and password. Order matters: a locked account is refused before the password
- * is even looked at (so lockout really stops guessing), and account states are revealed only
- * to someone who knows the password.
+ * Checks an email and password. Order matters: a client locked out for this address is refused
+ * before the password is even looked at (so the lock really stops guessing), and account states
+ * are revealed only to someone who knows the password.
+ *
+ * Failures are counted per typed address and client (login-throttle.ts), not per account: a
+ * stranger's guesses lock only the stranger's client out, never the owner elsewhere, and an
+ * unknown address goes through exactly the same steps and answers as a known one.
  */
-export async function authenticateUser(options: { db: Db; email: string; password: string; publicUrl: string; now?: Date }) {
+export async function authenticateUser(options: {
+  db: Db;
+  email: string;
+  password: string;
+  /** The client's address (request.ip; TRUST_PROXY decides whether a proxy's header is believed). */
+  clientAddress: string;
+  publicUrl: string;
+  now?: Date;
+}) {
   const { db } = options;
   const now = options.now ?? new Date();
-  const [user] = await db.select().from(users).where(eq(users.email, options.email.toLowerCase()));
-  if (!user) {
+  const key = signInThrottleKey(options.email, options.clientAddress);
+  let failures: number;
+  try {
+    failures = await claimSignInAttempt({ db, key, now });
+  } catch (locked) {
+    // As slow as a checked password, so a locked client cannot tell it apart by timing either.
     await verifyPassword(null, options.password);
+    throw locked;
+  }
+  const [user] = await db.select().from(users).where(eq(users.email, options.email.toLowerCase()));
+  // No user, or one without a password (invited), costs the same dummy verification.
+  if (!(await verifyPassword(user?.passwordHash ?? null, options.password)) || !user) {
+    await recordFailedSignIn({ db, key, failures, now });
     throw wrongCredentials();
   }
-  if (user.lockedUntil && user.lockedUntil > now) {
-    throw new DomainError(ResponseCode.USER_LOCKED, 'Too many wrong passwords: the account is locked for a while.');
-  }
-  if (!(await verifyPassword(user.passwordHash, options.password))) {
-    const rules = await loadStrictestPasswordConfig(db, user.id);
-    // Counted in SQL so concurrent guesses cannot each read the same old count.
-    const [counted] = await db
-      .update(users)
-      .set({ failedLoginCount: sql`${users.failedLoginCount} + 1` })
-      .where(eq(users.id, user.id))
-      .returning({ failed: users.failedLoginCount });
-    if ((counted?.failed ?? 0) >= rules.maxFailedAttempts) {
-      await db
-        .update(users)
-        .set({ failedLoginCount: 0, lockedUntil: new Date(now.getTime() + rules.lockoutMinutes * 60_000) })
-        .where(eq(users.id, user.id));
-      throw new DomainError(ResponseCode.USER_LOCKED, 'Too many wrong passwords: the account is locked for a while.');
-    }
-    throw wrongCredentials();
-  }
-  await db.update(users).set({ failedLoginCount: 0, lockedUntil: null }).where(eq(users.id, user.id));
+  await clearSignInThrottle({ db, key });
 
   if (user.disabledAt) throw new DomainError(ResponseCode.USER_DISABLED, 'This account is disabled. Contact your administrator.');
   if (!user.emailVerifiedAt) await refuseUnverified({ db, user, publicUrl: options.publicUrl });

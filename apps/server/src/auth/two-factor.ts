@@ -1,15 +1,25 @@
 import { randomInt } from 'node:crypto';
 import { DomainError, invalidInput, ResponseCode, type SecondFactorMethod, type TwoFactorChallenge } from '@pakt/domain';
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
 import { generateSecret as generateTotpSecret, generateURI, verify as verifyTotp } from 'otplib';
 import type { Db } from '../db/database';
 import { memberships, otpChallenges, tenants, users } from '../db/schema';
 import { queueEmail, queueSms } from '../identity/outbox';
+import { lockedFor, progressiveLockEnd, secondsUntil } from './login-throttle';
+import { loadStrictestPasswordConfig } from './password-config';
 import { digestSecret, secretsEqual, verifyPassword } from './secrets';
 
 export const CHALLENGE_MINUTES = 10;
 export const MAX_OTP_ATTEMPTS = 5;
 export const OTP_RESEND_SECONDS = 30;
+/**
+ * Wrong codes in a row, across challenges, before the second factor locks. Twice a challenge's
+ * tries, so someone who mistypes through one challenge can sign in again and try once more (what
+ * the app tells them), yet guessing across sign-ins stops soon: a code has only a million values,
+ * three of them accepted at a time. A fixed number rather than the tenant's maxFailedAttempts,
+ * which may be as high as 100 (meant for passwords) or as low as a challenge's own five.
+ */
+export const MAX_OTP_FAILURES = 2 * MAX_OTP_ATTEMPTS;
 /** One step either side, for phones whose clocks drift. */
 const TOTP_TOLERANCE_SECONDS = 30;
 
@@ -51,6 +61,17 @@ function textablePhone(user: UserRow, method: SecondFactorMethod, smsAvailable: 
   return method === 'email' && smsAvailable ? maskPhone(user.phone) : null;
 }
 
+const secondFactorLocked = (until: Date, now: Date) =>
+  lockedFor(secondsUntil(until, now), 'Too many wrong codes: signing in with this account is paused.');
+
+/**
+ * While the second factor is locked nothing opens a fresh challenge or checks a code, not even a
+ * right one: otherwise every sign-in would bring new tries. Only the password holder gets here.
+ */
+function assertSecondFactorOpen(user: UserRow, now = new Date()) {
+  if (user.otpLockedUntil && user.otpLockedUntil > now) throw secondFactorLocked(user.otpLockedUntil, now);
+}
+
 export async function openChallenge(options: {
   db: Db;
   user: UserRow;
@@ -58,6 +79,7 @@ export async function openChallenge(options: {
   clientId: string;
   smsAvailable: boolean;
 }): Promise<never> {
+  assertSecondFactorOpen(options.user);
   const [challenge] = await options.db
     .insert(otpChallenges)
     .values({
@@ -126,6 +148,7 @@ export async function describeChallenge(options: { db: Db; otpId: string; smsAva
 export async function sendChallengeCode(options: { db: Db; otpId: string; channel: 'email' | 'sms'; smsAvailable: boolean }) {
   const { db } = options;
   const { challenge, user } = await loadLiveChallenge(db, options.otpId);
+  assertSecondFactorOpen(user);
   if (challenge.method !== 'email') {
     throw invalidInput('This sign-in uses your authenticator app, not a sent code.');
   }
@@ -184,10 +207,77 @@ async function acceptAuthenticatorCode(db: Db, user: UserRow, code: string): Pro
   return recorded.length > 0 ? 'accepted' : 'reused';
 }
 
-/** Checks a code; wrong ones count, and the fifth ends the challenge. Returns the signed-in user. */
+/** How long the lock lasts follows the person's strictest tenant, as for passwords (15 minutes by default). */
+async function secondFactorLimits(db: Db, userId: string) {
+  const rules = await loadStrictestPasswordConfig(db, userId);
+  return { maxFailures: MAX_OTP_FAILURES, lockoutMinutes: rules.lockoutMinutes };
+}
+
+type Limits = Awaited<ReturnType<typeof secondFactorLimits>>;
+
+const notLockedAt = (now: Date) => sql`coalesce(${users.otpLockedUntil} <= ${now.toISOString()}::timestamptz, true)`;
+
+async function throwIfSecondFactorLocked(db: Db, userId: string, now: Date) {
+  const [row] = await db.select().from(users).where(eq(users.id, userId));
+  if (row) assertSecondFactorOpen(row, now);
+}
+
+/**
+ * Takes one try from the account's budget before the code is checked, in one statement, so
+ * concurrent guesses cannot all pass a count read beforehand. A try beyond the budget (only
+ * when racing) starts the lock itself. Answers how many tries in a row this one makes.
+ */
+async function claimCodeAttempt(db: Db, userId: string, limits: Limits, now: Date): Promise<number> {
+  const over = sql`${users.failedOtpCount} + 1 > ${limits.maxFailures}`;
+  const [row] = await db
+    .update(users)
+    .set({
+      failedOtpCount: sql`case when ${over} then 0 else ${users.failedOtpCount} + 1 end`,
+      otpLockouts: sql`case when ${over} then ${users.otpLockouts} + 1 else ${users.otpLockouts} end`,
+      otpLockedUntil: sql`case when ${over} then ${progressiveLockEnd(now, users.otpLockouts, limits.lockoutMinutes)} else ${users.otpLockedUntil} end`,
+    })
+    .where(and(eq(users.id, userId), notLockedAt(now)))
+    .returning({ failures: users.failedOtpCount });
+  await throwIfSecondFactorLocked(db, userId, now);
+  return row?.failures ?? limits.maxFailures;
+}
+
+/** A wrong code used up the budget: the second factor locks, each time twice as long as the last. */
+async function recordWrongCode(db: Db, userId: string, failures: number, limits: Limits, now: Date) {
+  if (failures < limits.maxFailures) return;
+  // Conditional, so a racing try that already started the lock does not start a second one.
+  await db
+    .update(users)
+    .set({
+      failedOtpCount: 0,
+      otpLockouts: sql`${users.otpLockouts} + 1`,
+      otpLockedUntil: progressiveLockEnd(now, users.otpLockouts, limits.lockoutMinutes),
+    })
+    .where(and(eq(users.id, userId), gte(users.failedOtpCount, limits.maxFailures), notLockedAt(now)));
+  await throwIfSecondFactorLocked(db, userId, now);
+}
+
+/**
+ * Checks a code. Wrong ones count twice: per challenge (the fifth ends it, -217) and per account
+ * across challenges (users.failedOtpCount), since each sign-in opens a fresh challenge and would
+ * otherwise bring five new tries. Past the account's budget the second factor locks (-14) for
+ * lockoutMinutes, doubling with each further lockout, until a right code resets it. In-person
+ * codes count too: they are the same person's codes. Returns the signed-in user.
+ */
 export async function verifyChallenge(options: { db: Db; otpId: string; code: string; inPerson?: boolean }): Promise<{ user: UserRow; clientId: string }> {
   const { db } = options;
+  const now = new Date();
   const { challenge, user } = await loadLiveChallenge(db, options.otpId, { inPerson: options.inPerson ?? false });
+  assertSecondFactorOpen(user, now);
+  const limits = await secondFactorLimits(db, user.id);
+  // Both counts are taken before the code is checked: a burst of guesses gets no more tries than a sequence.
+  const [claimed] = await db
+    .update(otpChallenges)
+    .set({ attempts: sql`${otpChallenges.attempts} + 1` })
+    .where(and(eq(otpChallenges.id, challenge.id), lt(otpChallenges.attempts, MAX_OTP_ATTEMPTS)))
+    .returning({ attempts: otpChallenges.attempts });
+  if (!claimed) throw new DomainError(ResponseCode.MAXIMUM_OTP_ATTEMPTS, `Too many wrong codes: ${againFor(options.inPerson)}.`);
+  const failures = await claimCodeAttempt(db, user.id, limits, now);
   const outcome =
     challenge.method === 'totp'
       ? await acceptAuthenticatorCode(db, user, options.code)
@@ -195,12 +285,8 @@ export async function verifyChallenge(options: { db: Db; otpId: string; code: st
         ? 'accepted'
         : 'wrong';
   if (outcome !== 'accepted') {
-    const [counted] = await db
-      .update(otpChallenges)
-      .set({ attempts: sql`${otpChallenges.attempts} + 1` })
-      .where(eq(otpChallenges.id, challenge.id))
-      .returning({ attempts: otpChallenges.attempts });
-    if ((counted?.attempts ?? MAX_OTP_ATTEMPTS) >= MAX_OTP_ATTEMPTS) {
+    await recordWrongCode(db, user.id, failures, limits, now);
+    if (claimed.attempts >= MAX_OTP_ATTEMPTS) {
       throw new DomainError(ResponseCode.MAXIMUM_OTP_ATTEMPTS, `Too many wrong codes: ${againFor(options.inPerson)}.`);
     }
     throw new DomainError(
@@ -215,6 +301,8 @@ export async function verifyChallenge(options: { db: Db; otpId: string; code: st
     .where(and(eq(otpChallenges.id, challenge.id), sql`${otpChallenges.consumedAt} is null`))
     .returning({ id: otpChallenges.id });
   if (consumed.length === 0) throw new DomainError(ResponseCode.INVALID_OTP_ID, `${expiredFor(options.inPerson)}: ${againFor(options.inPerson)}.`);
+  // A right code: the person is who they say, and starts afresh.
+  await db.update(users).set({ failedOtpCount: 0, otpLockouts: 0, otpLockedUntil: null }).where(eq(users.id, user.id));
   return { user, clientId: challenge.clientId };
 }
 

@@ -59,6 +59,11 @@ export const users = pgTable(
     /** argon2id; null until the user has set a password (invited, SSO). */
     passwordHash: text('password_hash'),
     passwordChangedAt: ts('password_changed_at'),
+    /**
+     * Retired (issue 17): sign-in failures are counted per typed address and client in
+     * login_throttles, so a stranger cannot lock the owner out. Nothing reads or writes these;
+     * a later migration may drop them.
+     */
     failedLoginCount: integer('failed_login_count').notNull().default(0),
     lockedUntil: ts('locked_until'),
     /**

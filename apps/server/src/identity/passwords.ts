@@ -2,6 +2,7 @@ import { DomainError, PASSWORD_CHANGE_REQUIRED_USER_STATUSES, type PasswordConfi
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { passwordHistory, passwordResets, sessions, users } from '../db/schema';
+import { clearSignInThrottle, signInThrottleKey } from '../auth/login-throttle';
 import { loadStrictestPasswordConfig } from '../auth/password-config';
 import { digestSecret, generateSecret, hashPassword, verifyPassword } from '../auth/secrets';
 import { queueEmail } from './outbox';
@@ -43,8 +44,6 @@ async function storeNewPassword(tx: Db, userId: string, password: string) {
     .set({
       passwordHash,
       passwordChangedAt: new Date(),
-      failedLoginCount: 0,
-      lockedUntil: null,
       // Changing the password is the way out of these statuses (spec section 4).
       status: sql`case when ${users.status} in ('expired', 'resetpassword') then 'enabled' else ${users.status} end`,
     })
@@ -137,7 +136,13 @@ export async function mailResetLink(options: {
 }
 
 /** Sets a new password from a reset link; every session of the account ends. */
-export async function resetPasswordWithToken(options: { db: Db; token: string; newPassword: string }) {
+export async function resetPasswordWithToken(options: {
+  db: Db;
+  token: string;
+  newPassword: string;
+  /** Where the link was opened: that client's sign-in throttle for the address ends with it. */
+  clientAddress?: string;
+}) {
   const { db } = options;
   const [row] = await db
     .select({ reset: passwordResets, user: users })
@@ -163,6 +168,12 @@ export async function resetPasswordWithToken(options: { db: Db; token: string; n
     // The link came by mail, so the address is proven (a pending sign-up can finish this way too).
     await tx.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, row.user.id), isNull(users.emailVerifiedAt)));
     await tx.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, row.user.id), isNull(sessions.revokedAt)));
+    // Whoever forgot the password and locked themselves out guessing can sign in with the new one
+    // at once, from where they reset it. Other clients' throttles stay (they guessed the old one).
+    // The second-factor lock stays too: the mailed link proves the mailbox, not the authenticator.
+    if (options.clientAddress) {
+      await clearSignInThrottle({ db: tx as unknown as Db, key: signInThrottleKey(row.user.email, options.clientAddress) });
+    }
   });
 }
 

@@ -1,7 +1,7 @@
 import { DEFAULT_PASSWORD_CONFIG, DomainError, passwordProblems, passwordRejected, ResponseCode } from '@pakt/domain';
-import { eq, isNull, and, sql } from 'drizzle-orm';
+import { eq, gt, isNull, and, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
-import { memberships, passwordHistory, tenants, users } from '../db/schema';
+import { memberships, outbox, passwordHistory, tenants, users } from '../db/schema';
 import { hashPassword } from '../auth/secrets';
 import { consumeOneTimeToken, issueOneTimeToken, lastIssuedAt } from '../auth/one-time-tokens';
 import { queueEmail } from './outbox';
@@ -58,10 +58,50 @@ export async function refuseUnverified(options: { db: Db; user: UserRow; publicU
   throw pending(options.user.email);
 }
 
+/** At most one "someone tried to sign up with your address" mail per address in this time. */
+export const EXISTING_OWNER_NOTICE_MINUTES = 60;
+
+/**
+ * Someone signed up with an address that has an account. The form's answer must not say so (it
+ * would tell anyone which addresses have accounts), so the owner hears of it by mail instead, with
+ * where to go if it was them: no link that signs in or resets anything, just the public pages.
+ */
+async function noticeExistingOwner(options: { db: Db; user: UserRow; publicUrl: string }) {
+  const { db, user } = options;
+  const since = new Date(Date.now() - EXISTING_OWNER_NOTICE_MINUTES * 60_000);
+  const [recent] = await db
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(and(eq(outbox.recipient, user.email), eq(outbox.kind, 'signup-existing'), gt(outbox.createdAt, since)))
+    .limit(1);
+  // Repeated sign-ups must not turn the form into a way to flood someone's mailbox.
+  if (recent) return;
+  await queueEmail({
+    db,
+    tenantId: null,
+    to: user.email,
+    subject: 'Someone tried to sign up for Pakt with your address',
+    body: [
+      `Hello ${user.firstName},`,
+      '',
+      'Someone, perhaps you, tried to create a new Pakt account with this address. You already have an account, so nothing was created or changed.',
+      '',
+      `If it was you, sign in at ${options.publicUrl}/login. If you forgot your password, reset it at ${options.publicUrl}/forgetpassword.`,
+      '',
+      'If it was not you, you need not do anything: your account is as it was.',
+    ].join('\n'),
+    kind: 'signup-existing',
+  });
+}
+
 /**
  * Self-service sign-up: a new organisation (tenant) with the person as its admin. Nobody can
  * sign in to it until the address is confirmed from the mailed link, so an account cannot be
  * opened in someone else's name.
+ *
+ * An address that has an account gets exactly the answer a new one gets ("check your mail"), and
+ * nothing is created: a sign-up still waiting for confirmation has its link mailed again (at most
+ * once a minute, the first registration stands), any other account's owner is told by mail.
  */
 export async function signUp(options: {
   db: Db;
@@ -73,18 +113,21 @@ export async function signUp(options: {
   jobTitle?: string | undefined;
   password: string;
   publicUrl: string;
-}): Promise<UserRow> {
+}): Promise<{ email: string }> {
   const problems = passwordProblems(options.password, DEFAULT_PASSWORD_CONFIG);
   if (problems.length > 0) {
     throw passwordRejected(problems, 'newPassword');
   }
   const passwordHash = await hashPassword(options.password);
   const created = await options.db.transaction(async (tx) => {
-    const [taken] = await tx.select().from(users).where(eq(users.email, options.email));
-    if (taken && !taken.emailVerifiedAt) return { pendingUser: taken };
-    if (taken) throw new DomainError(ResponseCode.USER_ALREADY_EXISTS, 'An account with this email exists: sign in instead.');
+    // The organisation name first: a taken one is refused whoever signs up, so this answer says
+    // nothing about the address either.
     const [clash] = await tx.select({ id: tenants.id }).from(tenants).where(sql`lower(${tenants.name}) = lower(${options.orgName})`);
     if (clash) throw new DomainError(ResponseCode.TENANT_ALREADY_EXISTS, 'An organisation with this name exists already.');
+    const [taken] = await tx.select().from(users).where(eq(users.email, options.email));
+    // A self sign-up not yet confirmed has a password; an invited person who never joined has none.
+    if (taken && !taken.emailVerifiedAt && taken.passwordHash) return { kind: 'pending' as const, user: taken };
+    if (taken) return { kind: 'existing' as const, user: taken };
     const [tenant] = await tx.insert(tenants).values({ name: options.orgName }).returning();
     const [user] = await tx
       .insert(users)
@@ -101,14 +144,19 @@ export async function signUp(options: {
       .returning();
     await tx.insert(memberships).values({ tenantId: tenant!.id, userId: user!.id, role: 'admin', status: 'active' });
     await tx.insert(passwordHistory).values({ userId: user!.id, passwordHash });
-    return { user: user! };
+    return { kind: 'created' as const, user: user! };
   });
-  if (created.pendingUser) {
+  if (created.kind === 'pending') {
     // Signing up again before confirming: the first registration stands; the link goes out again.
-    return refuseUnverified({ db: options.db, user: created.pendingUser, publicUrl: options.publicUrl });
+    await sendVerificationLink({ db: options.db, user: created.user, publicUrl: options.publicUrl });
+    return { email: created.user.email };
+  }
+  if (created.kind === 'existing') {
+    await noticeExistingOwner({ db: options.db, user: created.user, publicUrl: options.publicUrl });
+    return { email: created.user.email };
   }
   await sendVerificationLink({ db: options.db, user: created.user, publicUrl: options.publicUrl });
-  return created.user;
+  return { email: created.user.email };
 }
 
 /** The mailed link: confirms the address (once) and answers the now usable account. */

@@ -115,10 +115,14 @@ describe('forgot and reset password', () => {
     expect(mails.map((m) => m.recipient)).toEqual([user.email]);
   });
 
-  it('resets with the mailed link once, unlocks the account and ends every session', async () => {
+  it('resets with the mailed link once, lifts the resetting client\'s sign-in lock and ends every session', async () => {
     const { user } = await makeMember(db());
     const session = await signIn(t.app, user.email, GOOD_PASSWORD);
-    await db().update(users).set({ lockedUntil: new Date(Date.now() + 3600_000) }).where(eq(users.id, user.id));
+    // The owner forgot the password and guessed until this client was locked out (-14).
+    const guess = (password: string) =>
+      t.app.inject({ method: 'POST', url: '/msbapi/v1/authenticate', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ username: user.email, password }).toString() });
+    for (let i = 0; i < DEFAULT_PASSWORD_CONFIG.maxFailedAttempts; i++) await guess(`Forgotten-${i}-Pass`);
+    expect((await guess(GOOD_PASSWORD)).json().code).toBe(-14);
     await forgot(user.email);
     const token = await mailedToken();
     expect(JSON.stringify(await db().select().from(passwordResets))).not.toContain(token);

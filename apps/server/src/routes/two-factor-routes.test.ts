@@ -2,7 +2,7 @@ import { ErrorEnvelope, TokenGrant, TwoFactorChallenge } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { otpChallenges, outbox, sessions, tenants } from '../db/schema';
+import { otpChallenges, outbox, sessions, tenants, users } from '../db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';
@@ -106,6 +106,9 @@ describe('two-factor sign-in with the authenticator app', () => {
     // A new sign-in starts a new challenge.
     const next = await challengeFor(user.email);
     expect((await verify(next.otpId, await nextCode(secret))).statusCode).toBe(200);
+    // The right code clears the account's count of wrong ones across challenges.
+    const [after] = await db().select().from(users).where(eq(users.id, user.id));
+    expect(after).toMatchObject({ failedOtpCount: 0, otpLockouts: 0, otpLockedUntil: null });
   });
 
   it('refuses unknown and expired challenges (-196), and mailing a code for an app challenge (-6)', async () => {

@@ -61,6 +61,7 @@ describe('AuthenticatePage', () => {
   it.each([
     { code: -217, status: 429, message: en.authenticate.errors.tooManyAttempts },
     { code: -196, status: 400, message: en.authenticate.errors.expired },
+    { code: -14, status: 403, message: en.login.errors.locked },
   ])('sends the person back to sign in on $code, saying why', async ({ code, status, message }) => {
     saveChallenge(totp);
     stubApi({ [VERIFY]: () => errorResponse(code, status) });

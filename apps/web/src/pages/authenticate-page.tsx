@@ -11,13 +11,15 @@ import { useSession } from '../api/session-store';
 import { challengeFrom, clearChallenge, loadChallenge, saveChallenge, type StoredChallenge } from '../api/two-factor';
 import { pathAfterSignIn, RETURN_TO_PARAM, withReturnTo } from '../signing/return-to';
 import { AuthCard } from '../ui/auth-card';
+import { RateLimitNotice, useRateLimitWait } from '../ui/rate-limit-notice';
 
 /** How long to wait before offering to send again when the server did not say (its rule: 30 s). */
 const DEFAULT_RESEND_WAIT = 30;
 
+type VerifyRestartReason = 'expired' | 'locked' | 'paused';
 type VerifyOutcome =
   | { readonly kind: 'message'; readonly key: 'authenticate.errors.wrongCode' | 'common.unreachable' | 'internalErrorMsg' }
-  | { readonly kind: 'restart'; readonly reason: 'expired' | 'locked' };
+  | { readonly kind: 'restart'; readonly reason: VerifyRestartReason };
 
 /** Spec section 8 for the code step: a wrong code may be tried again; a dead challenge may not. */
 export function verifyOutcome(error: unknown): VerifyOutcome {
@@ -25,6 +27,8 @@ export function verifyOutcome(error: unknown): VerifyOutcome {
   if (error.code === ResponseCode.WRONG_OTP.code) return { kind: 'message', key: 'authenticate.errors.wrongCode' };
   if (error.code === ResponseCode.MAXIMUM_OTP_ATTEMPTS.code) return { kind: 'restart', reason: 'locked' };
   if (error.code === ResponseCode.INVALID_OTP_ID.code) return { kind: 'restart', reason: 'expired' };
+  // Too many wrong codes across sign-ins: the second factor is locked for a while (-14).
+  if (error.code === ResponseCode.USER_LOCKED.code) return { kind: 'restart', reason: 'paused' };
   return { kind: 'message', key: error.httpStatus === 0 ? 'common.unreachable' : 'internalErrorMsg' };
 }
 
@@ -77,9 +81,10 @@ function CodeForm({ challenge, returnTo }: { readonly challenge: TwoFactorChalle
   const [channel, setChannel] = useState<OtpChannel>('email');
   const [resendAt, setResendAt] = useState(0);
   const wait = useCountdown(resendAt);
+  const rateLimit = useRateLimitWait();
   useDocumentTitle(`${t('authenticate.title')} · Pakt`);
 
-  const restart = (reason: 'expired' | 'locked') => {
+  const restart = (reason: VerifyRestartReason) => {
     clearChallenge();
     void navigate(withReturnTo(`/login?twofactor=${reason}`, returnTo), { replace: true });
   };
@@ -105,6 +110,7 @@ function CodeForm({ challenge, returnTo }: { readonly challenge: TwoFactorChalle
       setResendAt(Date.now() + result.resendAfter * 1000);
     },
     onError: (error) => {
+      if (rateLimit.refuse(error)) return;
       if (error instanceof ApiError && error.code === ResponseCode.OTP_RETRY_TIMEOUT.code) {
         setSendMessage('authenticate.errors.resendTooSoon');
         const after = error.data?.['resendAfter'];
@@ -132,6 +138,8 @@ function CodeForm({ challenge, returnTo }: { readonly challenge: TwoFactorChalle
       void navigate(pathAfterSignIn(beginSession(grant), returnTo), { replace: true });
     },
     onError: (error) => {
+      // Too many requests from this address: the code was not checked, so it is kept for later.
+      if (rateLimit.refuse(error)) return;
       const outcome = verifyOutcome(error);
       if (outcome.kind === 'restart') return restart(outcome.reason);
       setMessage(outcome);
@@ -172,6 +180,7 @@ function CodeForm({ challenge, returnTo }: { readonly challenge: TwoFactorChalle
           {t(sendMessage, { email: challenge.maskedEmail, phone })}
         </Alert>
       )}
+      <RateLimitNotice wait={rateLimit.wait} />
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <TextInput
@@ -187,11 +196,11 @@ function CodeForm({ challenge, returnTo }: { readonly challenge: TwoFactorChalle
             onChange={(event) => setCode(event.currentTarget.value.replace(/\D/g, ''))}
             styles={{ input: { letterSpacing: '0.4em', fontSize: 20 } }}
           />
-          <Button type="submit" size="md" fullWidth loading={verify.isPending}>
+          <Button type="submit" size="md" fullWidth loading={verify.isPending} disabled={rateLimit.wait > 0}>
             {t('authenticate.submit')}
           </Button>
           {isEmail && (
-            <Button variant="subtle" onClick={() => send.mutate(channel)} disabled={wait > 0} loading={send.isPending}>
+            <Button variant="subtle" onClick={() => send.mutate(channel)} disabled={wait > 0 || rateLimit.wait > 0} loading={send.isPending}>
               {wait > 0 ? t('authenticate.resendIn', { count: wait }) : t('authenticate.resend')}
             </Button>
           )}
