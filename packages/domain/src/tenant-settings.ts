@@ -68,6 +68,13 @@ export const TenantSettings = z
     userSyncDisableMissing: z.boolean(),
     /** The role of people the feed adds without naming one. */
     userSyncDefaultRole: z.enum(['custodian', 'submitter', 'signer', 'registrar']),
+    /**
+     * One session per person: a new sign-in ends the person's other sessions, which then answer
+     * -32 (dual session detected). Applies to whoever holds an active membership here.
+     */
+    singleSession: z.boolean(),
+    /** A session works only from the address it was opened from (-26, token IP mismatch). */
+    bindSessionToAddress: z.boolean(),
   })
   .partial();
 export type TenantSettings = z.infer<typeof TenantSettings>;
@@ -256,6 +263,8 @@ export function resolveTenantSettings(stored: TenantSettings, install: InstallLi
     userSyncFileName: stored.userSyncFileName ?? null,
     userSyncDisableMissing: stored.userSyncDisableMissing ?? false,
     userSyncDefaultRole: stored.userSyncDefaultRole ?? DEFAULT_USER_SYNC_ROLE,
+    singleSession: stored.singleSession ?? false,
+    bindSessionToAddress: stored.bindSessionToAddress ?? false,
   };
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, ResponseCode } from '@pakt/domain';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { DomainError, ResponseCode, TenantSettings } from '@pakt/domain';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { memberships, sessions, tenantSettings, tenants, users } from '../db/schema';
 import { digestSecret, generateSecret } from './secrets';
@@ -24,7 +24,54 @@ export interface ClientInfo {
 }
 
 const invalidToken = () => new DomainError(ResponseCode.INVALID_ACCESS_TOKEN, 'The token is not valid.');
+const dualSession = () => new DomainError(ResponseCode.DUAL_SESSION_DETECTED, 'You signed in somewhere else, which ended this session.');
+const addressMismatch = () => new DomainError(ResponseCode.TOKEN_IP_MISMATCH, 'This session works only from the address it was opened from. Sign in again.');
 
+/** Why a session was revoked (sessions.revokedReason). */
+export type RevokedReason = 'logout' | 'replay' | 'superseded';
+
+/** A revoked session's answer: -32 when a later sign-in ended it (one session per person), else -5. */
+const revokedError = (reason: string | null) => (reason === 'superseded' ? dualSession() : invalidToken());
+
+/** The session options of spec §8 (-32, -26) that a person's tenants ask for. */
+export interface SessionRules {
+  /** One session per person: a new sign-in ends the others. */
+  singleSession: boolean;
+  /** Tokens work only from the address the session was opened from. */
+  bindToAddress: boolean;
+}
+
+const SessionRuleSettings = TenantSettings.pick({ singleSession: true, bindSessionToAddress: true });
+
+/**
+ * Sessions belong to a person, settings to a tenant, and one person may be a member of several
+ * tenants whose sessions are the same: a tenant cannot have "its" share of a session. So every
+ * tenant where the person holds an active, unexpired membership counts, and the strictest wins:
+ * one tenant asking for a rule applies it to all of the person's sign-ins. A tenant the person is
+ * only invited to, disabled in, or whose access has expired has no say (it cannot be used, and an
+ * invitation must not let a stranger's tenant change someone's sessions).
+ */
+export async function sessionRulesFor(db: Db, userId: string, now = new Date()): Promise<SessionRules> {
+  const rows = await db
+    .select({ settings: tenantSettings.settings })
+    .from(memberships)
+    .innerJoin(tenantSettings, eq(tenantSettings.tenantId, memberships.tenantId))
+    .where(and(eq(memberships.userId, userId), eq(memberships.status, 'active'), or(isNull(memberships.expiresAt), gt(memberships.expiresAt, now))));
+  const rules: SessionRules = { singleSession: false, bindToAddress: false };
+  for (const row of rows) {
+    const parsed = SessionRuleSettings.safeParse(row.settings);
+    if (!parsed.success) continue;
+    if (parsed.data.singleSession) rules.singleSession = true;
+    if (parsed.data.bindSessionToAddress) rules.bindToAddress = true;
+  }
+  return rules;
+}
+
+/**
+ * Issues a token pair. A new family (a sign-in, a signing link, an in-person signing) follows the
+ * person's session rules (sessionRulesFor); a rotation (familyId given) carries over the binding
+ * of the session it replaces, so a refresh can neither drop nor move it.
+ */
 export async function issueSession(options: {
   db: Db;
   userId: string;
@@ -32,10 +79,36 @@ export async function issueSession(options: {
   lifetimes: TokenLifetimes;
   client?: ClientInfo;
   familyId?: string;
+  /** A rotation: the address the family is bound to (null: not bound). */
+  boundIpAddress?: string | null;
   /** A signing-link session: one ePak of one tenant (http/auth-guard.ts). */
   scope?: { tenantId: string; epakId: string };
 }): Promise<IssuedTokens> {
-  const { db, lifetimes } = options;
+  if (options.familyId) return insertSession(options.db, options, options.boundIpAddress ?? null);
+  return options.db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const rules = await sessionRulesFor(tx, options.userId);
+    // Signing-link and in-person sessions reach one ePak for minutes, opened from a mail or on
+    // someone else's device: they are not the person signing in again, so they neither end the
+    // person's sessions nor are ended by a sign-in. The address binding applies to them as well.
+    if (rules.singleSession && !options.scope) {
+      // Locks the person's row so two sign-ins at once cannot both survive.
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, options.userId)).for('update');
+      await tx
+        .update(sessions)
+        .set({ revokedAt: new Date(), revokedReason: 'superseded' satisfies RevokedReason })
+        .where(and(eq(sessions.userId, options.userId), isNull(sessions.revokedAt), isNull(sessions.scopeEpakId)));
+    }
+    return insertSession(tx, options, rules.bindToAddress ? (options.client?.ipAddress ?? null) : null);
+  });
+}
+
+async function insertSession(
+  db: Db,
+  options: Pick<Parameters<typeof issueSession>[0], 'userId' | 'clientId' | 'lifetimes' | 'client' | 'familyId' | 'scope'>,
+  boundIpAddress: string | null,
+): Promise<IssuedTokens> {
+  const { lifetimes } = options;
   const accessToken = generateSecret('pka');
   const refreshToken = generateSecret('pkr');
   const now = Date.now();
@@ -50,6 +123,7 @@ export async function issueSession(options: {
       refreshTokenHash: digestSecret(refreshToken),
       refreshExpiresAt: new Date(now + lifetimes.refreshSeconds * 1000),
       ipAddress: options.client?.ipAddress,
+      boundIpAddress,
       userAgent: options.client?.userAgent?.slice(0, 500),
       scopeTenantId: options.scope?.tenantId ?? null,
       scopeEpakId: options.scope?.epakId ?? null,
@@ -66,7 +140,9 @@ export async function issueSession(options: {
 
 /**
  * Rotates a refresh token. A token that was already rotated is a replay (stolen, or an old tab):
- * the whole family is revoked, so whoever holds the newer token is signed out as well.
+ * the whole family is revoked, so whoever holds the newer token is signed out as well. A session
+ * ended by a later sign-in answers -32, and a bound one presented from another address -26
+ * before anything else: a token used elsewhere is refused without touching the person's session.
  */
 export async function rotateSession(options: {
   db: Db;
@@ -82,14 +158,16 @@ export async function rotateSession(options: {
       .from(sessions)
       .where(eq(sessions.refreshTokenHash, digestSecret(options.refreshToken)))
       .for('update');
-    if (!row || row.revokedAt) throw invalidToken();
+    if (!row) throw invalidToken();
+    if (row.revokedAt) throw revokedError(row.revokedReason);
+    if (row.boundIpAddress !== null && row.boundIpAddress !== options.client?.ipAddress) throw addressMismatch();
     if (row.clientId !== options.clientId) {
       throw new DomainError(ResponseCode.INVALID_CLIENT, 'The token was issued to another client.');
     }
     if (row.rotatedAt) {
       await tx
         .update(sessions)
-        .set({ revokedAt: new Date() })
+        .set({ revokedAt: new Date(), revokedReason: 'replay' satisfies RevokedReason })
         .where(and(eq(sessions.familyId, row.familyId), isNull(sessions.revokedAt)));
       return { reused: true as const };
     }
@@ -102,6 +180,7 @@ export async function rotateSession(options: {
       lifetimes: options.lifetimes,
       client: options.client,
       familyId: row.familyId,
+      boundIpAddress: row.boundIpAddress,
       // A signing-link session stays one: rotating must never widen what it reaches.
       ...(row.scopeEpakId && row.scopeTenantId ? { scope: { tenantId: row.scopeTenantId, epakId: row.scopeEpakId } } : {}),
     });
@@ -126,8 +205,11 @@ export interface ResolvedSession {
   clientId: string;
 }
 
-/** The session an access token belongs to: -27 when it has expired, -5 when it is not valid. */
-export async function resolveAccessToken(options: { db: Db; accessToken: string }): Promise<ResolvedSession> {
+/**
+ * The session an access token belongs to: -5 when it is not valid, -32 when a later sign-in ended
+ * it, -26 when it is bound to another address than `ipAddress`, -27 when it has expired.
+ */
+export async function resolveAccessToken(options: { db: Db; accessToken: string; ipAddress?: string | undefined }): Promise<ResolvedSession> {
   return (await resolveAccessTokenIn({ ...options, tenantId: null })).session;
 }
 
@@ -149,9 +231,15 @@ export async function resolveAccessTokenIn(options: {
   accessToken: string;
   /** Only a well-formed uuid, or null. */
   tenantId: string | null;
+  /** The caller's address (request.ip): a session bound to another one is refused (-26). */
+  ipAddress?: string | undefined;
 }): Promise<{ session: ResolvedSession; membership: TenantMembership | undefined }> {
   const [row] = await sessionLookupOf(options.db).execute({ hash: digestSecret(options.accessToken), tenantId: options.tenantId });
-  if (!row || row.session.revokedAt || row.session.rotatedAt) throw invalidToken();
+  if (!row) throw invalidToken();
+  if (row.session.revokedAt) throw revokedError(row.session.revokedReason);
+  if (row.session.rotatedAt) throw invalidToken();
+  // Before the expiry: a token from elsewhere must not earn the refresh an expired one asks for.
+  if (row.session.boundIpAddress !== null && row.session.boundIpAddress !== options.ipAddress) throw addressMismatch();
   if (row.session.accessExpiresAt.getTime() <= Date.now()) {
     throw new DomainError(ResponseCode.TOKEN_EXPIRED, 'The access token has expired.');
   }
@@ -197,6 +285,6 @@ function sessionLookupOf(db: Db) {
 export async function revokeSessionFamily(options: { db: Db; familyId: string }): Promise<void> {
   await options.db
     .update(sessions)
-    .set({ revokedAt: new Date() })
+    .set({ revokedAt: new Date(), revokedReason: 'logout' satisfies RevokedReason })
     .where(and(eq(sessions.familyId, options.familyId), isNull(sessions.revokedAt)));
 }

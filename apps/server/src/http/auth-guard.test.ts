@@ -91,4 +91,18 @@ describe('tenant resolution', () => {
     const noToken = await call({ 'x-tenant-id': tenant.id });
     expect(noToken.statusCode).toBe(401);
   });
+
+  it('answers a bearer header that cannot hold an access token -37, and an unknown well-formed token -5', async () => {
+    const { tenant, grant } = await memberGrant();
+    const codeFor = async (authorization: string) => {
+      const res = await call({ authorization, 'x-tenant-id': tenant.id });
+      expect(res.statusCode, authorization).toBe(401);
+      return res.json().code;
+    };
+    for (const authorization of ['Bearer', 'Bearer ', 'Token abc', `Basic ${grant.accessToken}`, `Bearer ${grant.accessToken}=`, `Bearer ${grant.refreshToken}`, 'Bearer pka_short']) {
+      expect(await codeFor(authorization), authorization).toBe(-37);
+    }
+    expect(await codeFor(`Bearer pka_${'x'.repeat(43)}`)).toBe(-5);
+    expect((await call({ ...bearer(grant), 'x-tenant-id': tenant.id })).statusCode).toBe(200);
+  });
 });

@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database';
-import { outbox } from '../db/schema';
+import { outbox, tenantSettings } from '../db/schema';
 import { installErrorHandling } from '../http/error-handler';
 import { registerNotificationRoutes } from '../routes/notification-routes';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
@@ -163,7 +163,8 @@ describe('the notification socket', () => {
     const stranger = await person('signer');
     const registrar = await person('registrar', signer.tenant);
     const cases: Array<[string, string, number]> = [
-      ['pka_not-a-token-at-all', signer.tenant.id, -5],
+      ['pka_not-a-token-at-all', signer.tenant.id, -37],
+      [`pka_${'a'.repeat(43)}`, signer.tenant.id, -5],
       [signer.grant.accessToken, stranger.tenant.id, -1],
       [registrar.grant.accessToken, registrar.tenant.id, -11],
     ];
@@ -173,6 +174,29 @@ describe('the notification socket', () => {
       expect(await socket.next()).toMatchObject({ type: 'error', code });
       expect((await socket.waitClosed()).code).toBe(SOCKET_CLOSE_CODES.authFailed);
     }
+  });
+
+  it('refuses a session bound to another address (-26), and takes one bound to the socket\'s own', async () => {
+    const member = await person('signer');
+    await t.database.db.insert(tenantSettings).values({ tenantId: member.tenant.id, settings: { bindSessionToAddress: true } });
+    const signInFrom = async (remoteAddress: string) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/msbapi/v1/authenticate',
+        remoteAddress,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ username: member.user.email, password: GOOD_PASSWORD }).toString(),
+      });
+      return (res.json().data as TokenGrant).accessToken;
+    };
+    const elsewhere = await open();
+    elsewhere.send({ type: 'connect', accessToken: await signInFrom('203.0.113.9'), tenantId: member.tenant.id });
+    expect(await elsewhere.next()).toMatchObject({ type: 'error', code: -26 });
+    expect((await elsewhere.waitClosed()).code).toBe(SOCKET_CLOSE_CODES.authFailed);
+    // The test's sockets come from 127.0.0.1, as does a sign-in through inject by default.
+    const here = await open();
+    here.send({ type: 'connect', accessToken: await signInFrom('127.0.0.1'), tenantId: member.tenant.id });
+    expect(await here.next()).toEqual({ type: 'connected', userId: member.user.id, tenantId: member.tenant.id });
   });
 
   it('refuses a signing-link session: it reaches one ePak, not anyone\'s notifications', async () => {

@@ -49,6 +49,8 @@ const CATCH_UP_MARGIN_MS = 5_000;
 
 interface Client {
   readonly socket: WebSocket;
+  /** The peer's address (request.ip of the upgrade): a session bound to another refuses it (-26). */
+  readonly ip: string | undefined;
   identity: SocketIdentity | null;
   /** The token of the connect frame accepted, to check the session again. */
   credentials: { accessToken: string; tenantId: string } | null;
@@ -66,7 +68,7 @@ interface Client {
 export interface NotificationHubOptions {
   readonly database: Pick<Database, 'db' | 'listen'>;
   /** Judges a connect frame (socket-auth.ts); throws a DomainError to refuse. */
-  readonly authenticate: (frame: { accessToken: string; tenantId: string }) => Promise<SocketIdentity>;
+  readonly authenticate: (frame: { accessToken: string; tenantId: string }, peer: { ip: string | undefined }) => Promise<SocketIdentity>;
   readonly log: FastifyBaseLogger;
   readonly limits?: Partial<HubLimits>;
 }
@@ -95,13 +97,14 @@ export class NotificationHub {
   }
 
   /** Takes a new socket: it has `connectTimeoutMs` to send its connect frame. */
-  accept(socket: WebSocket): void {
+  accept(socket: WebSocket, peer: { ip?: string | undefined } = {}): void {
     if (this.closed) {
       socket.close(1001, 'shutting down');
       return;
     }
     const client: Client = {
       socket,
+      ip: peer.ip,
       identity: null,
       credentials: null,
       topics: new Set(),
@@ -160,7 +163,7 @@ export class NotificationHub {
   private async connect(client: Client, frame: { accessToken: string; tenantId: string }): Promise<void> {
     let identity: SocketIdentity;
     try {
-      identity = await this.options.authenticate(frame);
+      identity = await this.options.authenticate(frame, { ip: client.ip });
     } catch (error) {
       this.send(client, { type: 'error', ...refusal(error) });
       this.drop(client, SOCKET_CLOSE_CODES.authFailed, 'not authenticated');
@@ -294,7 +297,7 @@ export class NotificationHub {
     if (client.closed || !client.credentials) return Promise.resolve(false);
     const credentials = client.credentials;
     client.verifying ??= this.options
-      .authenticate(credentials)
+      .authenticate(credentials, { ip: client.ip })
       .then(
         () => true,
         (error: unknown) => {

@@ -20,9 +20,16 @@ export interface SocketIdentity {
  * reaches one ePak, not anyone's notifications. Browsers cannot set headers on a WebSocket, so
  * the token and tenant travel in the frame and are handed to the guard as the headers it reads.
  */
-export async function authenticateSocket(ctx: Pick<AppContext, 'database' | 'config'>, frame: { accessToken: string; tenantId: string }): Promise<SocketIdentity> {
+export async function authenticateSocket(
+  ctx: Pick<AppContext, 'database' | 'config'>,
+  frame: { accessToken: string; tenantId: string },
+  peer: { ip?: string | undefined } = {},
+): Promise<SocketIdentity> {
   const db = ctx.database.db;
+  // The token goes through the guard's own parsing (a malformed one is -37, as over HTTP), and
+  // the socket's address with it: a session bound to another address is refused (-26).
   const request = {
+    ip: peer.ip,
     headers: { authorization: `Bearer ${frame.accessToken}`, [API_HEADERS.tenant.toLowerCase()]: frame.tenantId },
     params: {},
     body: {},

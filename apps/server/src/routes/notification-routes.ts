@@ -15,13 +15,13 @@ export async function registerNotificationRoutes(app: FastifyInstance, ctx: AppC
   const db = ctx.database.db;
   const hub = new NotificationHub({
     database: ctx.database,
-    authenticate: (frame) => authenticateSocket(ctx, frame),
+    authenticate: (frame, peer) => authenticateSocket(ctx, frame, peer),
     log: app.log,
     ...(options.limits ? { limits: options.limits } : {}),
   });
   app.addHook('onClose', () => hub.close());
   await app.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES } });
-  app.get(NOTIFICATION_SOCKET_PATH, { websocket: true }, (socket) => hub.accept(socket));
+  app.get(NOTIFICATION_SOCKET_PATH, { websocket: true }, (socket, request) => hub.accept(socket, { ip: request.ip }));
 
   route(app, ctx, listNotificationsEndpoint, async ({ auth, query }) => listNotifications(db, { userId: auth.user.id, tenantId: auth.tenant.id, limit: query.limit }));
   route(app, ctx, markNotificationsReadEndpoint, async ({ auth, body }) => markNotificationsRead(db, { userId: auth.user.id, tenantId: auth.tenant.id, ids: body.ids }));

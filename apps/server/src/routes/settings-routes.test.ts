@@ -79,8 +79,29 @@ describe('the settings screen', () => {
       ePakExpiryDays: null,
       userSyncFileName: null,
       userSyncDefaultRole: 'signer',
+      singleSession: false,
+      bindSessionToAddress: false,
     });
     expect(view.passwordConfig.minLength).toBeGreaterThanOrEqual(8);
+  });
+
+  it('saves the session options (one session per person, sessions tied to their address) and applies them at the next sign-in', async () => {
+    const Own = await member('super_admin');
+    const person = await makeMember(t.database.db, { tenant: Own.tenant });
+    const before = await signIn(t.app, person.user.email, GOOD_PASSWORD);
+    const view = await save(Own, { settings: { singleSession: true, bindSessionToAddress: true } });
+    expect(view.stored).toMatchObject({ singleSession: true, bindSessionToAddress: true });
+    expect(view.inForce).toMatchObject({ singleSession: true, bindSessionToAddress: true });
+    // Sessions already open are left as they are until the person signs in again.
+    const valid = (grant: { accessToken: string }, remoteAddress = '127.0.0.1') =>
+      t.app.inject({ method: 'GET', url: '/msbapi/v1/users/valid', headers: bearer(grant), remoteAddress });
+    expect((await valid(before, '203.0.113.9')).statusCode).toBe(200);
+    const after = await signIn(t.app, person.user.email, GOOD_PASSWORD);
+    expect((await valid(before)).json().code).toBe(-32);
+    expect((await valid(after, '203.0.113.9')).json().code).toBe(-26);
+    expect((await valid(after)).statusCode).toBe(200);
+    const back = await save(Own, { settings: { singleSession: null, bindSessionToAddress: false } });
+    expect(back.inForce).toMatchObject({ singleSession: false, bindSessionToAddress: false });
   });
 
   it('switches team rooms off for everyone in the tenant at their next request, and records who did it', async () => {

@@ -87,6 +87,22 @@ describe('/settings', { timeout: 20_000 }, () => {
     expect(within(bar).getByText(en.settings.noChanges)).toBeTruthy();
   });
 
+  it('offers the session options under Sign-in, off by default, and saves them', async () => {
+    sessionStore.set(signedInSession(superAdmin));
+    const { requestsTo } = stubSettings(() => new Response(null, { status: 200 }));
+    renderApp('/settings?section=signin');
+    const sessions = await screen.findByRole('region', { name: en.settings.groups.sessions });
+    const single = within(sessions).getByRole('switch', named(en.settings.fields.singleSession.label)) as HTMLInputElement;
+    const bound = within(sessions).getByRole('switch', named(en.settings.fields.bindSessionToAddress.label)) as HTMLInputElement;
+    expect([single.checked, bound.checked]).toEqual([false, false]);
+    fireEvent.click(single);
+    fireEvent.click(bound);
+    const bar = screen.getByRole('region', { name: en.settings.saveBar });
+    fireEvent.click(within(bar).getByRole('button', { name: en.settings.save }));
+    expect(await within(bar).findByText(en.settings.saved)).toBeTruthy();
+    expect(requestsTo('PUT', '/msbapi/v2/settings').map((r) => r.body)).toEqual([{ settings: { singleSession: true, bindSessionToAddress: true } }]);
+  });
+
   it('is for super admins only', async () => {
     sessionStore.set(signedInSession(adminUser));
     stubApi({

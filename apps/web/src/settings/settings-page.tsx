@@ -385,6 +385,10 @@ function SignInGroup(props: FormProps) {
           </Stack>
         </Checkbox.Group>
       </SettingsCard>
+      <SettingsCard title={t('settings.groups.sessions')} intro={t('settings.groups.sessionsIntro')}>
+        <SettingSwitch name="singleSession" props={props} />
+        <SettingSwitch name="bindSessionToAddress" props={props} />
+      </SettingsCard>
       <SettingsCard title={t('settings.groups.passwords')} intro={t('settings.groups.passwordsIntro')}>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           {number('minLength', 8, 128)}
