@@ -1,10 +1,9 @@
 import { expect, test, type Request } from '@playwright/test';
-import { STORAGE_KEYS } from '../../apps/web/src/api/storage-keys';
 import { bundles, capture, h1, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 
-test('a dead access token is refreshed once for two requests in flight, and both are retried', async ({ page, request }, testInfo) => {
+test('a dead access token is refreshed once through the refresh cookie, and the refused call is retried', async ({ page, request }, testInfo) => {
   const project = testInfo.project.name;
   const person = {
     email: `dev.${project}@refresh.test`,
@@ -13,70 +12,70 @@ test('a dead access token is refreshed once for two requests in flight, and both
     orgName: `Menon Textiles ${project}`,
     password: 'Refresh-password-2025',
   };
-
-  await test.step('an admin is signed in on the admin page', async () => {
-    await signUpAndConfirm(page, request, person);
-    await page.goto('/admin?section=outbox');
-    await expect(h1(page)).toHaveText(en.outbox.title);
+  const accountMenu = () => page.getByRole('button', { name: en.shell.accountMenu.replace('{{name}}', `${person.firstName} ${person.lastName}`) });
+  const calls: Request[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/msbapi/') && !new URL(r.url()).pathname.startsWith('/msbapi/public/configuration')) calls.push(r);
   });
 
-  // The server's rotation kills the pair the browser holds: its access token is now refused exactly
-  // as an expired one is (401), while the browser is handed the new refresh token, as another tab
-  // of the same session would leave it.
-  const deadAccessToken = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.accessToken);
-  await test.step('the access token stops working on the server', async () => {
-    const refreshToken = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.refreshToken);
-    const rotated = await request.post('/msbapi/public/token/refresh', { data: { clientId: 'MSB3', refreshToken } });
+  await test.step('an admin is signed in, on the dashboard', async () => {
+    await signUpAndConfirm(page, request, person);
+    await page.goto('/landing');
+    await expect(accountMenu()).toBeVisible();
+  });
+
+  // The access token lives in the page's memory and the refresh token in an httpOnly cookie. The
+  // server's rotation kills the pair the page holds: its access token is now refused exactly as an
+  // expired one is (401), while the browser is handed the new refresh cookie, as another tab of the
+  // same session would leave it.
+  const deadAccessToken = await test.step('the access token stops working on the server', async () => {
+    const old = (await page.context().cookies()).find((cookie) => cookie.name === 'pakt_refresh')!;
+    const rotated = await request.post('/msbapi/public/token/refresh', { data: { clientId: 'MSB3', refreshToken: old.value } });
     expect(rotated.ok(), await rotated.text()).toBe(true);
     const fresh = ((await rotated.json()) as { data: { refreshToken: string } }).data.refreshToken;
-    await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), [STORAGE_KEYS.refreshToken, fresh]);
-    const refused = await request.get('/msbapi/v1/users/profile', { headers: { authorization: `Bearer ${deadAccessToken}` } });
-    expect(refused.status()).toBe(401);
+    await page.context().addCookies([{ ...old, value: fresh }]);
+    // Only what happens from here on counts (the page load restored the session with a refresh of its own).
+    calls.length = 0;
+    // The token the page sends: read off its next call.
+    const next = page.waitForRequest((r) => new URL(r.url()).pathname.startsWith('/msbapi/v1/') && !!r.headers()['authorization']);
+    await accountMenu().click();
+    await page.getByRole('menuitem', { name: en.shell.outbox }).click();
+    return (await next).headers()['authorization'];
   });
 
-  await test.step('reloading fires the header and the page at once; one refresh serves both', async () => {
-    const calls: Request[] = [];
-    page.on('request', (r) => {
-      if (new URL(r.url()).pathname.startsWith('/msbapi/') && !new URL(r.url()).pathname.startsWith('/msbapi/public/configuration')) calls.push(r);
-    });
-    await page.reload();
+  await test.step('the refused calls share one refresh through the cookie, and each is retried once', async () => {
     await expect(h1(page)).toHaveText(en.outbox.title);
     await expect(page.getByText(en.outbox.tenantIntro.replace('{{tenant}}', person.orgName))).toBeVisible();
-    // The header's account menu shows the name from the profile call, so it too succeeded.
-    await expect(page.getByRole('button', { name: en.shell.accountMenu.replace('{{name}}', `${person.firstName} ${person.lastName}`) })).toBeVisible();
-
     const path = (r: Request) => new URL(r.url()).pathname;
-    const auth = async (r: Request) => (await r.allHeaders())['authorization'];
+    const guarded = () => calls.filter((r) => path(r).startsWith('/msbapi/v1/'));
+    // The page's own call ends well, with the renewed token.
+    await expect
+      .poll(async () => {
+        for (const call of guarded().filter((r) => path(r) === '/msbapi/v1/outbox')) if ((await call.response())?.status() === 200) return true;
+        return false;
+      })
+      .toBe(true);
+    // Whatever was in flight with the dead token was refused, and (unless its page was left
+    // meanwhile, which cancels it) asked again with the new one.
+    let refused = 0;
+    for (const call of guarded()) {
+      if ((await call.response())?.status() !== 401) continue;
+      refused += 1;
+      expect(call.headers()['authorization']).toBe(deadAccessToken);
+    }
+    expect(refused, 'the dead token was refused').toBeGreaterThan(0);
     const refreshes = calls.filter((r) => path(r) === '/msbapi/public/token/refresh');
     expect(refreshes, 'exactly one refresh').toHaveLength(1);
-
-    // On load the header asks for the profile and the route guard for the tenant's settings, at
-    // once; the page's own outbox call comes after the guard, with the renewed token.
-    const inFlight = ['/msbapi/v1/users/profile', '/msbapi/v1/accessibilities'];
-    for (const endpoint of inFlight) {
-      const tries = calls.filter((r) => path(r) === endpoint);
-      expect(tries.length, `${endpoint} asked, refused, asked again`).toBe(2);
-      expect(await auth(tries[0]!)).toBe(`Bearer ${deadAccessToken}`);
-      expect((await tries[0]!.response())?.status()).toBe(401);
-      expect(await auth(tries[1]!)).not.toBe(`Bearer ${deadAccessToken}`);
-      expect((await tries[1]!.response())?.status()).toBe(200);
+    expect(refreshes[0]!.postDataJSON(), 'the cookie carries the token, not the body').toEqual({ clientId: 'MSB3' });
+    // Every call sent after the refresh carries the new token.
+    for (const call of guarded().filter((r) => calls.indexOf(r) > calls.indexOf(refreshes[0]!))) {
+      expect(call.headers()['authorization'], path(call)).not.toBe(deadAccessToken);
     }
-    // Both first tries went out before the refresh did: they were in flight together.
-    const refreshAt = calls.indexOf(refreshes[0]!);
-    const firstTries = calls.filter((r) => inFlight.includes(path(r))).slice(0, 2);
-    for (const r of firstTries) expect(calls.indexOf(r)).toBeLessThan(refreshAt);
-    const outbox = calls.filter((r) => path(r) === '/msbapi/v1/outbox');
-    expect(outbox).toHaveLength(1);
-    expect(await auth(outbox[0]!)).not.toBe(`Bearer ${deadAccessToken}`);
-    expect((await outbox[0]!.response())?.status()).toBe(200);
-
     expect(page.url()).not.toContain('/accessdenied');
-    const stored = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.accessToken);
-    expect(stored).not.toBe(deadAccessToken);
     await capture(page, testInfo, 'session-refreshed');
   });
 
-  await test.step('and the renewed session keeps working: a fresh sign-in is not needed', async () => {
+  await test.step('and the renewed session keeps working, a reload included: a fresh sign-in is not needed', async () => {
     await page.goto('/profile');
     await expect(h1(page)).toHaveText(en.profile.title);
     expect(page.url()).toMatch(/\/profile$/);

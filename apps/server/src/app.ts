@@ -3,6 +3,8 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { AppContext } from './app-context';
 import { installErrorHandling } from './http/error-handler';
 import { serveWebApp } from './http/web-app';
+import { installSecurityHeaders } from './http/security-headers';
+import { installRateLimits } from './http/rate-limit';
 import { registerIdentityRoutes } from './routes/identity-routes';
 import { registerOutboxRoutes } from './routes/outbox-routes';
 import { registerDocumentRoutes } from './routes/document-routes';
@@ -24,6 +26,7 @@ import { registerLetterheadRoutes } from './routes/letterhead-routes';
 import { registerBulkComposeRoutes } from './routes/bulk-compose-routes';
 import { registerRubberStampRoutes } from './routes/rubber-stamp-routes';
 import { registerDocumentTemplateRoutes } from './routes/document-template-routes';
+import cookie from '@fastify/cookie';
 import formBody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 
@@ -32,6 +35,8 @@ export interface BuildAppOptions {
   logger?: FastifyBaseLogger | boolean | { level: string };
   /** Lets tests watch route registration (an onRoute hook) before any route exists. */
   beforeRoutes?: (app: FastifyInstance) => void;
+  /** The rate limits' clock (epoch ms): tests move it instead of waiting for a window to end. */
+  now?: () => number;
   /** Lets tests add routes (e.g. one that throws) before the app is ready. */
   beforeReady?: (app: FastifyInstance, context: AppContext) => void | Promise<void>;
 }
@@ -57,16 +62,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
-  app.addHook('onSend', async (_request, reply) => {
-    // A signing page inside someone else's frame is a clickjacking target; sniffing would let an
-    // uploaded file run as a script; links out must not leak ePak ids in the referrer.
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('Content-Security-Policy', "frame-ancestors 'none'");
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'same-origin');
-  });
+  installSecurityHeaders(app, context.config);
+  // Reads the web app's httpOnly refresh cookie (http/refresh-cookie.ts); nothing else uses cookies.
+  await app.register(cookie);
 
   options.beforeRoutes?.(app);
+  // Before any route, so each public route gets its limit (checked at onRequest, before the body is read).
+  await installRateLimits(app, { executor: context.database, limits: context.config.rateLimits, ...(options.now ? { now: options.now } : {}) });
   // The spec's authenticate call is form-encoded.
   await app.register(formBody, { bodyLimit: 16 * 1024 });
   // Uploads are streamed by their handlers; limits are set per call.

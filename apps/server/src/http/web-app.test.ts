@@ -30,6 +30,10 @@ describe('serving the web app', () => {
       expect(res.body, url).toContain('<div id="root">');
       expect(res.headers['x-frame-options'], url).toBe('DENY');
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      // The page's script policy: its own files only, never inline (issue 17 item 7).
+      expect(res.headers['content-security-policy'], url).toContain("script-src 'self' 'wasm-unsafe-eval';");
+      expect(res.headers['content-security-policy'], url).toContain("object-src 'none'");
+      expect(res.headers['referrer-policy'], url).toBe('no-referrer');
     }
   });
 
@@ -37,6 +41,8 @@ describe('serving the web app', () => {
     const asset = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // The pdf.js worker is such an asset: it runs under the policy its own answer carries.
+    expect(asset.headers['content-security-policy']).toContain("script-src 'self'");
     const icon = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
     expect(icon.statusCode).toBe(200);
     expect(icon.headers['cache-control']).toBe('no-cache');

@@ -1,4 +1,4 @@
-import { defineEndpoint, getUserPhoto, SESSION_RECOVERY_FAILED_LOG, uploadUserPhoto, type TokenGrant } from '@pakt/domain';
+import { API_HEADERS, defineEndpoint, getUserPhoto, SESSION_RECOVERY_FAILED_LOG, uploadUserPhoto, type TokenGrant } from '@pakt/domain';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { adminUser, jsonResponse, signedInSession, TENANT_GLOBEX, tokenGrant, userInfoOf } from '../test/fake-api';
@@ -44,22 +44,24 @@ function setup(options: {
   session?: Session | null;
   validToken?: string;
   staleCode?: number;
-  refresh?: (body: { refreshToken: string; clientId: string }) => Response | Promise<Response>;
+  refresh?: (body: { refreshToken?: string; clientId: string }) => Response | Promise<Response>;
+  /** The storage the session store keeps who is signed in (a reload builds a new store over it). */
+  storage?: Storage;
 }) {
-  const grant: TokenGrant = tokenGrant(adminUser, { access: 'access-2', refresh: 'refresh-2' });
+  const grant: TokenGrant = tokenGrant(adminUser, { access: 'access-2' });
   const validToken = options.validToken ?? 'access-2';
   const refresh = options.refresh ?? (() => jsonResponse({ code: 1, data: grant }));
   const fetchMock = vi.fn<typeof fetch>(async (input, init) => {
     const url = String(input);
     const headers = new Headers(init?.headers);
-    if (url === REFRESH_PATH) return refresh(JSON.parse(String(init?.body)) as { refreshToken: string; clientId: string });
+    if (url === REFRESH_PATH) return refresh(JSON.parse(String(init?.body)) as { refreshToken?: string; clientId: string });
     if (url === publicThing.path) return jsonResponse({ code: -27, data: null, message: 'expired' }, 401);
     if (headers.get('Authorization') === `Bearer ${validToken}`) return jsonResponse({ code: 1, data: { things: ['a'] } });
     return jsonResponse({ code: options.staleCode ?? -27, data: null, message: 'token refused' }, 401);
   });
   const navigate = vi.fn<(to: string) => void>();
   const log = vi.fn<(message: string) => void>();
-  const session = createSessionStore({ initial: options.session === undefined ? signedInSession() : options.session });
+  const session = createSessionStore({ ...(options.storage ? { storage: options.storage } : {}), initial: options.session === undefined ? signedInSession() : options.session });
   const client = createApiClient({ fetch: fetchMock, navigate, session, log, getLanguage: () => 'en', now: () => 1_000_000 });
   const callsTo = (path: string) => fetchMock.mock.calls.filter(([url]) => String(url) === path);
   return { client, fetchMock, navigate, log, session, grant, callsTo };
@@ -82,15 +84,19 @@ describe('session refresh (spec sections 4 and 8)', () => {
     expect(callsTo(REFRESH_PATH)).toHaveLength(1);
     const thingCalls = callsTo(listThings.path).map(([, init]) => new Headers(init?.headers).get('Authorization'));
     expect(thingCalls).toEqual(['Bearer access-1', 'Bearer access-1', 'Bearer access-2', 'Bearer access-2']);
-    expect(session.get()).toMatchObject({ accessToken: 'access-2', refreshToken: 'refresh-2', expiresAt: 1_000_000 + 900_000 });
+    expect(session.get()).toMatchObject({ accessToken: 'access-2', expiresAt: 1_000_000 + 900_000 });
     expect(navigate).not.toHaveBeenCalled();
   });
 
-  it('presents the refresh token with the web client id and keeps the chosen tenant', async () => {
+  it('refreshes through the httpOnly cookie: the web client id only, no token in the body, and keeps the chosen tenant', async () => {
     const { client, callsTo, session } = setup({ session: signedInSession(adminUser, { tenantUuid: TENANT_GLOBEX }) });
     await client.callApi(listThings);
-    expect(JSON.parse(String(callsTo(REFRESH_PATH)[0]?.[1]?.body))).toEqual({ clientId: 'MSB3', refreshToken: 'refresh-1' });
-    expect(new Headers(callsTo(REFRESH_PATH)[0]?.[1]?.headers).get('Authorization')).toBeNull();
+    expect(JSON.parse(String(callsTo(REFRESH_PATH)[0]?.[1]?.body))).toEqual({ clientId: 'MSB3' });
+    const refreshHeaders = new Headers(callsTo(REFRESH_PATH)[0]?.[1]?.headers);
+    expect(refreshHeaders.get('Authorization')).toBeNull();
+    // Every call asks for the cookie transport, so every grant keeps its refresh token out of reach.
+    expect(refreshHeaders.get(API_HEADERS.tokenTransport)).toBe('cookie');
+    expect(new Headers(callsTo(listThings.path)[0]?.[1]?.headers).get(API_HEADERS.tokenTransport)).toBe('cookie');
     expect(session.get()?.tenantUuid).toBe(TENANT_GLOBEX);
     expect(new Headers(callsTo(listThings.path)[1]?.[1]?.headers).get(TENANT_HEADER)).toBe(TENANT_GLOBEX);
   });
@@ -203,6 +209,68 @@ describe('session refresh (spec sections 4 and 8)', () => {
     expect(outcomes).toEqual(['refreshed', 'refreshed']);
     expect(callsTo(REFRESH_PATH)).toHaveLength(1);
     expect(session.get()?.accessToken).toBe('access-2');
+  });
+});
+
+describe('restoring the session at page load (the access token lives in memory only)', () => {
+  /** A page load: who was signed in is remembered in storage, no access token is in memory. */
+  function reloaded(options: Parameters<typeof setup>[0] = {}) {
+    createSessionStore({ storage: localStorage, initial: signedInSession(adminUser, { tenantUuid: TENANT_GLOBEX }) });
+    return setup({ ...options, storage: localStorage, session: null });
+  }
+
+  it('trades the refresh cookie for tokens once, keeping the tenant chosen before', async () => {
+    const { client, callsTo, session, navigate } = reloaded();
+    expect(session.get()).toBeNull();
+    const outcomes = await Promise.all([client.restoreSession(), client.restoreSession()]);
+    expect(outcomes).toEqual(['refreshed', 'refreshed']);
+    expect(callsTo(REFRESH_PATH)).toHaveLength(1);
+    expect(JSON.parse(String(callsTo(REFRESH_PATH)[0]?.[1]?.body))).toEqual({ clientId: 'MSB3' });
+    expect(session.get()).toMatchObject({ accessToken: 'access-2', tenantUuid: TENANT_GLOBEX });
+    expect(navigate).not.toHaveBeenCalled();
+    // Already restored: nothing more to ask.
+    await client.restoreSession();
+    expect(callsTo(REFRESH_PATH)).toHaveLength(1);
+  });
+
+  it('signs out quietly when the cookie is refused: no redirect, nobody remembered', async () => {
+    const { client, session, navigate } = reloaded({ refresh: () => jsonResponse({ code: -5, data: null, message: 'revoked' }, 401) });
+    expect(await client.restoreSession()).toBe('failed');
+    expect(session.get()).toBeNull();
+    expect(session.remembered()).toBeNull();
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('asks nothing when nobody was signed in at this browser', async () => {
+    const { client, callsTo } = setup({ session: null, storage: localStorage });
+    expect(await client.restoreSession()).toBe('failed');
+    expect(callsTo(REFRESH_PATH)).toHaveLength(0);
+  });
+
+  it('serialises refreshes across tabs with the Web Locks API, so a second tab sends the rotated cookie', async () => {
+    const held: string[] = [];
+    let inside = 0;
+    const locks = {
+      request: vi.fn(async (name: string, work: () => Promise<unknown>) => {
+        held.push(name);
+        inside += 1;
+        try {
+          return await work();
+        } finally {
+          inside -= 1;
+        }
+      }),
+    };
+    vi.stubGlobal('navigator', { ...navigator, locks });
+    const { client } = setup({
+      refresh: () => {
+        // The exchange runs while the lock is held.
+        expect(inside).toBe(1);
+        return jsonResponse({ code: 1, data: tokenGrant(adminUser, { access: 'access-2' }) });
+      },
+    });
+    await expect(client.callApi(listThings)).resolves.toEqual({ things: ['a'] });
+    expect(held).toEqual(['pakt.session.refresh']);
   });
 });
 

@@ -5,7 +5,7 @@ import { adminUser, aliveData, jsonResponse, signedInSession, TENANT_ACME, userI
 import { ApiError, createApiClient, TENANT_HEADER } from './client';
 import { createSessionStore, type Session } from './session-store';
 
-const signedIn: Session = signedInSession(undefined, { accessToken: 'access-123', refreshToken: 'refresh-456' });
+const signedIn: Session = signedInSession(undefined, { accessToken: 'access-123' });
 
 const renameEpak = defineEndpoint({
   method: 'PUT',

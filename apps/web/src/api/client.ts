@@ -1,6 +1,7 @@
 import {
   API_HEADERS,
   buildPath,
+  COOKIE_TOKEN_TRANSPORT,
   ErrorEnvelope,
   refreshToken,
   ResponseCode,
@@ -89,6 +90,12 @@ export interface ApiClientOptions {
   /** Where 'Unable to recover session !' goes (spec section 8: logged, not shown). */
   readonly log?: (message: string) => void;
   readonly now?: () => number;
+  /**
+   * Whether grants should keep the refresh token in the httpOnly cookie (API_HEADERS.tokenTransport).
+   * True for the app's own session; a scoped session (a signing link's) has no refresh token and
+   * must never replace the app's cookie.
+   */
+  readonly refreshCookie?: boolean;
 }
 
 /** What trying to renew the session came to. */
@@ -102,6 +109,12 @@ export interface ApiClient {
    * session already holds a newer token than the refused one.
    */
   refreshSession(staleAccessToken?: string): Promise<RefreshOutcome>;
+  /**
+   * At page load: when someone was signed in here but this page holds no access token (a reload,
+   * a new tab), trades the refresh cookie for tokens, once. A refusal signs the browser out
+   * quietly (no redirect); an unreachable server leaves things to the next load.
+   */
+  restoreSession(): Promise<RefreshOutcome>;
   setNavigationHandler(handler: NavigationHandler): void;
 }
 
@@ -127,8 +140,18 @@ function multipartBody(body: unknown, files: Readonly<Record<string, Blob>> | un
   return form;
 }
 
+/**
+ * Refusals a refresh cannot cure: the server answers the refresh the same way (a later sign-in
+ * ended the session, -32; the session is tied to another address, -26), so asking is pointless.
+ */
+const NOT_REFRESHABLE_CODES: ReadonlySet<number> = new Set([ResponseCode.DUAL_SESSION_DETECTED.code, ResponseCode.TOKEN_IP_MISMATCH.code]);
+
+/** Where a session ended by a sign-in elsewhere (-32) leads: the login page says why. */
+export const SIGNED_IN_ELSEWHERE_PATH = '/login?session=elsewhere';
+
 /** Spec sections 4 and 8: a guarded call refused for its token is worth one refresh and retry. */
 function needsRefresh(error: ApiError): boolean {
+  if (NOT_REFRESHABLE_CODES.has(error.code)) return false;
   return error.httpStatus === 401 || error.code === ResponseCode.TOKEN_EXPIRED.code;
 }
 
@@ -187,6 +210,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const getLanguage = options.getLanguage ?? currentLanguage;
   const log = options.log ?? ((message: string) => console.error(message));
   const now = options.now ?? Date.now;
+  const refreshCookie = options.refreshCookie ?? true;
   let navigate: NavigationHandler = options.navigate ?? ((to) => window.location.assign(to));
   /** The refresh under way, shared by every call that fails while it runs. */
   let refreshing: Promise<RefreshOutcome> | null = null;
@@ -196,6 +220,10 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   function handleFailure(error: ApiError): void {
     const { code, httpStatus } = error;
     if (httpStatus === 500) return navigate(accessDeniedPath('servererror'));
+    if (code === ResponseCode.DUAL_SESSION_DETECTED.code) {
+      session.clear();
+      return navigate(SIGNED_IN_ELSEWHERE_PATH);
+    }
     if (TOKEN_INVALID_CODES.has(code)) {
       session.clear();
       return navigate(accessDeniedPath('unauthorized'));
@@ -232,6 +260,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     // A binary endpoint still answers failures with the JSON envelope, so both are acceptable.
     const accept = endpoint.binaryResponse ? '*/*' : 'application/json';
     const headers = new Headers({ Accept: accept, [API_HEADERS.acceptLanguage]: getLanguage() });
+    // Every grant (sign-in, refresh...) then keeps the refresh token in the httpOnly cookie.
+    if (refreshCookie) headers.set(API_HEADERS.tokenTransport, COOKIE_TOKEN_TRANSPORT);
     // Read at send time, so a retry after a refresh carries the new token.
     const current = credentials ? session.get() : null;
     if (current) {
@@ -303,22 +333,24 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         });
   }
 
-  /** Trades the refresh token for new tokens. Runs under the cross-tab lock. */
+  /**
+   * Trades the refresh cookie for new tokens. Runs under the cross-tab lock: tabs share the cookie
+   * and it rotates, so a second tab must send it only after the first tab's answer has replaced
+   * it (a rotated token presented again revokes the whole session).
+   */
   async function exchangeRefreshToken(staleAccessToken: string | undefined): Promise<RefreshOutcome> {
-    // Re-read: while this waited for the lock another tab may have refreshed already.
+    // Re-read: while this waited for the lock this page may have refreshed already.
     const current = session.get();
-    if (!current) return 'failed';
-    if (current.accessToken !== staleAccessToken) return 'refreshed';
+    if (!current && !session.remembered()) return 'failed';
+    if (current && current.accessToken !== staleAccessToken) return 'refreshed';
+    if (!refreshCookie) return 'failed';
     try {
-      const grant = await send(
-        refreshToken,
-        { body: { clientId: WEB_CLIENT_ID, refreshToken: current.refreshToken } },
-        undefined,
-        false,
-      );
-      // A logout during the exchange wins: the new tokens must not bring the session back.
-      if (session.get()?.refreshToken !== current.refreshToken) return 'failed';
-      session.set(sessionFromGrant(grant, now(), current.tenantUuid));
+      // No token in the body: the browser sends the httpOnly cookie, scoped to this path.
+      const grant = await send(refreshToken, { body: { clientId: WEB_CLIENT_ID } }, undefined, false);
+      // A logout (or another sign-in) during the exchange wins: these tokens must not bring the session back.
+      const remembered = session.remembered();
+      if (!remembered || session.get()?.accessToken !== current?.accessToken) return 'failed';
+      session.set(sessionFromGrant(grant, now(), current?.tenantUuid ?? remembered.tenantUuid));
       return 'refreshed';
     } catch (error) {
       if (error instanceof ApiError && error.httpStatus === 0) return 'unreachable';
@@ -333,8 +365,9 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
    */
   function recoverSession(staleAccessToken: string | undefined): Promise<RefreshOutcome> {
     const current = session.get();
-    if (!current) return Promise.resolve('failed');
-    if (current.accessToken !== staleAccessToken) return Promise.resolve('refreshed');
+    // No token in this page but someone signed in at this browser: the cookie may restore it.
+    if (!current && !session.remembered()) return Promise.resolve('failed');
+    if (current && current.accessToken !== staleAccessToken) return Promise.resolve('refreshed');
     refreshing ??= withRefreshLock(() => exchangeRefreshToken(staleAccessToken)).finally(() => {
       refreshing = null;
     });
@@ -378,9 +411,19 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     }
   }
 
+  async function restoreSession(): Promise<RefreshOutcome> {
+    if (session.get()) return 'refreshed';
+    if (!session.remembered()) return 'failed';
+    const outcome = await recoverSession(undefined);
+    // The cookie is gone or dead: signed out, without the alarm of a redirect.
+    if (outcome === 'failed') session.clear();
+    return outcome;
+  }
+
   return {
     callApi,
     refreshSession: (staleAccessToken?: string) => recoverSession(staleAccessToken ?? session.get()?.accessToken),
+    restoreSession,
     setNavigationHandler(handler) {
       navigate = handler;
     },

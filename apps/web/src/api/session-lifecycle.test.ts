@@ -83,7 +83,7 @@ describe('useSessionKeepAlive', () => {
     vi.useFakeTimers();
     const store = createSessionStore({ initial: signedInSession(undefined, { expiresAt: Date.now() + expiresInMs }) });
     const refreshSession = vi.fn<ApiClient['refreshSession']>(async () => 'refreshed');
-    const client: ApiClient = { callApi: vi.fn(), refreshSession, setNavigationHandler: vi.fn() };
+    const client: ApiClient = { callApi: vi.fn(), refreshSession, restoreSession: vi.fn(), setNavigationHandler: vi.fn() };
     renderHook(() => useSessionKeepAlive(client, store));
     return { refreshSession };
   }

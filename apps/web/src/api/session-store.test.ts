@@ -12,7 +12,7 @@ import {
   useCurrentTenant,
   useCurrentUser,
 } from './session-store';
-import { clearStorageOnLogout, KEPT_ON_LOGOUT, STORAGE_KEYS } from './storage-keys';
+import { clearStorageOnLogout, KEPT_ON_LOGOUT, LEGACY_TOKEN_KEYS, STORAGE_KEYS } from './storage-keys';
 
 describe('the logout storage rule (spec section 4)', () => {
   it('keeps exactly the username, the view preference and the signing-device port', () => {
@@ -42,19 +42,34 @@ describe('the logout storage rule (spec section 4)', () => {
   });
 
   it('does not invent kept keys that were never set', () => {
-    localStorage.setItem(STORAGE_KEYS.accessToken, 'a');
+    localStorage.setItem(STORAGE_KEYS.user, 'a');
     clearStorageOnLogout(localStorage);
     expect(localStorage.length).toBe(0);
   });
 });
 
 describe('session store', () => {
-  it('persists the session in storage, so a reload finds it', () => {
+  it('keeps the access token in memory only and no token at all in storage (issue 17 item 7)', () => {
     const session = signedInSession();
-    createSessionStore({ storage: localStorage }).set(session);
-    expect(localStorage.getItem(STORAGE_KEYS.accessToken)).toBe('access-1');
-    expect(Number(localStorage.getItem(STORAGE_KEYS.expiresAt))).toBe(session.expiresAt);
-    expect(createSessionStore({ storage: localStorage }).get()).toEqual(session);
+    const store = createSessionStore({ storage: localStorage, sessionStorage });
+    store.set(session);
+    expect(store.get()).toEqual(session);
+    const stored = JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage });
+    expect(stored).not.toContain(session.accessToken);
+    expect(stored.toLowerCase()).not.toContain('token');
+    // A reload (a new store over the same storage) remembers who, but holds no session until the
+    // refresh cookie restores it.
+    const reloaded = createSessionStore({ storage: localStorage });
+    expect(reloaded.get()).toBeNull();
+    expect(reloaded.remembered()).toEqual({ user: session.user, tenantUuid: session.tenantUuid });
+  });
+
+  it('deletes the tokens an older version left in localStorage', () => {
+    for (const key of LEGACY_TOKEN_KEYS) localStorage.setItem(key, 'left-over');
+    localStorage.setItem(STORAGE_KEYS.language, 'hi');
+    createSessionStore({ storage: localStorage });
+    for (const key of LEGACY_TOKEN_KEYS) expect(localStorage.getItem(key)).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.language)).toBe('hi');
   });
 
   it('returns the same object while nothing changed (as useSyncExternalStore requires)', () => {
@@ -62,21 +77,25 @@ describe('session store', () => {
     expect(store.get()).toBe(store.get());
   });
 
-  it('sees tokens another tab wrote, and tells subscribers about it', () => {
+  it('follows a tenant switch and a logout of another tab, and tells subscribers about it', () => {
     const store = createSessionStore({ storage: localStorage, initial: signedInSession() });
     let notified = 0;
     const unsubscribe = store.subscribe(() => notified++);
-    localStorage.setItem(STORAGE_KEYS.accessToken, 'from-other-tab');
-    window.dispatchEvent(new StorageEvent('storage', { key: STORAGE_KEYS.accessToken }));
+    localStorage.setItem(STORAGE_KEYS.tenantUuid, TENANT_GLOBEX);
+    window.dispatchEvent(new StorageEvent('storage', { key: STORAGE_KEYS.tenantUuid }));
     expect(notified).toBe(1);
-    expect(store.get()?.accessToken).toBe('from-other-tab');
+    expect(store.get()?.tenantUuid).toBe(TENANT_GLOBEX);
+    localStorage.clear();
+    window.dispatchEvent(new StorageEvent('storage', { key: null }));
+    expect(notified).toBe(2);
+    expect(store.get()).toBeNull();
     unsubscribe();
   });
 
   it.each([
     ['a malformed user', () => localStorage.setItem(STORAGE_KEYS.user, '{"id":1}')],
-    ['a missing refresh token', () => localStorage.removeItem(STORAGE_KEYS.refreshToken)],
-    ['an unreadable expiry', () => localStorage.setItem(STORAGE_KEYS.expiresAt, 'soon')],
+    ['a missing user', () => localStorage.removeItem(STORAGE_KEYS.user)],
+    ['another person signed in by another tab', () => localStorage.setItem(STORAGE_KEYS.user, JSON.stringify(rootUser))],
   ])('treats %s as signed out', (_, damage) => {
     const store = createSessionStore({ storage: localStorage, initial: signedInSession() });
     damage();
@@ -96,7 +115,6 @@ describe('starting a session from a grant', () => {
   it('computes the expiry from expiresIn and picks the first tenant', () => {
     expect(sessionFromGrant(tokenGrant(), 5_000)).toEqual({
       accessToken: 'access-1',
-      refreshToken: 'refresh-1',
       expiresAt: 5_000 + 900_000,
       user: adminUser,
       tenantUuid: TENANT_ACME,

@@ -1,10 +1,10 @@
 import { SessionUser, type TokenGrant, type UserTenant } from '@pakt/domain';
 import { useSyncExternalStore } from 'react';
-import { clearStorageOnLogout, SESSION_KEYS, STORAGE_KEYS } from './storage-keys';
+import { clearStorageOnLogout, LEGACY_TOKEN_KEYS, SESSION_KEYS, STORAGE_KEYS } from './storage-keys';
 
 export interface Session {
+  /** Held in this page's memory only; the refresh token is an httpOnly cookie no script reads. */
   readonly accessToken: string;
-  readonly refreshToken: string;
   /** Epoch milliseconds at which the access token expires. */
   readonly expiresAt: number;
   readonly user: SessionUser;
@@ -16,6 +16,11 @@ export interface SessionStore {
   /** Where the session and the remembered preferences are kept. */
   readonly storage: Storage;
   get(): Session | null;
+  /**
+   * Who was signed in at this browser (and in which tenant), whether or not this page holds their
+   * access token: after a reload it does not, and the refresh cookie may bring the session back.
+   */
+  remembered(): { readonly user: SessionUser; readonly tenantUuid: string | null } | null;
   set(session: Session): void;
   /** Drops the session only (a failed refresh): preferences stay. */
   clear(): void;
@@ -42,7 +47,7 @@ function memoryStorage(): Storage {
 export function browserStorage(): Storage {
   try {
     const storage = window.localStorage;
-    storage.getItem(STORAGE_KEYS.accessToken);
+    storage.getItem(STORAGE_KEYS.user);
     return storage;
   } catch {
     return memoryStorage();
@@ -58,44 +63,52 @@ function parseUser(raw: string): SessionUser | null {
   }
 }
 
-/** Reads the session keys; anything incomplete or malformed counts as signed out. */
-function readSession(storage: Storage): Session | null {
-  const accessToken = storage.getItem(STORAGE_KEYS.accessToken);
-  const refreshToken = storage.getItem(STORAGE_KEYS.refreshToken);
-  const expiresAt = Number(storage.getItem(STORAGE_KEYS.expiresAt));
+/** The remembered user and tenant; anything malformed counts as nobody. */
+function readRemembered(storage: Storage): { user: SessionUser; tenantUuid: string | null } | null {
   const rawUser = storage.getItem(STORAGE_KEYS.user);
-  if (!accessToken || !refreshToken || !Number.isFinite(expiresAt) || expiresAt <= 0 || !rawUser) return null;
-  const user = parseUser(rawUser);
-  if (!user) return null;
-  return { accessToken, refreshToken, expiresAt, user, tenantUuid: storage.getItem(STORAGE_KEYS.tenantUuid) };
+  const user = rawUser ? parseUser(rawUser) : null;
+  return user ? { user, tenantUuid: storage.getItem(STORAGE_KEYS.tenantUuid) } : null;
 }
 
-/** The stored values as one string, to tell cheaply whether anything changed since the last read. */
-function fingerprint(storage: Storage): string {
-  return JSON.stringify(SESSION_KEYS.map((key) => storage.getItem(key)));
+/** The access token of this page, with whose it is. */
+interface HeldTokens {
+  readonly accessToken: string;
+  readonly expiresAt: number;
+  readonly userId: string;
 }
 
 /**
- * The session lives in localStorage so it survives reloads and is shared by the tabs of one
- * browser. It is read from storage on every `get()` (cached while unchanged, as
- * useSyncExternalStore requires a stable value): a tab that rotated the refresh token leaves the
- * new one where every other tab finds it, instead of those tabs presenting the old one and
- * getting the whole session revoked.
+ * The access token lives in this page's memory only, so a script injected into the page finds no
+ * token in storage to carry away, and the refresh token is an httpOnly cookie it cannot read at
+ * all. Who is signed in (the user and the chosen tenant, no secret) stays in localStorage, shared
+ * by the tabs: a reload or a new tab sees it and restores the session through the cookie
+ * (ApiClient.restoreSession), and a logout in one tab (which clears it) signs every tab out.
+ * `get()` reads storage every time (cached while unchanged, as useSyncExternalStore requires a
+ * stable value), and counts the session as over when another tab signed someone else in.
  */
 export function createSessionStore(
   options: { storage?: Storage; sessionStorage?: Storage; initial?: Session | null } = {},
 ): SessionStore {
   const storage = options.storage ?? memoryStorage();
   const listeners = new Set<() => void>();
+  let held: HeldTokens | null = null;
   let cachedPrint: string | null = null;
   let cached: Session | null = null;
 
+  // Versions before the refresh cookie kept both tokens here: they must not stay readable.
+  try {
+    LEGACY_TOKEN_KEYS.forEach((key) => storage.removeItem(key));
+  } catch {
+    // A storage that cannot be written holds nothing of ours either.
+  }
+
   const emit = () => listeners.forEach((listener) => listener());
 
+  /** What the session depends on, as one string, to tell cheaply whether anything changed. */
+  const fingerprint = () => JSON.stringify([held, ...SESSION_KEYS.map((key) => storage.getItem(key))]);
+
   const write = (session: Session) => {
-    storage.setItem(STORAGE_KEYS.accessToken, session.accessToken);
-    storage.setItem(STORAGE_KEYS.refreshToken, session.refreshToken);
-    storage.setItem(STORAGE_KEYS.expiresAt, String(session.expiresAt));
+    held = { accessToken: session.accessToken, expiresAt: session.expiresAt, userId: session.user.id };
     storage.setItem(STORAGE_KEYS.user, JSON.stringify(session.user));
     if (session.tenantUuid) storage.setItem(STORAGE_KEYS.tenantUuid, session.tenantUuid);
     else storage.removeItem(STORAGE_KEYS.tenantUuid);
@@ -111,22 +124,29 @@ export function createSessionStore(
   return {
     storage,
     get() {
-      const print = fingerprint(storage);
+      const print = fingerprint();
       if (print !== cachedPrint) {
         cachedPrint = print;
-        cached = readSession(storage);
+        const remembered = readRemembered(storage);
+        cached =
+          held && remembered && remembered.user.id === held.userId && Number.isFinite(held.expiresAt) && held.expiresAt > 0
+            ? { accessToken: held.accessToken, expiresAt: held.expiresAt, user: remembered.user, tenantUuid: remembered.tenantUuid }
+            : null;
       }
       return cached;
     },
+    remembered: () => readRemembered(storage),
     set(session) {
       write(session);
       emit();
     },
     clear() {
+      held = null;
       SESSION_KEYS.forEach((key) => storage.removeItem(key));
       emit();
     },
     clearForLogout() {
+      held = null;
       clearStorageOnLogout(storage, options.sessionStorage);
       emit();
     },
@@ -164,7 +184,6 @@ export function pickTenant(user: SessionUser, preferred: string | null | undefin
 export function sessionFromGrant(grant: TokenGrant, now: number, preferredTenant?: string | null): Session {
   return {
     accessToken: grant.accessToken,
-    refreshToken: grant.refreshToken,
     expiresAt: now + grant.expiresIn * 1000,
     user: grant.user,
     tenantUuid: pickTenant(grant.user, preferredTenant),

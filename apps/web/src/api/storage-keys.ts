@@ -3,10 +3,12 @@
  * precisely what survives it. This module imports nothing, so the browser tests can use it too.
  */
 export const STORAGE_KEYS = {
-  accessToken: 'pakt.session.accessToken',
-  refreshToken: 'pakt.session.refreshToken',
-  /** Epoch milliseconds at which the access token stops working. */
-  expiresAt: 'pakt.session.expiresAt',
+  /**
+   * Who is signed in at this browser (no secret: name, address, tenants). No token is ever stored:
+   * the access token lives in the page's memory, the refresh token in an httpOnly cookie no script
+   * can read. A remembered user without a token in memory (a reload, a new tab) means: try the
+   * cookie once to bring the session back.
+   */
   user: 'pakt.session.user',
   tenantUuid: 'pakt.session.tenantUuid',
   /** The language the person picked (absent: the configured default applies). */
@@ -33,13 +35,13 @@ export const SESSION_STORAGE_KEYS = {
 } as const;
 
 /** The keys holding the session itself; dropping them signs the browser out. */
-export const SESSION_KEYS = [
-  STORAGE_KEYS.accessToken,
-  STORAGE_KEYS.refreshToken,
-  STORAGE_KEYS.expiresAt,
-  STORAGE_KEYS.user,
-  STORAGE_KEYS.tenantUuid,
-] as const;
+export const SESSION_KEYS = [STORAGE_KEYS.user, STORAGE_KEYS.tenantUuid] as const;
+
+/**
+ * Where versions before the httpOnly refresh cookie kept the tokens. Deleted at start: a refresh
+ * token left readable in localStorage is exactly what an XSS would steal.
+ */
+export const LEGACY_TOKEN_KEYS = ['pakt.session.accessToken', 'pakt.session.refreshToken', 'pakt.session.expiresAt'] as const;
 
 /**
  * Spec section 4, logout: "storage is cleared, except that the username, a view preference and

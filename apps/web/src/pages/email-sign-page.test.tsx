@@ -2,7 +2,6 @@ import { refreshToken } from '@pakt/domain';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../api/session-store';
-import { STORAGE_KEYS } from '../api/storage-keys';
 import en from '../i18n/en.json';
 import { DOC_A, epakOf, EPAK_ID, ME, paths, stubCeremony } from '../signing/ceremony-fixtures';
 import { LINK_SESSION_KEY } from '../signing/link-session';
@@ -37,7 +36,10 @@ describe('/emailsign', () => {
     const read = requestsTo('GET', paths.epak)[0]!;
     expect(read.headers.get('Authorization')).toBe('Bearer link-access-1');
     expect(read.headers.get('X-Tenant-Id')).toBe(LINK_TENANT);
-    expect(window.localStorage.getItem(STORAGE_KEYS.accessToken)).toBe('access-1');
+    // The app's own session is untouched, and the link's calls never ask for the refresh cookie.
+    expect(sessionStore.get()?.accessToken).toBe('access-1');
+    expect(read.headers.get('X-Pakt-Token-Transport')).toBeNull();
+    expect(exchange[0]!.headers.get('X-Pakt-Token-Transport')).toBeNull();
     expect(JSON.parse(window.sessionStorage.getItem(LINK_SESSION_KEY)!).accessToken).toBe('link-access-1');
 
     // Its own frame: the language selector, and none of the app's menu or account widgets.

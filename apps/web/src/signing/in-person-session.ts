@@ -16,8 +16,8 @@ let turns = 0;
 /**
  * INPERSONSIGN on the host's device: the sign-auth token the signer's code was exchanged for is a
  * session of the signer, for this ePak only. It lives in this object, in memory, and nowhere else:
- * the host's own session (localStorage, shared by their tabs) is never replaced nor touched, and a
- * reload or leaving the page ends the signer's turn. `onEnded` is told when the token has run out
+ * the host's own session (its access token in memory, its refresh token in the httpOnly cookie) is
+ * never replaced nor touched, and a reload or leaving the page ends the signer's turn. `onEnded` is told when the token has run out
  * (it has no refresh; the host asks for a new code).
  */
 export function createInPersonClient(

@@ -4,8 +4,9 @@ import { createScopedApiClient, scopedSessionEnded } from './scoped-client';
 
 /**
  * A signing link's session (/emailsign?token=…): the access token the link was exchanged for,
- * good for one ePak of one tenant. It is kept apart from the app's own session (localStorage,
- * shared by tabs) in this tab's sessionStorage under a key of its own, so opening a link never
+ * good for one ePak of one tenant. It is kept apart from the app's own session (its access token
+ * in memory, its refresh cookie untouched: this session has none) in this tab's sessionStorage
+ * under a key of its own, so opening a link never
  * signs anyone out nor borrows their session, and a reload of the page does not need the link
  * exchanged again while the token lasts.
  */

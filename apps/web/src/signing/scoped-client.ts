@@ -3,10 +3,11 @@ import { ApiError, createApiClient, type ApiClient } from '../api/client';
 import type { Session, SessionStore } from '../api/session-store';
 
 /**
- * A session that reaches one ePak only, held apart from the app's own (localStorage) session: a
- * signing link's (/emailsign) or an in-person signer's on the host's device. It has no refresh
- * token; what to do when it runs out is the owner's business (a link is exchanged again, an
- * in-person signing ends).
+ * A session that reaches one ePak only, held apart from the app's own session (its access token in
+ * memory, its refresh token in the httpOnly cookie): a signing link's (/emailsign) or an in-person
+ * signer's on the host's device. It has no refresh token and never touches the app's cookie; what
+ * to do when it runs out is the owner's business (a link is exchanged again, an in-person signing
+ * ends).
  */
 export interface ScopedSession {
   readonly accessToken: string;
@@ -75,8 +76,10 @@ export function createScopedApiClient(options: {
     get(): Session | null {
       const scoped = options.current();
       if (!scoped) return null;
-      return { accessToken: scoped.accessToken, refreshToken: '', expiresAt: scoped.expiresAt, user: sessionUserOf(scoped.user), tenantUuid: scoped.tenantId };
+      return { accessToken: scoped.accessToken, expiresAt: scoped.expiresAt, user: sessionUserOf(scoped.user), tenantUuid: scoped.tenantId };
     },
+    // Nothing to restore from: a scoped session has no refresh cookie.
+    remembered: () => null,
     set() {
       // Only its owner opens a scoped session; the client's token refresh never succeeds here.
     },
@@ -91,6 +94,9 @@ export function createScopedApiClient(options: {
       String(input).split('?')[0] === refreshToken.path ? Promise.resolve(jsonError(ResponseCode.INVALID_ACCESS_TOKEN.code, 401, 'A scoped session has no refresh token.')) : doFetch(input, init),
     navigate: () => undefined,
     log: () => undefined,
+    // Never asks for the refresh cookie: the app's own session keeps it, and a signing link's or an
+    // in-person signer's session must neither replace it nor be restorable from it.
+    refreshCookie: false,
     ...(options.now ? { now: options.now } : {}),
   });
   return client.callApi;

@@ -81,7 +81,8 @@ export function tokenGrant(user: SessionUser = adminUser, tokens: { access?: str
     tokenType: 'Bearer',
     accessToken: tokens.access ?? 'access-1',
     expiresIn: 900,
-    refreshToken: tokens.refresh ?? 'refresh-1',
+    // The web app asks for the refresh token as an httpOnly cookie: absent from the JSON then.
+    ...(tokens.refresh ? { refreshToken: tokens.refresh } : {}),
     refreshExpiresIn: 86400,
     user,
   };
@@ -113,7 +114,6 @@ export function userInfoOf(user: SessionUser = adminUser, overrides: Partial<Use
 export function signedInSession(user: SessionUser = adminUser, overrides: Partial<Session> = {}): Session {
   return {
     accessToken: 'access-1',
-    refreshToken: 'refresh-1',
     expiresAt: Date.now() + 900_000,
     user,
     tenantUuid: user.tenants[0]?.tenantUuid ?? null,
