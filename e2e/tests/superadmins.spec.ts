@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import fs from 'node:fs';
-import { apiData, apiHeadersOf, bundles, ensureRoot, expectNoHorizontalOverflow, fieldLabelled, logOutAs, registerFromInvitation, ROOT, signInWith } from './support';
+import { bundles, ensureRoot, expectNoHorizontalOverflow, fieldLabelled, linkIn, logOutAs, registerFromInvitation, ROOT, rootMail, signInWith } from './support';
 
 const { en } = bundles;
 const s = en.superadmins;
@@ -22,12 +22,13 @@ const inDialog = (dialog: Locator, label: string) => dialog.getByLabel(new RegEx
 
 type Person = { readonly email: string; readonly firstName: string; readonly lastName: string; readonly password: string };
 
-/** The invitation link mailed to `email`, read from the tenant's outbox by its admin. */
-async function mailedInvitation(request: APIRequestContext, adminHeaders: Record<string, string>, email: string): Promise<URL> {
-  const { messages } = await apiData<{ messages: { recipient: string; body: string; kind: string }[] }>(await request.get('/msbapi/v1/outbox', { headers: adminHeaders }));
-  const mail = messages.find((m) => m.recipient === email && m.kind === 'invitation');
-  expect(mail, `an invitation mailed to ${email}`).toBeDefined();
-  return new URL(/https?:\/\/\S+/.exec(mail!.body)![0]);
+/**
+ * The invitation link mailed to `email`, read by root: the tenant admin's outbox shows no text
+ * (a pending super-admin invitation is exactly what an admin must not read, issue 17), and on this
+ * install without SMTP root hands invitations on.
+ */
+async function mailedInvitation(request: APIRequestContext, email: string): Promise<URL> {
+  return linkIn(await rootMail(request, { recipient: email, kind: 'invitation' }));
 }
 
 test('root invites a tenant’s first super admin, who registers, registers a second and disables them', async ({ page, request, browser }, testInfo) => {
@@ -40,7 +41,6 @@ test('root invites a tenant’s first super admin, who registers, registers a se
   const first: Person = { email: `farah-${stamp}@superadmins.test`, firstName: 'Farah', lastName: 'Sheikh', password: 'Super-password-2025' };
   const second: Person = { email: `gopal-${stamp}@superadmins.test`, firstName: 'Gopal', lastName: 'Menon', password: 'Second-password-2025' };
   const rowOf = (email: string) => page.getByTestId('superadmin-row').filter({ hasText: email });
-  let adminHeaders: Record<string, string> = {};
 
   await test.step('root creates the tenant from the console', async () => {
     await ensureRoot(request);
@@ -54,9 +54,8 @@ test('root invites a tenant’s first super admin, who registers, registers a se
     await page.getByRole('button', { name: en.root.create.submit }).click();
     const panel = page.getByRole('status').filter({ hasText: en.root.invite.title.replace('{{tenant}}', tenantName) });
     const adminLink = new URL(await panel.getByRole('textbox', { name: en.root.invite.link }).inputValue());
-    // The tenant's admin joins, so that someone can read its outbox.
+    // The tenant's admin joins: a member already, they cannot be made its super admin (below).
     await registerFromInvitation(request, adminLink, admin);
-    adminHeaders = await apiHeadersOf(request, admin.email, admin.password);
   });
 
   await test.step('root invites the first super admin from the tenant’s card', async () => {
@@ -88,7 +87,7 @@ test('root invites a tenant’s first super admin, who registers, registers a se
   });
 
   await test.step('the super admin registers from the mailed link and lands on the settings', async () => {
-    const link = await mailedInvitation(request, adminHeaders, first.email);
+    const link = await mailedInvitation(request, first.email);
     await page.goto(link.pathname + link.search);
     await expect(page.getByText(en.roles.super_admin, { exact: false })).toBeVisible();
     await fieldLabelled(page, en.common.password).fill(first.password);
@@ -118,7 +117,7 @@ test('root invites a tenant’s first super admin, who registers, registers a se
     await expect(page.getByRole('status').filter({ hasText: s.register.done.replace('{{email}}', second.email) })).toBeVisible();
     await expect(rowOf(second.email).getByTestId('superadmin-status')).toHaveText(s.status.invited);
 
-    await registerFromInvitation(request, await mailedInvitation(request, adminHeaders, second.email), second);
+    await registerFromInvitation(request, await mailedInvitation(request, second.email), second);
     await page.reload();
     await expect(rowOf(second.email).getByTestId('superadmin-status')).toHaveText(s.status.active);
     await shot(page, project, 'superadmins-section');

@@ -10,6 +10,7 @@ import { SWEEP_TEMPORARY_FILES_CRON, sweepTemporaryFilesJob } from './jobs/sweep
 import { EXPIRE_EPAKS_CRON, expireEpaksJob } from './jobs/expire-epaks';
 import { USER_SYNC_SWEEP_CRON, userSyncJob } from './jobs/user-sync';
 import { BULK_COMPOSE_SWEEP_CRON, bulkComposeJob } from './jobs/bulk-compose';
+import { PURGE_RATE_LIMIT_COUNTERS_CRON, purgeRateLimitCountersJob } from './jobs/purge-rate-limit-counters';
 import { seedDemo } from './identity/demo';
 import { deliverOutboxJob, deliverSmsJob, smtpTransport } from './identity/mail-delivery';
 import { prepareFirstRun } from './identity/first-run';
@@ -86,6 +87,9 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
       const bulkCompose = bulkComposeJob(context, (error) => app.log.error({ err: error }, 'a bulk compose run failed'));
       await opened.jobs.register(bulkCompose);
       await opened.jobs.schedule(bulkCompose, BULK_COMPOSE_SWEEP_CRON, {});
+      const purgeCounters = purgeRateLimitCountersJob({ executor: opened.database });
+      await opened.jobs.register(purgeCounters);
+      await opened.jobs.schedule(purgeCounters, PURGE_RATE_LIMIT_COUNTERS_CRON, {});
       const jobs = opened.jobs;
       const deliveries = [
         config.smtp && deliverOutboxJob({ db: opened.database.db, storage, transport: smtpTransport(config.smtp.url), from: config.smtp.from }),
@@ -113,6 +117,15 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
       // Printed, not only logged: the person who just ran `npm start` must see it whatever the log level.
       console.log(
         `\n  Pakt needs its first-run setup. Open this one-time link to create the root account:\n\n    ${setupLink}\n\n  (A new link is made at every start until setup is done.)\n`,
+      );
+    }
+    if (!config.smtp) {
+      // Said at every start: on an install without mail, invitations, resets and signing links
+      // reach people only through root, who must know it is their job (docs/security.md).
+      app.log.warn(
+        'SMTP_URL is not set: no mail is delivered. Invitations, password resets and signing links wait in the outbox, ' +
+          'whose texts only root reads (/root, Outbox) to pass them on; tenant admins see to whom and when, never a link or code. ' +
+          'Set SMTP_URL for any install with real users.',
       );
     }
     if (options.demo) {

@@ -13,7 +13,7 @@ import {
   type UserFolder,
   type UserStatus,
 } from '@pakt/domain';
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { memberships, users } from '../db/schema';
 import { authorizeOrThrow } from '../http/auth-guard';
@@ -154,15 +154,35 @@ export async function makeAdmin(options: { db: Db; actor: Actor & { tenantId: st
 }
 
 /**
+ * Whether an account reaches beyond this tenant: a membership or invitation of any other tenant,
+ * or root. Such an account is not this tenant's admin's to act on as a whole (accountWide
+ * actions in the permissions module).
+ */
+async function isInOtherTenants(db: Db, user: { id: string; isRoot: boolean }, tenantId: string): Promise<boolean> {
+  if (user.isRoot) return true;
+  const [elsewhere] = await db
+    .select({ tenantId: memberships.tenantId })
+    .from(memberships)
+    .where(and(eq(memberships.userId, user.id), ne(memberships.tenantId, tenantId)))
+    .limit(1);
+  return elsewhere !== undefined;
+}
+
+/**
  * POST /msbapi/v1/users/:userId/password/reset: mails the member a link to choose a new password
  * (their current one keeps working until they do). Only for a member who has joined and signs in
- * with a password.
+ * with a password, and whose account is this tenant's alone. The link goes to the member only:
+ * the answer never carries it, and admins never read mail texts in the outbox.
  */
 export async function resetMemberPassword(options: { db: Db; actor: Actor & { tenantId: string }; userId: string; publicUrl: string }) {
   const { db, actor } = options;
   const row = (await memberRows(db, actor.tenantId, [options.userId], false)).get(options.userId);
   if (!row) throw notFound();
-  authorizeOrThrow(actor, 'user.resetPassword', { targetUserId: options.userId, targetRole: row.membership.role as Role });
+  authorizeOrThrow(actor, 'user.resetPassword', {
+    targetUserId: options.userId,
+    targetRole: row.membership.role as Role,
+    targetInOtherTenants: await isInOtherTenants(db, row.user, actor.tenantId),
+  });
   if (row.membership.status === 'invited' || !row.user.passwordHash) {
     throw new DomainError(ResponseCode.INVALID_INPUT, `${row.user.email} has no password yet: re-invite them instead.`, { issues: [{ path: 'userId', message: 'no password to reset' }] });
   }

@@ -10,6 +10,7 @@ import {
   invalidInput,
   notFound,
   REFUSAL_RESPONSES,
+  type RefusalReason,
   ResponseCode,
   type Role,
   type UserStatus,
@@ -37,10 +38,19 @@ export type AuthFor<A extends EndpointAccess> = A extends 'public' ? undefined :
 
 const TENANT_ID = z.uuid();
 
-function bearerToken(request: FastifyRequest): string {
-  const header = request.headers.authorization;
-  const match = header ? /^Bearer ([A-Za-z0-9_-]{10,200})$/.exec(header) : null;
-  if (!match) throw new DomainError(ResponseCode.INVALID_ACCESS_TOKEN, 'Sign in first: no valid bearer token was sent.');
+/** What every access token looks like (auth/secrets.ts generateSecret('pka'): 32 bytes, base64url). */
+const ACCESS_TOKEN_SHAPE = /^Bearer (pka_[A-Za-z0-9_-]{43})$/;
+
+/**
+ * The access token of an Authorization header. No header at all is -5 (sign in first); one that
+ * is sent but cannot be an access token (another scheme, a refresh token, wrong characters or
+ * length) is -37, invalid JWT, before any database lookup. A well-formed token that matches no
+ * live session stays -5 (resolveAccessTokenIn).
+ */
+export function bearerToken(header: string | undefined): string {
+  if (header === undefined || header === '') throw new DomainError(ResponseCode.INVALID_ACCESS_TOKEN, 'Sign in first: no bearer token was sent.');
+  const match = ACCESS_TOKEN_SHAPE.exec(header);
+  if (!match) throw new DomainError(ResponseCode.INVALID_JWT, 'The Authorization header does not carry a valid bearer token.');
   return match[1]!;
 }
 
@@ -61,7 +71,12 @@ export async function resolveAuth(options: {
   const tenantHeader = request.headers[API_HEADERS.tenant.toLowerCase()];
   const tenantId = typeof tenantHeader === 'string' && TENANT_ID.safeParse(tenantHeader).success ? tenantHeader : null;
   // The caller's membership of the tenant they name comes with the session, in one query.
-  const { session, membership } = await resolveAccessTokenIn({ db, accessToken: bearerToken(request), tenantId: access === 'tenant' ? tenantId : null });
+  const { session, membership } = await resolveAccessTokenIn({
+    db,
+    accessToken: bearerToken(request.headers.authorization),
+    tenantId: access === 'tenant' ? tenantId : null,
+    ipAddress: request.ip,
+  });
   const auth: UserAuth = { session, user: session.user };
   if (session.user.disabledAt) throw new DomainError(ResponseCode.USER_DISABLED, 'This account is disabled.');
   if (session.scopeEpakId) return resolveLinkAuth({ db, request, auth, signingLink: access === 'tenant' && options.signingLink === true });
@@ -130,12 +145,18 @@ export function actorOf(auth: UserAuth | TenantAuth): Actor {
   return { ...base, role: 'root' };
 }
 
+const REFUSAL_MESSAGES: Partial<Record<RefusalReason, string>> = {
+  outsideTenant: 'Not found.',
+  sharedAccount:
+    "This person's account belongs to another tenant too, so only they can reset its password (Forgot password on the sign-in page). You can still disable them in this tenant.",
+};
+
 /** The one place a permission refusal becomes an answer: its catalogue code and status. */
 export function authorizeOrThrow(actor: Actor, action: Action, context?: AuthorizationContext): void {
   const decision = authorize(actor, action, context);
   if (decision.allowed) return;
   const entry = REFUSAL_RESPONSES[decision.reason];
-  throw new DomainError(entry, decision.reason === 'outsideTenant' ? 'Not found.' : 'You are not allowed to do this.', {
+  throw new DomainError(entry, REFUSAL_MESSAGES[decision.reason] ?? 'You are not allowed to do this.', {
     httpStatus: entry.httpStatus,
   });
 }

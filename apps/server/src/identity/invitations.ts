@@ -14,7 +14,7 @@ import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { epakRecipients, epaks, invitations, memberships, passwordHistory, tenants, users } from '../db/schema';
 import { loadPasswordConfig } from '../auth/password-config';
-import { digestSecret, generateSecret, hashPassword, verifyPassword } from '../auth/secrets';
+import { digestSecret, generateSecret, hashPassword } from '../auth/secrets';
 import { queueEmail } from './outbox';
 import { loadTenantSettings } from './tenant-configuration';
 import { recordAdminAction } from '../admin/audit-log';
@@ -259,6 +259,8 @@ async function loadUsableInvitation(db: Db, code: string, lock = false) {
 export async function describeInvitation(db: Db, code: string) {
   const { user, tenant, invitation } = await loadUsableInvitation(db, code);
   return {
+    // Told only to whoever holds the code, which came to this address: they know it already.
+    hasAccount: user.passwordHash !== null,
     email: user.email,
     firstName: user.firstName,
     middleName: user.middleName,
@@ -267,6 +269,41 @@ export async function describeInvitation(db: Db, code: string) {
     tenantName: tenant.name,
     role: invitation.role as Role,
   };
+}
+
+const alreadyHasAccount = () =>
+  new DomainError(ResponseCode.USER_ALREADY_EXISTS, 'You already have a Pakt account: sign in with it, then accept the invitation.');
+
+/** The invitation used, the address proven, the membership active: one transaction's writes. */
+async function activateMembership(db: Db, invitation: typeof invitations.$inferSelect, user: typeof users.$inferSelect) {
+  await db.update(invitations).set({ status: 'accepted', acceptedAt: new Date() }).where(eq(invitations.id, invitation.id));
+  // The invite code came by mail: whoever holds it reads that address.
+  await db.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, user.id), isNull(users.emailVerifiedAt)));
+  await db
+    .update(memberships)
+    .set({ status: 'active' })
+    // A super admin disabled before accepting (updateSuperadminStatus) joins still disabled.
+    .where(and(eq(memberships.tenantId, invitation.tenantId), eq(memberships.userId, user.id), eq(memberships.status, 'invited')));
+  // Someone who only ever signed by link (external) is a member now: their own folders, menus, login.
+  await db.update(users).set({ type: 'internal' }).where(and(eq(users.id, user.id), eq(users.type, 'external')));
+}
+
+/**
+ * POST /msbapi/v1/users/invitations/accept: someone who already has an account joins the
+ * invitation's tenant from a session they opened by signing in, so the password was checked once,
+ * with throttling and the second factor, at /authenticate. The invitation must be theirs.
+ */
+export async function joinWithInvitation(options: { db: Db; code: string; tenantUuid: string; userId: string }) {
+  return options.db.transaction(async (tx) => {
+    const db = tx as unknown as Db;
+    const { invitation, user, tenant } = await loadUsableInvitation(db, options.code, true);
+    if (tenant.id !== options.tenantUuid) throw invalidInput('The invitation is for another tenant.');
+    if (user.id !== options.userId) {
+      throw forbidden('This invitation is for another address: sign in with the account it was sent to.');
+    }
+    await activateMembership(db, invitation, user);
+    return { tenantUuid: tenant.id, tenantName: tenant.name, role: invitation.role as Role };
+  });
 }
 
 /** Accepting an invitation: the person's password and names, the membership turned active. */
@@ -285,46 +322,33 @@ export async function acceptInvitation(options: {
   if (preview.tenant.id !== options.tenantUuid || preview.user.email !== options.email) {
     throw invalidInput('The invitation is for another address or tenant.');
   }
-  let passwordHash: string | undefined;
-  if (preview.user.passwordHash) {
-    // Someone with an account already (in another tenant) proves it is them with their password.
-    if (!(await verifyPassword(preview.user.passwordHash, options.password))) {
-      throw new DomainError(ResponseCode.INVALID_PASSWORD, 'You already have an account: enter its password to join.', { httpStatus: 401 });
-    }
-  } else {
-    const config = await loadPasswordConfig(db, preview.tenant.id);
-    const problems = passwordProblems(options.password, config);
-    if (problems.length > 0) {
-      throw passwordRejected(problems, 'newPassword');
-    }
-    passwordHash = await hashPassword(options.password);
+  // Someone with an account already joins from a signed-in session (joinWithInvitation), so
+  // through /authenticate with its throttling and second factor. Checking the password here
+  // made this a password oracle with no lockout and a way past two-factor (issue 17).
+  if (preview.user.passwordHash) throw alreadyHasAccount();
+  const config = await loadPasswordConfig(db, preview.tenant.id);
+  const problems = passwordProblems(options.password, config);
+  if (problems.length > 0) {
+    throw passwordRejected(problems, 'newPassword');
   }
+  const passwordHash = await hashPassword(options.password);
   return db.transaction(async (tx) => {
     const { invitation, user } = await loadUsableInvitation(tx as unknown as Db, options.code, true);
-    await tx.update(invitations).set({ status: 'accepted', acceptedAt: new Date() }).where(eq(invitations.id, invitation.id));
-    // The invite code came by mail: whoever holds it reads that address.
-    await tx.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, user.id), isNull(users.emailVerifiedAt)));
+    // Checked again under the lock: an account made meanwhile must not have its password replaced.
+    if (user.passwordHash) throw alreadyHasAccount();
+    await activateMembership(tx as unknown as Db, invitation, user);
     await tx
-      .update(memberships)
-      .set({ status: 'active' })
-      // A super admin disabled before accepting (updateSuperadminStatus) joins still disabled.
-      .where(and(eq(memberships.tenantId, invitation.tenantId), eq(memberships.userId, user.id), eq(memberships.status, 'invited')));
-    // Someone who only ever signed by link (external) is a member now: their own folders, menus, login.
-    await tx.update(users).set({ type: 'internal' }).where(and(eq(users.id, user.id), eq(users.type, 'external')));
-    if (passwordHash) {
-      await tx
-        .update(users)
-        .set({
-          passwordHash,
-          passwordChangedAt: new Date(),
-          status: 'enabled',
-          firstName: options.firstName,
-          middleName: options.middleName ?? null,
-          lastName: options.lastName,
-        })
-        .where(eq(users.id, user.id));
-      await tx.insert(passwordHistory).values({ userId: user.id, passwordHash });
-    }
+      .update(users)
+      .set({
+        passwordHash,
+        passwordChangedAt: new Date(),
+        status: 'enabled',
+        firstName: options.firstName,
+        middleName: options.middleName ?? null,
+        lastName: options.lastName,
+      })
+      .where(eq(users.id, user.id));
+    await tx.insert(passwordHistory).values({ userId: user.id, passwordHash });
     const [updated] = await tx.select().from(users).where(eq(users.id, user.id));
     return updated!;
   });

@@ -1,7 +1,7 @@
 import { ErrorEnvelope, TokenGrant } from '@pakt/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { invitations, memberships, outbox, sessions, systemSettings, tenants, users } from '../db/schema';
+import { invitations, loginThrottles, memberships, outbox, sessions, systemSettings, tenants, users } from '../db/schema';
 import { prepareFirstRun } from '../identity/first-run';
 import { makeMember, makeRoot, makeTenant, makeUser, GOOD_PASSWORD } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
@@ -82,24 +82,31 @@ describe('POST /msbapi/v1/authenticate', () => {
     expect(wrong.json().code).toBe(-16);
   });
 
-  it('locks the account after repeated wrong passwords, even against the right one (-14)', async () => {
+  it('throttles repeated wrong passwords per address and client (-14, progressive), never the owner elsewhere', async () => {
     const { user } = await makeMember(db());
-    for (let i = 0; i < 4; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/authenticate', ...form({ username: user.email, password: `Wrong-${i}-Password` }) });
-      expect(res.json().code).toBe(-16);
-    }
-    const fifth = await t.app.inject({ method: 'POST', url: '/msbapi/v1/authenticate', ...form({ username: user.email, password: 'Wrong-5-Password' }) });
+    const attempt = (password: string, remoteAddress = '203.0.113.9') =>
+      t.app.inject({ method: 'POST', url: '/msbapi/v1/authenticate', ...form({ username: user.email, password }), remoteAddress });
+    for (let i = 0; i < 4; i++) expect((await attempt(`Wrong-${i}-Password`)).json().code).toBe(-16);
+    const fifth = await attempt('Wrong-5-Password');
     expect(fifth.statusCode).toBe(403);
-    expect(fifth.json().code).toBe(-14);
-    const right = await t.app.inject({ method: 'POST', url: '/msbapi/v1/authenticate', ...form({ username: user.email, password: GOOD_PASSWORD }) });
-    expect(right.json().code).toBe(-14);
+    expect(fifth.json()).toMatchObject({ code: -14, data: { retryAfter: 15 * 60 }, message: expect.stringContaining('15 minutes') });
+    expect(fifth.headers['retry-after']).toBe('900');
+    // From this client, even the right password is not looked at while the lock lasts.
+    expect((await attempt(GOOD_PASSWORD)).json().code).toBe(-14);
     expect(await rowCount(sessions)).toBe(0);
+    // The owner on another address is not affected, and the account row holds no lock.
+    expect((await attempt(GOOD_PASSWORD, '198.51.100.3')).statusCode).toBe(200);
+    const [row] = await db().select().from(users).where(eq(users.id, user.id));
+    expect(row).toMatchObject({ failedLoginCount: 0, lockedUntil: null });
 
-    // Once the lock has run out, the right password works again and resets the count.
-    await db().update(users).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(users.id, user.id));
-    await signIn(t.app, user.email, GOOD_PASSWORD);
-    const [after] = await db().select().from(users).where(eq(users.id, user.id));
-    expect(after).toMatchObject({ failedLoginCount: 0, lockedUntil: null });
+    // Once the lock has run out, five more wrong ones lock twice as long.
+    await db().update(loginThrottles).set({ lockedUntil: new Date(Date.now() - 1000) });
+    for (let i = 0; i < 4; i++) expect((await attempt(`Wrong-${i}-Again`)).json().code).toBe(-16);
+    expect((await attempt('Wrong-5-Again')).json().data.retryAfter).toBe(30 * 60);
+    // The right password after the lock resets the count: the row is gone.
+    await db().update(loginThrottles).set({ lockedUntil: new Date(Date.now() - 1000) });
+    expect((await attempt(GOOD_PASSWORD)).statusCode).toBe(200);
+    expect(await db().select().from(loginThrottles)).toEqual([]);
   });
 
   it('refuses disabled (-13), invited (-73) and tenant-less users, but only with the right password', async () => {
@@ -123,12 +130,15 @@ describe('POST /msbapi/v1/authenticate', () => {
 });
 
 describe('sessions', () => {
-  it('guards user endpoints: no token 401/-5, garbage 401/-5, expired 401/-27', async () => {
+  it('guards user endpoints: no token 401/-5, garbage 401/-37, unknown 401/-5, expired 401/-27', async () => {
     const { user } = await makeMember(db());
     expect((await t.app.inject({ method: 'GET', url: '/msbapi/v1/users/valid' })).json().code).toBe(-5);
     const garbage = await t.app.inject({ method: 'GET', url: '/msbapi/v1/users/valid', headers: { authorization: 'Bearer pka_not-a-real-token' } });
     expect(garbage.statusCode).toBe(401);
-    expect(garbage.json().code).toBe(-5);
+    expect(garbage.json().code).toBe(-37);
+    const unknown = await t.app.inject({ method: 'GET', url: '/msbapi/v1/users/valid', headers: { authorization: `Bearer pka_${'a'.repeat(43)}` } });
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json().code).toBe(-5);
     const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
     const valid = await t.app.inject({ method: 'GET', url: '/msbapi/v1/users/valid', headers: bearer(grant) });
     expect(valid.json().data.email).toBe(user.email);
@@ -144,18 +154,18 @@ describe('sessions', () => {
     const refresh = (token: string, clientId = 'MSB3') =>
       t.app.inject({ method: 'POST', url: '/msbapi/public/token/refresh', payload: { clientId, refreshToken: token } });
 
-    const second = TokenGrant.parse((await refresh(first.refreshToken)).json().data);
+    const second = TokenGrant.parse((await refresh(first.refreshToken!)).json().data);
     expect(second.refreshToken).not.toBe(first.refreshToken);
     // The old access token went with its refresh token; the new one works.
     expect((await t.app.inject({ method: 'POST', url: '/msbapi/v1/checksession', headers: bearer(first) })).json().code).toBe(-5);
     expect((await t.app.inject({ method: 'POST', url: '/msbapi/v1/checksession', headers: bearer(second) })).json().data.active).toBe(true);
 
-    const replay = await refresh(first.refreshToken);
+    const replay = await refresh(first.refreshToken!);
     expect(replay.statusCode).toBe(401);
     expect(replay.json().code).toBe(-5);
     // The thief's replay also signed out whoever held the current tokens.
     expect((await t.app.inject({ method: 'POST', url: '/msbapi/v1/checksession', headers: bearer(second) })).json().code).toBe(-5);
-    expect((await refresh(second.refreshToken)).json().code).toBe(-5);
+    expect((await refresh(second.refreshToken!)).json().code).toBe(-5);
   });
 
   it('refuses to refresh an account disabled since sign-in (-13) and ends its session', async () => {
@@ -328,17 +338,23 @@ describe('registering through an invitation', () => {
     expect(res.json().code).toBe(-42);
   });
 
-  it('lets a person with an account join another tenant with their existing password', async () => {
+  it('lets a person with an account join another tenant from a signed-in session, never with a password typed here', async () => {
     const other = await makeTenant(db());
     await makeMember(db(), { tenant: other, user: { email: 'meera@firm.test' } });
     const { code, tenantUuid } = await invite();
-    const wrong = await t.app.inject({
-      method: 'POST',
-      url: '/msbapi/public/users/registerusertenant',
-      payload: registration(code, tenantUuid, { newPassword: 'Brand-New-Pass-9', confirmPassword: 'Brand-New-Pass-9' }),
-    });
-    expect(wrong.json().code).toBe(-16);
-    const ok = await t.app.inject({ method: 'POST', url: '/msbapi/public/users/registerusertenant', payload: registration(code, tenantUuid) });
-    expect(ok.json().data.user.tenants).toHaveLength(2);
+    // The public registration checks no password of an existing account: one answer, no session.
+    for (const password of ['Brand-New-Pass-9', GOOD_PASSWORD]) {
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/msbapi/public/users/registerusertenant',
+        payload: registration(code, tenantUuid, { newPassword: password, confirmPassword: password }),
+      });
+      expect([refused.statusCode, refused.json().code]).toEqual([409, -81]);
+    }
+    const grant = await signIn(t.app, 'meera@firm.test', GOOD_PASSWORD);
+    const joined = await t.app.inject({ method: 'POST', url: '/msbapi/v1/users/invitations/accept', headers: bearer(grant), payload: { inviteCode: code, tenantUuid } });
+    expect(joined.statusCode, joined.body).toBe(200);
+    const after = await t.app.inject({ method: 'GET', url: '/msbapi/v1/users/valid', headers: bearer(grant) });
+    expect(after.json().data.tenants).toHaveLength(2);
   });
 });

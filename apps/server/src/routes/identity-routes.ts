@@ -40,6 +40,7 @@ import {
   listTenants,
   logout,
   refreshToken,
+  joinWithInvitation,
   registerUserTenant,
   setupStatus,
   type TokenGrant,
@@ -55,7 +56,8 @@ import {
   tenantConfigOfType,
   type TenantSettings,
 } from '@pakt/domain';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clearRefreshCookie, deliverGrant, refreshTokenFromCookie } from '../http/refresh-cookie';
 import type { AppContext } from '../app-context';
 import { authenticateUser } from '../auth/authenticate-user';
 import { presentUserInfo, updateOwnProfile } from '../identity/profile';
@@ -80,7 +82,7 @@ import type { Db } from '../db/database';
 import { actorOf, authorizeOrThrow, resolveAuth } from '../http/auth-guard';
 import { route } from '../http/route';
 import { completeFirstRun, rootExists } from '../identity/first-run';
-import { acceptInvitation, describeInvitation, inviteMembers } from '../identity/invitations';
+import { acceptInvitation, describeInvitation, inviteMembers, joinWithInvitation as joinTenantWithInvitation } from '../identity/invitations';
 import { changeOwnPassword, requestPasswordReset, resetPasswordWithToken } from '../identity/passwords';
 import { loadPasswordConfig } from '../auth/password-config';
 import { loadUserTenants, presentSessionUser } from '../identity/session-user';
@@ -92,17 +94,19 @@ function clientInfo(request: FastifyRequest) {
   return { ipAddress: request.ip, userAgent: request.headers['user-agent'] };
 }
 
-async function grantFor(ctx: AppContext, user: typeof users.$inferSelect, clientId: string, request: FastifyRequest): Promise<TokenGrant> {
+/** A new session's tokens; the refresh token goes in the body or the cookie (deliverGrant). */
+async function grantFor(ctx: AppContext, user: typeof users.$inferSelect, clientId: string, request: FastifyRequest, reply: FastifyReply): Promise<TokenGrant> {
   const db = ctx.database.db;
   const issued = await issueSession({ db, userId: user.id, clientId, lifetimes: ctx.config.tokens, client: clientInfo(request) });
-  return {
-    tokenType: 'Bearer',
+  const grant = {
+    tokenType: 'Bearer' as const,
     accessToken: issued.accessToken,
     expiresIn: issued.expiresIn,
     refreshToken: issued.refreshToken,
     refreshExpiresIn: issued.refreshExpiresIn,
     user: await presentSessionUser(db, user),
   };
+  return deliverGrant({ config: ctx.config, request, reply, grant });
 }
 
 /** A user disabled since signing in keeps no session: the new pair is revoked at once (-13). */
@@ -120,12 +124,18 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
   // Texts reach people through a relay; with no delivery at all, admins pass on the outbox.
   const smsAvailable = !!ctx.config.sms || !ctx.config.smtp;
 
-  route(app, ctx, authenticate, async ({ body, request }) => {
-    const user = await authenticateUser({ db, email: body.username, password: body.password, publicUrl: ctx.config.publicUrl });
+  route(app, ctx, authenticate, async ({ body, request, reply }) => {
+    const user = await authenticateUser({
+      db,
+      email: body.username,
+      password: body.password,
+      clientAddress: request.ip,
+      publicUrl: ctx.config.publicUrl,
+    });
     if (!user.emailVerifiedAt) ctx.nudgeMailDelivery();
     const method = await secondFactorFor(db, user);
     if (method) await openChallenge({ db, user, method, clientId: body.client_id, smsAvailable });
-    return grantFor(ctx, user, body.client_id, request);
+    return grantFor(ctx, user, body.client_id, request, reply);
   });
 
   route(app, ctx, generateOtp, async ({ body }) => {
@@ -136,9 +146,9 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, validateOtp, async ({ body }) => describeChallenge({ db, otpId: body.otpId, smsAvailable }));
 
-  route(app, ctx, verifyOtp, async ({ body, request }) => {
+  route(app, ctx, verifyOtp, async ({ body, request, reply }) => {
     const { user, clientId } = await verifyChallenge({ db, otpId: body.otpId, code: body.code });
-    return grantFor(ctx, user, clientId, request);
+    return grantFor(ctx, user, clientId, request, reply);
   });
 
   route(app, ctx, startTotpEnrolment, async ({ body, auth }) =>
@@ -155,15 +165,19 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, maskedInfo, async ({ auth }) => ({ email: maskEmail(auth.user.email), phone: maskPhone(auth.user.phone) }));
 
-  route(app, ctx, refreshToken, async ({ body, request }) => {
+  route(app, ctx, refreshToken, async ({ body, request, reply }) => {
+    // The body wins (API clients); the browser app's token is in the httpOnly cookie.
+    const fromCookie = body.refreshToken === undefined ? refreshTokenFromCookie(request) : undefined;
+    const presented = body.refreshToken ?? fromCookie;
+    if (!presented) throw new DomainError(ResponseCode.INVALID_ACCESS_TOKEN, 'The token is not valid.');
     const rotated = await rotateSession({
       db,
-      refreshToken: body.refreshToken,
+      refreshToken: presented,
       clientId: body.clientId,
       lifetimes: ctx.config.tokens,
       client: clientInfo(request),
     });
-    return {
+    const grant = {
       tokenType: 'Bearer' as const,
       accessToken: rotated.accessToken,
       expiresIn: rotated.expiresIn,
@@ -171,15 +185,19 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
       refreshExpiresIn: rotated.refreshExpiresIn,
       user: await presentSessionUser(db, await loadRefreshableUser(db, rotated.userId, rotated.familyId)),
     };
+    // A token that came in the cookie is answered in the cookie only, whatever was asked.
+    return deliverGrant({ config: ctx.config, request, reply, grant, viaCookie: fromCookie !== undefined });
   });
 
-  route(app, ctx, logout, async ({ auth }) => {
+  route(app, ctx, logout, async ({ auth, request, reply }) => {
     await revokeSessionFamily({ db, familyId: auth.session.familyId });
+    clearRefreshCookie(ctx.config, request, reply);
     return { loggedOut: true as const };
   });
 
-  route(app, ctx, stopSessionTimer, async ({ auth, request }) => {
+  route(app, ctx, stopSessionTimer, async ({ auth, request, reply }) => {
     await revokeSessionFamily({ db, familyId: auth.session.familyId });
+    clearRefreshCookie(ctx.config, request, reply);
     request.log.info({ userId: auth.user.id }, 'session ended by the user-session timer');
     return { loggedOut: true as const };
   });
@@ -189,7 +207,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     expiresIn: UIS_CODE_SECONDS,
   }));
 
-  route(app, ctx, exchangeToken, async ({ body, request }) => {
+  route(app, ctx, exchangeToken, async ({ body, request, reply }) => {
     const invalid = () => new DomainError(ResponseCode.INVALID_UIS_TOKEN, 'This code is not valid (it lasts a minute and works once).');
     const spent = await consumeOneTimeToken({ db, purpose: 'uis', token: body.code });
     if (!spent) throw invalid();
@@ -198,7 +216,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     }
     const [user] = await db.select().from(users).where(eq(users.id, spent.userId));
     if (!user || user.disabledAt) throw new DomainError(ResponseCode.USER_DISABLED, 'This account is disabled. Contact your administrator.');
-    return grantFor(ctx, user, body.clientId, request);
+    return grantFor(ctx, user, body.clientId, request, reply);
   });
 
   route(app, ctx, userType, async ({ query }) => {
@@ -220,10 +238,10 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, setupStatus, async () => ({ required: !(await rootExists(db)) }));
 
-  route(app, ctx, completeSetup, async ({ body, request }) => {
+  route(app, ctx, completeSetup, async ({ body, request, reply }) => {
     const root = await completeFirstRun({ db, ...body });
     request.log.info({ userId: root.id }, 'first-run setup completed: root account created');
-    return grantFor(ctx, root, WEB_CLIENT_ID, request);
+    return grantFor(ctx, root, WEB_CLIENT_ID, request, reply);
   });
 
   route(app, ctx, listTenants, async () => ({ tenants: await listTenantSummaries(db) }));
@@ -253,7 +271,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, invitationDetails, async ({ params }) => describeInvitation(db, params.inviteCode));
 
-  route(app, ctx, registerUserTenant, async ({ body, request }) => {
+  route(app, ctx, registerUserTenant, async ({ body, request, reply }) => {
     const user = await acceptInvitation({
       db,
       code: body.inviteCode,
@@ -264,7 +282,13 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
       lastName: body.lastName,
       password: body.newPassword,
     });
-    return grantFor(ctx, user, WEB_CLIENT_ID, request);
+    return grantFor(ctx, user, WEB_CLIENT_ID, request, reply);
+  });
+
+  route(app, ctx, joinWithInvitation, async ({ body, auth, request }) => {
+    const joined = await joinTenantWithInvitation({ db, code: body.inviteCode, tenantUuid: body.tenantUuid, userId: auth.user.id });
+    request.log.info({ tenantId: joined.tenantUuid, userId: auth.user.id }, 'invitation accepted by a signed-in account');
+    return joined;
   });
 
   route(app, ctx, passwordConfiguration, async ({ params }) => {
@@ -290,8 +314,8 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return { sent: true as const };
   });
 
-  route(app, ctx, resetPassword, async ({ body }) => {
-    await resetPasswordWithToken({ db, token: body.token, newPassword: body.newPassword });
+  route(app, ctx, resetPassword, async ({ body, request }) => {
+    await resetPasswordWithToken({ db, token: body.token, newPassword: body.newPassword, clientAddress: request.ip });
     return { reset: true as const };
   });
 
@@ -334,7 +358,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return { verificationSent: true as const, email: user.email };
   });
 
-  route(app, ctx, verifyEmail, async ({ body, request }) => grantFor(ctx, await verifyEmailAddress({ db, token: body.token }), WEB_CLIENT_ID, request));
+  route(app, ctx, verifyEmail, async ({ body, request, reply }) => grantFor(ctx, await verifyEmailAddress({ db, token: body.token }), WEB_CLIENT_ID, request, reply));
 
   const settingsOf = async (tenantId: string, request: FastifyRequest) =>
     loadTenantSettings(db, tenantId, (error) => request.log.warn({ err: error, tenantId }, 'stored tenant settings are invalid; using defaults'));

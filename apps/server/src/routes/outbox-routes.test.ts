@@ -23,11 +23,13 @@ async function setup() {
 }
 
 describe('reading the outbox', () => {
-  it("shows a tenant admin their tenant's mail only; others get 404 or 403", async () => {
+  it("shows a tenant admin their tenant's mail only, never its text; others get 404 or 403", async () => {
     const { a, b, signer } = await setup();
     const adminA = await signIn(t.app, a.user.email, GOOD_PASSWORD);
     const mine = await t.app.inject({ method: 'GET', url: '/msbapi/v1/outbox', headers: { ...bearer(adminA), 'x-tenant-id': a.tenant.id } });
-    expect(mine.json().data.messages.map((m: { subject: string }) => m.subject)).toEqual(['For A']);
+    expect(mine.json().data.messages).toEqual([
+      expect.objectContaining({ subject: 'For A', recipient: 'x@a.test', body: null, tenantName: expect.any(String), sentAt: null }),
+    ]);
 
     const outsider = await t.app.inject({ method: 'GET', url: '/msbapi/v1/outbox', headers: { ...bearer(adminA), 'x-tenant-id': b.tenant.id } });
     expect(outsider.statusCode).toBe(404);
@@ -40,17 +42,27 @@ describe('reading the outbox', () => {
     expect((await t.app.inject({ method: 'GET', url: '/msbapi/v1/root/outbox', headers: bearer(adminA) })).statusCode).toBe(403);
   });
 
-  it('shows root the mail that belongs to no tenant', async () => {
+  it("shows root every tenant's mail and the tenantless, whole while nothing delivers it, and filters by recipient", async () => {
+    await setup();
     const root = await makeRoot(t.database.db);
     const grant = await signIn(t.app, root.email, GOOD_PASSWORD);
     const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/root/outbox', headers: bearer(grant) });
-    expect(res.json().data.messages.every((m: { subject: string }) => m.subject === 'System')).toBe(true);
-    expect(res.json().data.messages.length).toBeGreaterThan(0);
+    const messages = res.json().data.messages as { subject: string; body: string; tenantName: string | null }[];
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ subject: 'For A', body: 'a', tenantName: expect.any(String) }),
+        expect.objectContaining({ subject: 'For B', body: 'b' }),
+        expect.objectContaining({ subject: 'System', body: 'c', tenantName: null }),
+      ]),
+    );
+    const one = await t.app.inject({ method: 'GET', url: '/msbapi/v1/root/outbox?recipient=X@A.test', headers: bearer(grant) });
+    expect(one.json().data.messages.map((m: { recipient: string }) => m.recipient)).toEqual(expect.arrayContaining(['x@a.test']));
+    expect(new Set(one.json().data.messages.map((m: { recipient: string }) => m.recipient))).toEqual(new Set(['x@a.test']));
   });
 });
 
 describe('with SMTP configured', () => {
-  it('shows admins the mail without its links and codes', async () => {
+  it('shows root the mail without its links and codes', async () => {
     const smtp = await buildTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:1' } });
     try {
       const root = await makeRoot(smtp.database.db);

@@ -1,9 +1,9 @@
 import { OUTBOX_PAGE_SIZE, type OutboxMessage, systemOutbox, tenantOutbox } from '@pakt/domain';
-import { desc, eq, isNull } from 'drizzle-orm';
+import { desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
 import type { Db } from '../db/database';
-import { outbox } from '../db/schema';
+import { outbox, tenants } from '../db/schema';
 import { route } from '../http/route';
 
 // Our bearer secrets all carry a pk?_ prefix (auth/secrets.ts); sign-in codes are six digits.
@@ -11,28 +11,30 @@ const SECRET = /\bpk[a-z]_[A-Za-z0-9_-]{20,}/g;
 const CODE = /\b\d{6}\b/g;
 
 /**
- * With SMTP (or an SMS relay) configured the message went to its owner, so admins reading the
- * outbox see it without the links and codes in it: an admin must not be able to take over an
- * account from here. Without it the outbox is the only way a message reaches anyone, so it is
- * shown whole (README).
+ * Once SMTP (or an SMS relay) delivers a channel, its messages went to their owners, and root
+ * reads them without the links and codes in them. Defence in depth: a body reaches root alone.
  */
 export function redactSecrets(body: string): string {
   return body.replace(SECRET, '[hidden]').replace(CODE, '[hidden]');
 }
 
-async function readOutbox(db: Db, tenantId: string | null, redact: Record<OutboxMessage['channel'], boolean>): Promise<OutboxMessage[]> {
+type BodyView = 'none' | Record<OutboxMessage['channel'], 'whole' | 'redacted'>;
+
+async function readOutbox(db: Db, where: SQL | undefined, view: BodyView): Promise<OutboxMessage[]> {
   const rows = await db
-    .select()
+    .select({ message: outbox, tenantName: tenants.name })
     .from(outbox)
-    .where(tenantId ? eq(outbox.tenantId, tenantId) : isNull(outbox.tenantId))
+    .leftJoin(tenants, eq(tenants.id, outbox.tenantId))
+    .where(where)
     .orderBy(desc(outbox.createdAt))
     .limit(OUTBOX_PAGE_SIZE);
-  return rows.map((r) => ({
+  return rows.map(({ message: r, tenantName }) => ({
     id: r.id,
     channel: r.channel,
     recipient: r.recipient,
     subject: r.subject,
-    body: redact[r.channel] ? redactSecrets(r.body) : r.body,
+    body: view === 'none' ? null : view[r.channel] === 'redacted' ? redactSecrets(r.body) : r.body,
+    tenantName,
     kind: r.kind,
     createdAt: r.createdAt.toISOString(),
     sentAt: r.sentAt?.toISOString() ?? null,
@@ -41,9 +43,19 @@ async function readOutbox(db: Db, tenantId: string | null, redact: Record<Outbox
   }));
 }
 
+/**
+ * Who reads what (docs/security.md, "The outbox"). A tenant admin sees their tenant's messages
+ * (to whom, what about, when, whether they went) but never a text: invitation codes, reset and
+ * signing links are the recipient's secrets, and an admin who could read them could take over
+ * accounts of other tenants (issue 17). Root, the operator's account, reads every tenant's
+ * messages; while nothing delivers a channel, root sees its texts whole, since root is then the
+ * one who hands invitations and links on (the README says so, and the server at start).
+ */
 export function registerOutboxRoutes(app: FastifyInstance, ctx: AppContext) {
-  // Each channel is hidden once something really delivers it to its owner.
-  const redact = { email: !!ctx.config.smtp, sms: !!ctx.config.sms };
-  route(app, ctx, tenantOutbox, async ({ auth }) => ({ messages: await readOutbox(ctx.database.db, auth.tenant.id, redact) }));
-  route(app, ctx, systemOutbox, async () => ({ messages: await readOutbox(ctx.database.db, null, redact) }));
+  const rootView: BodyView = { email: ctx.config.smtp ? 'redacted' : 'whole', sms: ctx.config.sms ? 'redacted' : 'whole' };
+  route(app, ctx, tenantOutbox, async ({ auth }) => ({ messages: await readOutbox(ctx.database.db, eq(outbox.tenantId, auth.tenant.id), 'none') }));
+  route(app, ctx, systemOutbox, async ({ query }) => ({
+    // Addresses are stored as typed; the filter comes lower-cased (contract), so compare alike.
+    messages: await readOutbox(ctx.database.db, query.recipient ? sql`lower(${outbox.recipient}) = ${query.recipient}` : undefined, rootView),
+  }));
 }

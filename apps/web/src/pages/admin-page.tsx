@@ -124,6 +124,9 @@ function TenantOutbox() {
           {t('outbox.title')}
         </Title>
         <Text c="dimmed">{t('outbox.tenantIntro', { tenant: tenant?.tenantName ?? '' })}</Text>
+        <Text c="dimmed" size="sm">
+          {t('outbox.tenantPrivacy')}
+        </Text>
       </Stack>
       <OutboxList query={outbox} label={t('outbox.title')} />
     </Stack>

@@ -14,6 +14,7 @@ import { pathAfterSignIn, RETURN_TO_PARAM, safeReturnTo, withReturnTo } from '..
 import { AuthCard } from '../ui/auth-card';
 import { PasswordField } from '../ui/password-field';
 import { FormError } from '../ui/form-error';
+import { RateLimitNotice, useRateLimitWait } from '../ui/rate-limit-notice';
 
 /** What a refused sign-in means for the person: a message to read, or a page to go to. */
 export type LoginOutcome =
@@ -38,6 +39,7 @@ type LoginMessageKey =
 const TWO_FACTOR_RETURN: Record<string, LoginMessageKey> = {
   expired: 'authenticate.errors.expired',
   locked: 'authenticate.errors.tooManyAttempts',
+  paused: 'login.errors.locked',
 };
 
 /** Spec section 8 applied to sign-in, where every refusal is explained on the form itself. */
@@ -82,6 +84,7 @@ export function LoginPage() {
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
   const [message, setMessage] = useState<LoginMessageKey | null>(null);
   const configuration = usePublicConfiguration();
+  const rateLimit = useRateLimitWait();
   // The page that sent the person here to sign in (/sign?…), checked before it is followed.
   const returnTo = searchParams.get(RETURN_TO_PARAM);
   useDocumentTitle(`${t('login.title')} · Pakt`);
@@ -96,6 +99,8 @@ export function LoginPage() {
     // The new session re-renders this page, whose redirect below takes the person on.
     onSuccess: (grant) => void beginSession(grant),
     onError: (error) => {
+      // Too many sign-ins from this address: nothing was checked, so the password is kept for later.
+      if (rateLimit.refuse(error)) return;
       const outcome = loginOutcome(error);
       if (outcome.kind === 'redirect') void navigate(outcome.to);
       else if (outcome.kind === 'twoFactor') {
@@ -124,6 +129,8 @@ export function LoginPage() {
 
   // Spec section 4: an ended user session is followed by an alert (uisSessionExpired).
   const sessionEnded = searchParams.get('session') === 'expired';
+  // One session per person (a tenant setting): a sign-in elsewhere ended this one (-32).
+  const signedInElsewhere = searchParams.get('session') === 'elsewhere';
   const twoFactorReturn = TWO_FACTOR_RETURN[searchParams.get('twofactor') ?? ''];
 
   return (
@@ -133,17 +140,23 @@ export function LoginPage() {
           {t('uisSessionExpired')}
         </Alert>
       )}
+      {signedInElsewhere && !message && (
+        <Alert color="orange" variant="light" role="alert">
+          {t('signedInElsewhere')}
+        </Alert>
+      )}
       {twoFactorReturn && !message && (
         <Alert color="orange" variant="light" role="alert">
           {t(twoFactorReturn)}
         </Alert>
       )}
-      {safeReturnTo(returnTo) && !sessionEnded && !twoFactorReturn && !message && (
+      {safeReturnTo(returnTo) && !sessionEnded && !signedInElsewhere && !twoFactorReturn && !message && (
         <Alert color="blue" variant="light" role="status">
           {t('login.returnTo')}
         </Alert>
       )}
       <FormError message={message} />
+      <RateLimitNotice wait={rateLimit.wait} />
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <TextInput
@@ -171,7 +184,7 @@ export function LoginPage() {
               {t('login.forgotPassword')}
             </Anchor>
           </Group>
-          <Button type="submit" size="md" fullWidth loading={signIn.isPending} mt="xs">
+          <Button type="submit" size="md" fullWidth loading={signIn.isPending} disabled={rateLimit.wait > 0} mt="xs">
             {t('login.submit')}
           </Button>
         </Stack>

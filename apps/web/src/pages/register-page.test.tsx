@@ -1,9 +1,9 @@
 import { DEFAULT_PASSWORD_CONFIG } from '@pakt/domain';
 import { fireEvent, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
-import { adminUser, errorResponse, jsonResponse, stubApi, TENANT_ACME, TENANT_GLOBEX, tokenGrant } from '../test/fake-api';
+import { adminUser, errorResponse, jsonResponse, signedInSession, stubApi, TENANT_ACME, TENANT_GLOBEX, tokenGrant } from '../test/fake-api';
 import { inputLabelled, renderApp, typeInto } from '../test/render-app';
 
 const INVITE = '/msbapi/public/invitations/abc123';
@@ -11,6 +11,7 @@ const REGISTER = '/msbapi/public/users/registerusertenant';
 const path = `/register?invite=abc123&tenant=${TENANT_ACME}`;
 
 const invitation = {
+  hasAccount: false,
   email: 'asha@example.com',
   firstName: 'Asha',
   middleName: null,
@@ -19,6 +20,44 @@ const invitation = {
   tenantName: 'Acme Legal',
   role: 'admin',
 };
+
+describe('RegisterPage, for an address that has an account already', () => {
+  const JOIN = '/msbapi/v1/users/invitations/accept';
+  const existing = { ...invitation, hasAccount: true, tenantUuid: TENANT_GLOBEX, tenantName: 'Globex', role: 'signer' };
+  const globexPath = `/register?invite=abc123&tenant=${TENANT_GLOBEX}`;
+  afterEach(() => sessionStore.clear());
+
+  it('asks no password, and sends the person to sign in and back here', async () => {
+    const { requestsTo } = stubApi({ [`GET ${INVITE}`]: () => jsonResponse({ code: 1, data: existing }) });
+    const { router } = renderApp(globexPath);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Join Globex' })).toBeTruthy();
+    expect(screen.queryByLabelText(en.common.password)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: en.register.existing.signIn }));
+    await screen.findByRole('button', { name: en.common.signIn });
+    expect(router.state.location.pathname).toBe('/login');
+    expect(new URLSearchParams(router.state.location.search).get('returnTo')).toBe(globexPath);
+    expect(requestsTo('POST', REGISTER)).toHaveLength(0);
+  });
+
+  it('joins with one click from the invitee’s own session and lands in the new tenant', async () => {
+    const joinedUser = {
+      ...adminUser,
+      tenants: [...adminUser.tenants, { tenantUuid: TENANT_GLOBEX, tenantName: 'Globex', userRole: 'signer' as const, userLoginType: 'Email' as const }],
+    };
+    sessionStore.set(signedInSession());
+    const { requestsTo } = stubApi({
+      [`GET ${INVITE}`]: () => jsonResponse({ code: 1, data: existing }),
+      [`POST ${JOIN}`]: () => jsonResponse({ code: 1, data: { tenantUuid: TENANT_GLOBEX, tenantName: 'Globex', role: 'signer' } }),
+      ['GET /msbapi/v1/users/valid']: () => jsonResponse({ code: 1, data: joinedUser }),
+    });
+    const { router } = renderApp(globexPath);
+    fireEvent.click(await screen.findByRole('button', { name: 'Join Globex' }));
+    await screen.findByTestId('current-tenant', {}, { timeout: 3000 });
+    expect(requestsTo('POST', JOIN)[0]?.body).toEqual({ inviteCode: 'abc123', tenantUuid: TENANT_GLOBEX });
+    expect(sessionStore.get()?.tenantUuid).toBe(TENANT_GLOBEX);
+    expect(router.state.location.pathname).not.toBe('/register');
+  });
+});
 
 describe('RegisterPage', () => {
   it('shows who is invited where, registers with the chosen password and lands home signed in', async () => {

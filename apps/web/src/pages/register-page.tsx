@@ -3,8 +3,10 @@ import { useDocumentTitle } from '@mantine/hooks';
 import {
   DEFAULT_PASSWORD_CONFIG,
   invitationDetails,
+  joinWithInvitation,
   passwordConfiguration,
   registerUserTenant,
+  usersValid,
   type EndpointData,
 } from '@pakt/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -13,7 +15,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, callApi } from '../api/client';
 import { endSession, useStartSession } from '../api/session-lifecycle';
-import { sessionStore } from '../api/session-store';
+import { refreshSessionUser, selectTenant, sessionStore, useSession } from '../api/session-store';
+import { loginReturningTo } from '../signing/return-to';
 import { landingPathFor } from '../routing/access';
 import { AuthCard } from '../ui/auth-card';
 import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../ui/password-fields';
@@ -79,10 +82,73 @@ function Invitation({ inviteCode, tenantUuid }: { readonly inviteCode: string; r
   }
   // A link whose tenant does not match its invitation was altered or mixed up with another one.
   if (details.data.tenantUuid !== tenantUuid) return <InvitationUnusable problem="register.invalid.notFound" />;
+  if (details.data.hasAccount) return <JoinWithAccount inviteCode={inviteCode} invitation={details.data} />;
   return <RegisterForm inviteCode={inviteCode} invitation={details.data} />;
 }
 
 type Invitation = EndpointData<typeof invitationDetails>;
+
+/**
+ * An invitation to an address that has an account already. Joining needs a session opened by
+ * signing in (password, throttling and second factor, all at /authenticate), never the password
+ * typed here: so the page sends the person to sign in and back, then joins with one click.
+ */
+function JoinWithAccount({ inviteCode, invitation }: { readonly inviteCode: string; readonly invitation: Invitation }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const session = useSession();
+  const [message, setMessage] = useState<RegisterMessage | null>(null);
+  const title = t('register.title', { tenant: invitation.tenantName });
+  useDocumentTitle(`${title} · Pakt`);
+  const here = `/register?invite=${encodeURIComponent(inviteCode)}&tenant=${encodeURIComponent(invitation.tenantUuid)}`;
+  const signedInAsInvitee = session?.user.email.toLowerCase() === invitation.email.toLowerCase();
+
+  const join = useMutation({
+    mutationFn: async () => {
+      const joined = await callApi(joinWithInvitation, { body: { inviteCode, tenantUuid: invitation.tenantUuid } }, { failures: 'caller' });
+      refreshSessionUser(await callApi(usersValid, {}, { failures: 'caller' }));
+      selectTenant(joined.tenantUuid);
+      return joined;
+    },
+    onSuccess: () => {
+      const current = sessionStore.get();
+      void navigate(current ? landingPathFor(current) : '/dashboard', { replace: true });
+    },
+    onError: (error) => setMessage(registerErrorMessage(error)),
+  });
+
+  const signInAsInvitee = async () => {
+    // Someone else is signed in in this browser: signed out properly first, so their session ends.
+    if (session) await endSession();
+    void navigate(loginReturningTo(here));
+  };
+
+  return (
+    <AuthCard
+      title={title}
+      description={t('register.existing.intro', { tenant: invitation.tenantName, role: t(`roles.${invitation.role}`), email: invitation.email })}
+      maw={500}
+    >
+      <FormError message={message} />
+      {signedInAsInvitee ? (
+        <Button size="md" fullWidth loading={join.isPending} onClick={() => join.mutate()}>
+          {t('register.existing.join', { tenant: invitation.tenantName })}
+        </Button>
+      ) : (
+        <Stack gap="sm">
+          {session && (
+            <Alert color="blue" variant="light" role="status">
+              {t('register.existing.otherAccount', { current: session.user.email, email: invitation.email })}
+            </Alert>
+          )}
+          <Button size="md" fullWidth onClick={() => void signInAsInvitee()}>
+            {t('register.existing.signIn')}
+          </Button>
+        </Stack>
+      )}
+    </AuthCard>
+  );
+}
 
 
 function RegisterForm({ inviteCode, invitation }: { readonly inviteCode: string; readonly invitation: Invitation }) {

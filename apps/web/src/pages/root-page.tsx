@@ -13,7 +13,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
+import { useDebouncedValue, useDocumentTitle } from '@mantine/hooks';
 import {
   completeSetup,
   createTenant,
@@ -40,6 +40,10 @@ import { OutboxList } from '../ui/outbox-list';
 import { nameProblems, PersonNameFields } from '../ui/person-name-fields';
 import { FormError } from '../ui/form-error';
 import { RootSuperadminDialog } from '../settings/superadmin-invite';
+
+const OUTBOX_FILTER_DEBOUNCE_MS = 300;
+/** A whole phone number, as text messages are addressed. */
+const PHONE_NUMBER = /^\+?\d[\d ().-]{6,}$/;
 
 export const rootQueryKeys = {
   setupStatus: ['setup', 'status'] as const,
@@ -250,14 +254,35 @@ function TenantConsole() {
 
 function SystemOutbox() {
   const { t } = useTranslation();
+  // Root's outbox spans every tenant; handing a link on starts from the address it went to.
+  const [recipient, setRecipient] = useState('');
+  // The server matches whole addresses, so a half-typed one keeps the list as it was.
+  const [complete, setComplete] = useState('');
+  const [filter] = useDebouncedValue(complete, OUTBOX_FILTER_DEBOUNCE_MS);
   const outbox = useQuery({
-    queryKey: rootQueryKeys.outbox,
-    queryFn: ({ signal }) => callApi(systemOutbox, undefined, { signal }),
+    queryKey: [...rootQueryKeys.outbox, filter],
+    queryFn: ({ signal }) => callApi(systemOutbox, filter ? { query: { recipient: filter } } : undefined, { signal }),
   });
+  const changeRecipient = (value: string) => {
+    setRecipient(value);
+    const typed = value.trim();
+    if (typed === '' || EmailAddress.safeParse(typed).success || PHONE_NUMBER.test(typed)) setComplete(typed.toLowerCase());
+  };
   return (
     <Stack gap="sm">
       <Text c="dimmed">{t('outbox.systemIntro')}</Text>
-      <OutboxList query={outbox} label={t('root.tabs.outbox')} />
+      <Text c="dimmed" size="sm">
+        {t('outbox.systemHandOn')}
+      </Text>
+      <TextInput
+        type="search"
+        label={t('outbox.recipientFilter')}
+        placeholder={t('outbox.recipientFilterPlaceholder')}
+        value={recipient}
+        onChange={(event) => changeRecipient(event.currentTarget.value)}
+        maw={420}
+      />
+      <OutboxList query={outbox} label={t('root.tabs.outbox')} showTenant />
     </Stack>
   );
 }

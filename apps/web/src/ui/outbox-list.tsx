@@ -19,7 +19,7 @@ export function linkify(text: string): ReactNode[] {
   );
 }
 
-function MessageCard({ message }: { readonly message: OutboxMessage }) {
+function MessageCard({ message, showTenant }: { readonly message: OutboxMessage; readonly showTenant: boolean }) {
   const { t, i18n } = useTranslation();
   const time = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(message.createdAt));
   const state = message.lastError ? 'failed' : message.sentAt ? 'sent' : 'queued';
@@ -36,12 +36,20 @@ function MessageCard({ message }: { readonly message: OutboxMessage }) {
         </Group>
         <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           {t('outbox.to', { recipient: message.recipient })} · <time dateTime={message.createdAt}>{time}</time>
+          {showTenant && message.tenantName && <> · {t('outbox.tenant', { tenant: message.tenantName })}</>}
         </Text>
-        <Spoiler maxHeight={320} showLabel={t('outbox.showMore')} hideLabel={t('outbox.showLess')}>
-          <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="outbox-body">
-            {linkify(message.body)}
+        {message.body === null ? (
+          // A tenant admin never gets the text: its links and codes are the recipient's secrets.
+          <Text size="sm" c="dimmed" fs="italic" data-testid="outbox-body-withheld">
+            {t('outbox.bodyWithheld')}
           </Text>
-        </Spoiler>
+        ) : (
+          <Spoiler maxHeight={320} showLabel={t('outbox.showMore')} hideLabel={t('outbox.showLess')}>
+            <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="outbox-body">
+              {linkify(message.body)}
+            </Text>
+          </Spoiler>
+        )}
         {message.attachments.length > 0 && (
           <div>
             <Text size="xs" c="dimmed" id={`outbox-attachments-${message.id}`}>
@@ -64,8 +72,19 @@ function MessageCard({ message }: { readonly message: OutboxMessage }) {
   );
 }
 
-/** The messages of an outbox query, newest first as the server sends them. */
-export function OutboxList({ query, label }: { readonly query: UseQueryResult<{ messages: OutboxMessage[] }>; readonly label: string }) {
+/**
+ * The messages of an outbox query, newest first as the server sends them. `showTenant` names each
+ * message's tenant: root's outbox spans them all, while an admin's holds only their own.
+ */
+export function OutboxList({
+  query,
+  label,
+  showTenant = false,
+}: {
+  readonly query: UseQueryResult<{ messages: OutboxMessage[] }>;
+  readonly label: string;
+  readonly showTenant?: boolean;
+}) {
   const { t } = useTranslation();
   if (query.isPending) return <Loader size="sm" aria-label={label} />;
   if (query.isError) {
@@ -94,7 +113,7 @@ export function OutboxList({ query, label }: { readonly query: UseQueryResult<{ 
       ) : (
         <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label={label}>
           {query.data.messages.map((message) => (
-            <MessageCard key={message.id} message={message} />
+            <MessageCard key={message.id} message={message} showTenant={showTenant} />
           ))}
         </Stack>
       )}

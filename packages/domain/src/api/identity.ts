@@ -45,7 +45,8 @@ export const TokenGrant = z.object({
   accessToken: z.string(),
   /** Seconds until the access token expires. */
   expiresIn: z.number().int().positive(),
-  refreshToken: z.string(),
+  /** Absent when it travels as the httpOnly refresh cookie instead (API_HEADERS.tokenTransport). */
+  refreshToken: z.string().optional(),
   refreshExpiresIn: z.number().int().positive(),
   user: SessionUser,
 });
@@ -72,12 +73,13 @@ export const refreshToken = defineEndpoint({
   method: 'POST',
   path: '/msbapi/public/token/refresh',
   access: 'public',
-  summary: 'Trade a refresh token for new tokens. The old refresh token stops working; presenting it again revokes the whole session.',
+  summary: 'Trade a refresh token (in the body, or the httpOnly refresh cookie) for new tokens. The old refresh token stops working; presenting it again revokes the whole session.',
   body: z.object({
     clientId: z.string().min(1).max(100),
     /** Confidential clients only; the browser app has no secret to keep. */
     clientSecret: z.string().max(200).optional(),
-    refreshToken: z.string().min(1).max(200),
+    /** Absent: the browser's httpOnly refresh cookie carries it. */
+    refreshToken: z.string().min(1).max(200).optional(),
   }),
   response: TokenGrant,
 });
@@ -215,6 +217,8 @@ export const invitationDetails = defineEndpoint({
   summary: 'What the register page shows for an invitation: who is invited, to which tenant.',
   params: z.object({ inviteCode: z.string().min(1).max(200) }),
   response: z.object({
+    /** The address has an account already: the invitee signs in and joins (joinWithInvitation). */
+    hasAccount: z.boolean(),
     email: z.string(),
     firstName: z.string(),
     middleName: z.string().nullable(),
@@ -223,6 +227,20 @@ export const invitationDetails = defineEndpoint({
     tenantName: z.string(),
     role: Role,
   }),
+});
+
+/**
+ * Someone who already has an account accepts an invitation from a signed-in session: the password
+ * and second factor were checked by /authenticate, with its throttling (issue 17). Public
+ * registration is only for addresses that have no password yet.
+ */
+export const joinWithInvitation = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v1/users/invitations/accept',
+  access: 'user',
+  summary: 'Join the tenant of an invitation sent to the signed-in account.',
+  body: z.object({ inviteCode: z.string().min(1).max(200), tenantUuid: z.uuid() }),
+  response: z.object({ tenantUuid: z.uuid(), tenantName: z.string(), role: Role }),
 });
 
 /** The register payload of spec section 3. */
@@ -344,7 +362,14 @@ export const OutboxMessage = z.object({
   channel: z.enum(['email', 'sms']),
   recipient: z.string(),
   subject: z.string(),
-  body: z.string(),
+  /**
+   * The text, for root only, and only while nothing delivers that channel (then root is the one
+   * who passes it on). Null in a tenant admin's outbox: links and codes in mail are the
+   * recipient's secrets, never the admin's (docs/security.md).
+   */
+  body: z.string().nullable(),
+  /** The tenant the message belongs to (root's outbox spans them all); null for tenantless mail. */
+  tenantName: z.string().nullable(),
   kind: z.string(),
   createdAt: z.iso.datetime(),
   sentAt: z.iso.datetime().nullable(),
@@ -362,7 +387,7 @@ export const tenantOutbox = defineEndpoint({
   path: '/msbapi/v1/outbox',
   access: 'tenant',
   action: 'outbox.read',
-  summary: "Admin: the tenant's mail and SMS, newest first.",
+  summary: "Admin: the tenant's mail and SMS, newest first: to whom, what about, when and whether it went, never its text.",
   response: z.object({ messages: z.array(OutboxMessage) }),
 });
 
@@ -371,7 +396,9 @@ export const systemOutbox = defineEndpoint({
   path: '/msbapi/v1/root/outbox',
   access: 'root',
   action: 'outbox.read',
-  summary: 'Root: mail that belongs to no tenant (password resets, setup), newest first.',
+  summary:
+    "Root: every tenant's mail and SMS and the tenantless ones, newest first; the text of what no SMTP or SMS relay delivers, since root then passes it on.",
+  query: z.object({ recipient: z.string().trim().toLowerCase().max(320).optional() }),
   response: z.object({ messages: z.array(OutboxMessage) }),
 });
 

@@ -90,6 +90,13 @@ export interface AuthorizationContext {
   readonly settings?: PermissionSettings;
   /** The tenant's trial or licence has run out (spec §8 code -88). */
   readonly licenceExpired?: boolean;
+  /**
+   * The target's account is also a member (or invitee) of another tenant. An account spans
+   * tenants, so an action on the account itself (rule `accountWide`) by one tenant's admin would
+   * reach into the others: refused. Required for accountWide actions on someone else: we fail
+   * closed without it.
+   */
+  readonly targetInOtherTenants?: boolean;
 }
 
 export const REFUSAL_REASONS = [
@@ -103,6 +110,7 @@ export const REFUSAL_REASONS = [
   'registrationPending',
   'invitationExpired',
   'invitationCancelled',
+  'sharedAccount',
 ] as const;
 export const RefusalReason = z.enum(REFUSAL_REASONS);
 export type RefusalReason = z.infer<typeof RefusalReason>;
@@ -128,6 +136,7 @@ export const REFUSAL_RESPONSES = {
   registrationPending: ResponseCode.REGISTRATION_PENDING,
   invitationExpired: ResponseCode.REGISTRATION_LINK_EXPIRED,
   invitationCancelled: ResponseCode.INVITATION_CANCELLED,
+  sharedAccount: ResponseCode.NOT_AUTHORIZED,
 } as const satisfies Record<RefusalReason, ResponseCodeEntry>;
 
 /**
@@ -165,6 +174,12 @@ interface ActionRule {
   readonly protectedTargets?: readonly Role[];
   /** The action grants context.newRole, which must be assignable. */
   readonly grantsRole?: boolean;
+  /**
+   * The action changes the account itself (its password, its photo), not the membership: a tenant
+   * admin may do it only to an account no other tenant shares (DESIGN §3b: a tenant admin is not
+   * trusted with other tenants' accounts; the admin may still disable the membership).
+   */
+  readonly accountWide?: boolean;
   /** Refusal for a role outside `roles`; 'forbidden' unless the spec has a more precise code. */
   readonly roleRefusal?: RefusalReason;
   readonly gate?: SettingGate;
@@ -191,7 +206,10 @@ export const ACTION_RULES = {
   // disabling oneself is refused so an admin cannot lock a tenant out of its own administration.
   'user.updateRole': { roles: ['admin'], scope: 'tenant', targetsUser: true, protectedTargets: NOT_ROOT_OR_SUPER_ADMIN, grantsRole: true },
   'user.bulkUpdateRoles': { roles: ['admin'], scope: 'tenant', grantsRole: true, protectedTargets: NOT_ROOT_OR_SUPER_ADMIN },
-  'user.resetPassword': { roles: ['admin'], scope: 'tenant', targetsUser: true, protectedTargets: NOT_ROOT_OR_SUPER_ADMIN },
+  // The reset link goes to the person alone (never to an outbox an admin reads), and an account
+  // shared with another tenant is reset by its owner alone (issue 17: tenant A's admin invited
+  // tenant B's admin into A, reset the password and became B's admin).
+  'user.resetPassword': { roles: ['admin'], scope: 'tenant', targetsUser: true, protectedTargets: NOT_ROOT_OR_SUPER_ADMIN, accountWide: true },
   'user.disable': { roles: ['admin'], scope: 'tenant', targetsUser: true, protectedTargets: NOT_ROOT_OR_SUPER_ADMIN },
   // Issue 7 lists "user photo" under user management: everyone removes their own photo; an admin
   // removes a member's (an inappropriate picture) without waiting for them, but not a super
@@ -336,6 +354,10 @@ export function authorize(actor: Actor, action: Action, context: AuthorizationCo
   // Someone else named without their role: we cannot tell whether they are protected, so refuse.
   if (context.targetUserId !== undefined && context.targetRole === undefined && protectedTargets.length > 0) {
     return refuse('forbidden');
+  }
+
+  if (rule.accountWide && context.targetUserId !== undefined && context.targetInOtherTenants !== false) {
+    return refuse(context.targetInOtherTenants ? 'sharedAccount' : 'forbidden');
   }
 
   if (rule.grantsRole && context.newRole !== undefined && !(ASSIGNABLE_ROLES as readonly Role[]).includes(context.newRole)) {
