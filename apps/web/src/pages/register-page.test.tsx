@@ -97,6 +97,21 @@ describe('RegisterPage', () => {
     expect(sessionStore.get()?.user.email).toBe(adminUser.email);
   });
 
+  it('shows the wait and holds the form when the server answers too many requests (429)', async () => {
+    const { requestsTo } = stubApi({
+      [`GET ${INVITE}`]: () => jsonResponse({ code: 1, data: invitation }),
+      [`POST ${REGISTER}`]: () => jsonResponse({ code: -1, data: { retryAfter: 30 }, message: 'Too many requests' }, 429),
+    });
+    renderApp(path);
+    await screen.findByRole('heading', { level: 1, name: 'Join Acme Legal' });
+    typeInto(en.common.password, 'Correct-horse-1');
+    typeInto(en.common.confirmPassword, 'Correct-horse-1');
+    fireEvent.click(screen.getByRole('button', { name: en.register.submit }));
+    expect(await screen.findByText(en.common.tooManyAttempts_other.replace('{{count}}', '30'))).toBeTruthy();
+    expect((screen.getByRole('button', { name: en.register.submit }) as HTMLButtonElement).disabled).toBe(true);
+    expect(requestsTo('POST', REGISTER)).toHaveLength(1);
+  });
+
   it("checks the password against the tenant's own rules", async () => {
     const { requestsTo } = stubApi({
       [`GET ${INVITE}`]: () => jsonResponse({ code: 1, data: invitation }),

@@ -23,6 +23,7 @@ import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../ui/
 import { nameProblems, PersonNameFields } from '../ui/person-name-fields';
 import { FormError } from '../ui/form-error';
 import { invitationProblem, registerErrorMessage, type InvitationProblem, type RegisterMessage } from '../ui/registration-errors';
+import { RateLimitNotice, useRateLimitWait } from '../ui/rate-limit-notice';
 
 export function RegisterPage() {
   const [searchParams] = useSearchParams();
@@ -103,6 +104,7 @@ function JoinWithAccount({ inviteCode, invitation }: { readonly inviteCode: stri
   const here = `/register?invite=${encodeURIComponent(inviteCode)}&tenant=${encodeURIComponent(invitation.tenantUuid)}`;
   const signedInAsInvitee = session?.user.email.toLowerCase() === invitation.email.toLowerCase();
 
+  const rateLimit = useRateLimitWait();
   const join = useMutation({
     mutationFn: async () => {
       const joined = await callApi(joinWithInvitation, { body: { inviteCode, tenantUuid: invitation.tenantUuid } }, { failures: 'caller' });
@@ -114,7 +116,9 @@ function JoinWithAccount({ inviteCode, invitation }: { readonly inviteCode: stri
       const current = sessionStore.get();
       void navigate(current ? landingPathFor(current) : '/dashboard', { replace: true });
     },
-    onError: (error) => setMessage(registerErrorMessage(error)),
+    onError: (error) => {
+      if (!rateLimit.refuse(error)) setMessage(registerErrorMessage(error));
+    },
   });
 
   const signInAsInvitee = async () => {
@@ -126,12 +130,17 @@ function JoinWithAccount({ inviteCode, invitation }: { readonly inviteCode: stri
   return (
     <AuthCard
       title={title}
-      description={t('register.existing.intro', { tenant: invitation.tenantName, role: t(`roles.${invitation.role}`), email: invitation.email })}
+      description={t(signedInAsInvitee ? 'register.existing.introSignedIn' : 'register.existing.intro', {
+        tenant: invitation.tenantName,
+        role: t(`roles.${invitation.role}`),
+        email: invitation.email,
+      })}
       maw={500}
     >
       <FormError message={message} />
+      <RateLimitNotice wait={rateLimit.wait} />
       {signedInAsInvitee ? (
-        <Button size="md" fullWidth loading={join.isPending} onClick={() => join.mutate()}>
+        <Button size="md" fullWidth loading={join.isPending} disabled={rateLimit.wait > 0} onClick={() => join.mutate()}>
           {t('register.existing.join', { tenant: invitation.tenantName })}
         </Button>
       ) : (
@@ -175,6 +184,7 @@ function RegisterForm({ inviteCode, invitation }: { readonly inviteCode: string;
   });
   const config = rules.data ?? DEFAULT_PASSWORD_CONFIG;
 
+  const rateLimit = useRateLimitWait();
   const register = useMutation({
     mutationFn: async () => {
       const grant = await callApi(
@@ -203,7 +213,9 @@ function RegisterForm({ inviteCode, invitation }: { readonly inviteCode: string;
     onSuccess: (grant) => {
       void navigate(landingPathFor(beginSession(grant)), { replace: true });
     },
-    onError: (error) => setMessage(registerErrorMessage(error)),
+    onError: (error) => {
+      if (!rateLimit.refuse(error)) setMessage(registerErrorMessage(error));
+    },
   });
 
   const onSubmit = (event: FormEvent) => {
@@ -221,6 +233,7 @@ function RegisterForm({ inviteCode, invitation }: { readonly inviteCode: string;
       maw={500}
     >
       <FormError message={message} />
+      <RateLimitNotice wait={rateLimit.wait} />
       {rules.isError && (
         <Alert color="yellow" variant="light" role="status">
           {t('passwordConfigError')}
@@ -231,7 +244,7 @@ function RegisterForm({ inviteCode, invitation }: { readonly inviteCode: string;
           <TextInput label={t('common.email')} value={invitation.email} readOnly variant="filled" autoComplete="username" />
           <PersonNameFields value={name} onChange={setName} showErrors={submitted} withMiddleName />
           <NewPasswordFields value={password} onChange={setPassword} showErrors={submitted} config={config} />
-          <Button type="submit" size="md" fullWidth loading={register.isPending} mt="xs">
+          <Button type="submit" size="md" fullWidth loading={register.isPending} disabled={rateLimit.wait > 0} mt="xs">
             {t('register.submit')}
           </Button>
         </Stack>

@@ -12,6 +12,7 @@ import { AuthCard } from '../ui/auth-card';
 import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../ui/password-fields';
 import { PasswordIssues, passwordRefusal, type PasswordRefusal } from '../ui/password-issues';
 import { FormError } from '../ui/form-error';
+import { RateLimitNotice, useRateLimitWait } from '../ui/rate-limit-notice';
 
 type LinkProblem = 'resetPassword.invalidLink' | 'resetPassword.expiredLink';
 
@@ -64,11 +65,13 @@ function ResetForm({ token }: { readonly token: string }) {
   const [done, setDone] = useState(false);
   useDocumentTitle(`${t('resetPassword.title')} · Pakt`);
 
+  const rateLimit = useRateLimitWait();
   const reset = useMutation({
     mutationFn: () =>
       callApi(resetPassword, { body: { token, newPassword: password.password, confirmPassword: password.confirm } }, { failures: 'caller' }),
     onSuccess: () => setDone(true),
     onError: (error) => {
+      if (rateLimit.refuse(error)) return;
       const problem = resetLinkProblem(error);
       if (problem) return setLinkProblem(problem);
       const refused = passwordRefusal(error);
@@ -109,6 +112,7 @@ function ResetForm({ token }: { readonly token: string }) {
   return (
     <AuthCard title={t('resetPassword.title')} description={t('resetPassword.intro')} maw={480}>
       <FormError message={message} />
+      <RateLimitNotice wait={rateLimit.wait} />
       {refusal && refusal.rules.length > 0 && (
         <Alert color="red" variant="light" role="alert">
           <PasswordIssues rules={refusal.rules} config={config} />
@@ -124,7 +128,7 @@ function ResetForm({ token }: { readonly token: string }) {
             config={config}
             serverProblem={refusal?.mismatch ? { confirm: t('passwordMissMatch') } : undefined}
           />
-          <Button type="submit" size="md" fullWidth loading={reset.isPending} mt="xs">
+          <Button type="submit" size="md" fullWidth loading={reset.isPending} disabled={rateLimit.wait > 0} mt="xs">
             {t('resetPassword.submit')}
           </Button>
         </Stack>

@@ -13,6 +13,7 @@ import { AuthCard } from '../ui/auth-card';
 import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../ui/password-fields';
 import { PasswordIssues, passwordRefusal, type PasswordRefusal } from '../ui/password-issues';
 import { nameProblems, PersonNameFields } from '../ui/person-name-fields';
+import { RateLimitNotice, useRateLimitWait } from '../ui/rate-limit-notice';
 
 type SignupFailure =
   | { readonly field: 'email'; readonly key: 'signup.emailTaken' }
@@ -74,6 +75,7 @@ function SignupForm() {
   const [failure, setFailure] = useState<SignupFailure | null>(null);
   const [refusal, setRefusal] = useState<PasswordRefusal | null>(null);
 
+  const rateLimit = useRateLimitWait();
   const create = useMutation({
     mutationFn: () =>
       callApi(
@@ -95,6 +97,7 @@ function SignupForm() {
       void navigate('/thanks', { replace: true, state: { verificationSentTo: result.email } });
     },
     onError: (error) => {
+      if (rateLimit.refuse(error)) return;
       const refused = passwordRefusal(error);
       if (refused) return setRefusal(refused);
       setFailure(signupFailure(error));
@@ -132,6 +135,7 @@ function SignupForm() {
           <PasswordIssues rules={refusal.rules} config={config} />
         </Alert>
       )}
+      <RateLimitNotice wait={rateLimit.wait} />
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <TextInput
@@ -168,7 +172,7 @@ function SignupForm() {
             config={config}
             serverProblem={refusal?.mismatch ? { confirm: t('passwordMissMatch') } : undefined}
           />
-          <Button type="submit" size="md" fullWidth loading={create.isPending} mt="xs">
+          <Button type="submit" size="md" fullWidth loading={create.isPending} disabled={rateLimit.wait > 0} mt="xs">
             {t('signup.submit')}
           </Button>
         </Stack>

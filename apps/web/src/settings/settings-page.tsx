@@ -348,7 +348,7 @@ function SignInGroup(props: FormProps) {
   const mechanisms = props.draft.settings.authMechanisms;
   const password = props.draft.passwordConfig;
   const passwordError = (key: keyof PasswordConfig) => props.errors[`passwordConfig.${key}`];
-  const number = (key: 'minLength' | 'historyCount' | 'expiryDays' | 'maxFailedAttempts' | 'lockoutMinutes', min: number, max: number) => (
+  const number = (key: 'minLength' | 'historyCount' | 'expiryDays' | 'lockoutMinutes', min: number, max: number) => (
     <NumberInput
       label={t(`settings.password.${key}.label`)}
       description={t(`settings.password.${key}.help`)}
@@ -394,7 +394,9 @@ function SignInGroup(props: FormProps) {
           {number('minLength', 8, 128)}
           {number('historyCount', 0, 24)}
           {number('expiryDays', 0, 3650)}
-          {number('maxFailedAttempts', 1, 100)}
+          {/* No per-tenant count of wrong passwords: sign-in pauses a device after the same number
+              for every address, known or not, so the pause cannot tell whether an address has an
+              account, nor whose tenant it is in (docs/security.md). */}
           {number('lockoutMinutes', 1, 1440)}
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
