@@ -18,7 +18,7 @@ test('the session lives in an httpOnly cookie under a strict CSP: sign-in, reloa
     email: `csp.${project}@browser-session.test`,
     firstName: 'Kavya',
     lastName: 'Nair',
-    orgName: `Nair Exports ${project}`,
+    orgName: `Menon Cold Storage ${project}`,
     password: 'Cookie-password-2025',
   };
   const name = `${person.firstName} ${person.lastName}`;

@@ -222,6 +222,11 @@ test('an ePak from compose to download: reviewed, signed by two invited colleagu
     await expect(page.getByLabel(en.common.password)).toHaveCount(0);
     await page.getByRole('button', { name: en.register.existing.join.replace('{{tenant}}', otherOrg) }).click();
     await expect(page).not.toHaveURL(/\/register/);
+    // Joining lands her in the new organisation; she goes back to her own to work.
+    const organisation = page.getByRole('combobox', { name: en.shell.tenant });
+    await expect(organisation.locator('option:checked')).toHaveText(otherOrg);
+    await organisation.selectOption({ label: owner.orgName });
+    await expect(organisation.locator('option:checked')).toHaveText(owner.orgName);
     ownerHeaders = await headersIn(request, owner.email, owner.password, owner.orgName);
   });
 

@@ -121,7 +121,7 @@ async function loadRefreshableUser(db: Db, id: string, familyId: string) {
 
 export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
-  // Texts reach people through a relay; with no delivery at all, admins pass on the outbox.
+  // Texts reach people through a relay; with no delivery at all, root hands the outbox on.
   const smsAvailable = !!ctx.config.sms || !ctx.config.smtp;
 
   route(app, ctx, authenticate, async ({ body, request, reply }) => {
