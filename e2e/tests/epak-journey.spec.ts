@@ -218,7 +218,7 @@ test('an ePak from compose to download: reviewed, signed by two invited colleagu
     // She has an account already (signed in from her confirmation): the invitation asks for no
     // password, she joins from her session with one click (issue 17).
     await page.goto(invite.pathname + invite.search);
-    await expect(page.getByText(en.register.existing.intro.split('{{')[0]!)).toBeVisible();
+    await expect(page.getByText(en.register.existing.introSignedIn.split('{{')[0]!)).toBeVisible();
     await expect(page.getByLabel(en.common.password)).toHaveCount(0);
     await page.getByRole('button', { name: en.register.existing.join.replace('{{tenant}}', otherOrg) }).click();
     await expect(page).not.toHaveURL(/\/register/);
