@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Starts the real Pakt server for the browser tests: a fresh temporary data directory (embedded
 // database and files), the built web app, port 3100 unless E2E_PORT says otherwise. The directory
-// is removed when the server stops, so every run starts from an empty install.
+// is removed when the server stops, so every run starts from an empty install. The journeys'
+// fixture (e2e/tests/fixtures.ts) starts one per Playwright worker, each on a port of its own, and
+// hands it the directory to use (E2E_DATA_DIR, an empty folder) so it can remove it whatever happens.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -10,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-e2e-'));
+const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-e2e-'));
 // The first-run journey needs the setup token the server would print: make one and hand it to
 // the tests through a file, fresh for every run.
 const setupToken = `pks_${randomBytes(32).toString('base64url')}`;
@@ -22,7 +24,8 @@ fs.writeFileSync(tokenFile, setupToken);
 // which it finds by the same rule (e2e/tests/user-sync.spec.ts), unless both are given one.
 const userSyncDir = process.env.USER_SYNC_DIR ?? path.join(root, `e2e/.tmp/user-sync-${port}`);
 fs.mkdirSync(userSyncDir, { recursive: true });
-const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+// The server bundle (`npm run build` makes it with the web app), as `npm start` runs it.
+const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, 'apps/server/dist/main.mjs')], {
   cwd: root,
   stdio: 'inherit',
   env: {

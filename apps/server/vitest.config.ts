@@ -1,14 +1,16 @@
 import { defineProject } from 'vitest/config';
+import { MOCKING_TESTS, serverTestOptions } from './vitest.shared';
 
 export default defineProject({
   test: {
+    ...serverTestOptions,
     name: 'server',
-    environment: 'node',
     include: ['src/**/*.test.ts'],
-    // Builds one migrated database (PGlite data dir, or a PostgreSQL template database when
-    // TEST_DATABASE_URL is set) that every test file then clones.
-    globalSetup: ['./src/test/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    exclude: MOCKING_TESTS,
+    // The files of a worker share one module registry. Each file still builds its own app on its
+    // own database (test/test-app.ts), but the server's modules (Fastify, drizzle, pdf-lib, the
+    // AWS SDK) load once per worker instead of once per file. A file that mocks a module would
+    // reach the files after it, so those run in the server-mocking project (vitest.mocking.config.ts).
+    isolate: false,
   },
 });

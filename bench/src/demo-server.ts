@@ -2,7 +2,7 @@
  * What the benches that drive one real server process share: the server started on its own data
  * directory with the demo tenant, signed in as the demo custodian, and its memory read from /proc.
  */
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -43,9 +43,25 @@ export interface DemoServer {
  * Starts the server in `work/data` with the demo tenant (`--demo`) and signs in as its custodian,
  * whose password the server prints once. The caller kills `server` when done.
  */
+let built = false;
+
+/**
+ * The server bundle `npm start` runs (apps/server/dist/main.mjs), built from the source at hand once
+ * per bench process: a bench measures what an install runs, not tsx compiling TypeScript (whose
+ * esbuild service would also count in the server's memory).
+ */
+export function serverBundle(): string {
+  if (!built) {
+    const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts/build-server.mjs')], { cwd: REPO_ROOT, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('building the server bundle failed');
+    built = true;
+  }
+  return path.join(REPO_ROOT, 'apps/server/dist/main.mjs');
+}
+
 export async function startDemoServer(options: { work: string; port: number; env?: Record<string, string> }): Promise<DemoServer> {
   // Rate limits off (0): a benchmark measures the server, and all its load comes from one address.
-  const server = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts'), '--demo'], {
+  const server = spawn(process.execPath, ['--enable-source-maps', serverBundle(), '--demo'], {
     cwd: REPO_ROOT,
     env: { ...process.env, DATA_DIR: path.join(options.work, 'data'), HOST: '127.0.0.1', PORT: String(options.port), LOG_LEVEL: 'warn', RATE_LIMIT_SIGN_IN_PER_MINUTE: '0', RATE_LIMIT_PUBLIC_PER_MINUTE: '0', ...options.env },
     stdio: ['ignore', 'pipe', 'inherit'],

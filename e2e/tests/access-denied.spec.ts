@@ -1,19 +1,19 @@
-import { expect, test } from '@playwright/test';
-import { bundles, expectNoHorizontalOverflow, saveScreenshot } from './support';
+import { expect, test } from './fixtures';
+import { bundles, saveScreenshotAtBothSizes } from './support';
 
 const { en } = bundles;
 const statuses = ['expired', 'unauthorized', 'licenseexpired', 'servererror', 'forbidden'] as const;
 
 for (const status of statuses) {
-  test(`access denied for status ${status} explains itself and offers a way on`, async ({ page }, testInfo) => {
+  test(`access denied for status ${status} explains itself and offers a way on`, async ({ page }) => {
     const copy = en.accessDenied[status];
     await page.goto(`/accessdenied?status=${status}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(copy.title);
     await expect(page.getByText(copy.description)).toBeVisible();
     await expect(page.getByRole(status === 'servererror' ? 'button' : 'link', { name: copy.action })).toBeVisible();
     await expect(page).toHaveTitle(`${copy.title} · Pakt`);
-    await expectNoHorizontalOverflow(page);
-    await saveScreenshot(page, testInfo, `accessdenied-${status}`);
+    // The same page at both sizes: checked to fit, and pictured, at each.
+    await saveScreenshotAtBothSizes(page, `accessdenied-${status}`);
   });
 }
 

@@ -1,6 +1,7 @@
-import { expect, test, type APIRequestContext, type Browser, type Page, type TestInfo } from '@playwright/test';
+import type { APIRequestContext, Browser, Page, TestInfo } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { fileURLToPath } from 'node:url';
-import { apiHeadersOf, bundles, ensureRoot, expectNoHorizontalOverflow, fieldLabelled, h1, linkIn, ROOT, rootMail, signInWith, signUpAndConfirm } from './support';
+import { apiHeadersOf, bundles, ensureRoot, expectNoHorizontalOverflow, fieldLabelled, h1, keepScreenshot, linkIn, ROOT, rootMail, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const a = en.announcements;
@@ -16,7 +17,7 @@ async function captureBoth(page: Page, name: string): Promise<void> {
     await page.setViewportSize(size);
     await expectNoHorizontalOverflow(page);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `${screenshotDir}${device}-${name}.png`, fullPage: true });
+    await keepScreenshot(page, { path: `${screenshotDir}${device}-${name}.png`, fullPage: true });
   }
   if (original) await page.setViewportSize(original);
 }
@@ -142,7 +143,7 @@ test('an admin announces something now and something later; a member sees only w
       await captureBoth(visitor, 'login-announcement');
       await visitor.context().close();
     } finally {
-      // Every other journey on this server shares the login page: leave it as it was.
+      // The journeys that run after this one on the worker's server share the login page: leave it as it was.
       if (instanceId) await data(await request.delete(`/msbapi/v2/root/announcements/${instanceId}`, { headers: root }));
     }
   });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
-import { expect, test, type Page, type Request } from '@playwright/test';
-import { bundles, h1, logOutAs, signUpAndConfirm } from './support';
+import type { Page, Request } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { bundles, h1, keepScreenshot, logOutAs, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const REFRESH_PATH = '/msbapi/public/token/refresh';
@@ -148,7 +149,7 @@ async function shotsAtBothWidths(page: Page, name: string): Promise<void> {
   const original = page.viewportSize();
   for (const [label, width] of [['desktop', 1280], ['phone', 390]] as const) {
     await page.setViewportSize({ width, height: 844 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${label}.png`, fullPage: true });
+    await keepScreenshot(page, { path: `${SHOTS}/${name}-${label}.png`, fullPage: true });
   }
   if (original) await page.setViewportSize(original);
 }

@@ -1,6 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { fileURLToPath } from 'node:url';
-import { bundles, capture, fieldLabelled, h1, signUpAndConfirm } from './support';
+import { bundles, fieldLabelled, h1, saveScreenshotAtBothSizes, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const compose = en.compose;
@@ -19,6 +20,9 @@ async function addAddresses(page: Page, number: number, text: string): Promise<v
 }
 
 test('an admin uploads two PDFs, builds a two-step workflow and saves the ePak as a draft', async ({ page, request }, testInfo) => {
+  // Its screens are checked and pictured at both sizes from this run (it has no phone run): more
+  // than the default allows on a busy machine.
+  test.setTimeout(180_000);
   const project = testInfo.project.name;
   const person = {
     email: `nisha.${project}@compose.test`,
@@ -38,7 +42,7 @@ test('an admin uploads two PDFs, builds a two-step workflow and saves the ePak a
     await page.getByRole('menuitem', { name: en.menu.compose_compose, exact: true }).click();
     await expect(page).toHaveURL(/\/compose$/);
     await expect(h1(page)).toHaveText(compose.title);
-    await capture(page, testInfo, 'compose-empty');
+    await saveScreenshotAtBothSizes(page, 'compose-empty');
   });
 
   await test.step('two PDFs are uploaded at once and both are chosen, with their page counts', async () => {
@@ -63,7 +67,7 @@ test('an admin uploads two PDFs, builds a two-step workflow and saves the ePak a
     await addAddresses(page, 2, `${buyer}; ${seller}`);
     await expect(step(page, 2).getByRole('listitem')).toHaveCount(2);
     await fieldLabelled(page, compose.details.subject).fill(subject);
-    await capture(page, testInfo, 'compose-filled');
+    await saveScreenshotAtBothSizes(page, 'compose-filled');
   });
 
   const checkDraft = async () => {
@@ -83,7 +87,7 @@ test('an admin uploads two PDFs, builds a two-step workflow and saves the ePak a
     await expect(page).toHaveURL(/\/compose\?ePakId=[0-9a-f-]{36}$/);
     await expect(h1(page)).toHaveText(compose.draft.title);
     await checkDraft();
-    await capture(page, testInfo, 'compose-draft');
+    await saveScreenshotAtBothSizes(page, 'compose-draft');
     await page.reload();
     await checkDraft();
   });

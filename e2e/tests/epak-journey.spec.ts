@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Browser, type Locator, type Page, type TestInfo } from '@playwright/test';
+import type { APIRequestContext, Browser, Locator, Page, TestInfo } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -190,7 +191,9 @@ function judge(file: string) {
   };
 }
 
-test('an ePak from compose to download: reviewed, signed by two invited colleagues in their own sessions and one outsider, three valid signatures in each PDF', async ({ page, browser, request }, testInfo) => {
+// @phone: compose's tag palette sits below the pages on a phone, /sign puts its panel below the pages, and
+// each person's own browser is a phone (touch, a phone's user agent) in the phone run.
+test('an ePak from compose to download: reviewed, signed by two invited colleagues in their own sessions and one outsider, three valid signatures in each PDF', { tag: '@phone' }, async ({ page, browser, request }, testInfo) => {
   test.setTimeout(300_000);
   const project = testInfo.project.name;
   const owner = { email: `kavya.${project}@journey.test`, firstName: 'Kavya', lastName: 'Reddy', orgName: `Reddy Lettings ${project}`, password: 'Journey-password-2025' };

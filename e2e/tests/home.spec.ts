@@ -1,16 +1,16 @@
-import { expect, test } from '@playwright/test';
-import { bundles, expectNoHorizontalOverflow, saveScreenshot } from './support';
+import { expect, test } from './fixtures';
+import { bundles, saveScreenshotAtBothSizes } from './support';
 
 const { en, hi } = bundles;
 
 test('home shows the live server status and keeps a switch to Hindi across a reload', async ({
   page,
   request,
-}, testInfo) => {
+}) => {
   const aliveResponse = await request.get('/msbapi/public/alive');
   expect(aliveResponse.ok()).toBe(true);
   const { data: alive } = (await aliveResponse.json()) as {
-    data: { status: string; version: string; database: 'pglite' | 'postgres' };
+    data: { status: string; version: string; database: 'embedded' | 'postgres' };
   };
   expect(alive.status).toBe('UP');
 
@@ -22,8 +22,8 @@ test('home shows the live server status and keeps a switch to Hindi across a rel
   await expect(page.getByText(en.home.databaseKinds[alive.database], { exact: true })).toBeVisible();
   await expect(page.getByText('English, हिन्दी')).toBeVisible();
   await expect(page).toHaveTitle('Pakt');
-  await expectNoHorizontalOverflow(page);
-  await saveScreenshot(page, testInfo, 'home-en');
+  // The same page at both sizes: checked to fit, and pictured, at each.
+  await saveScreenshotAtBothSizes(page, 'home-en');
 
   await page.getByRole('combobox', { name: en.shell.language }).selectOption('hi');
   await expect(page.getByText(hi.home.tagline)).toBeVisible();
@@ -36,6 +36,5 @@ test('home shows the live server status and keeps a switch to Hindi across a rel
   await expect(page.getByRole('combobox', { name: hi.shell.language })).toHaveValue('hi');
   await expect(page.locator('html')).toHaveAttribute('lang', 'hi');
   await expect(page.getByTestId('server-status')).toHaveText(hi.home.statusUp);
-  await expectNoHorizontalOverflow(page);
-  await saveScreenshot(page, testInfo, 'home-hi');
+  await saveScreenshotAtBothSizes(page, 'home-hi');
 });

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -36,7 +37,9 @@ async function screenshotWhenStill(page: Page, testInfo: TestInfo, name: string)
   await saveViewportScreenshot(page, testInfo, name);
 }
 
-test('the owner hosts an in-person signing: the signer confirms a mailed code, signs on her device, and her own view comes back', async ({ page, request }, testInfo) => {
+// @phone: the host's device is a phone in the phone run: the signer's turn shows the ceremony with its
+// panel below the page, and the signature is drawn on a pad as narrow as a phone.
+test('the owner hosts an in-person signing: the signer confirms a mailed code, signs on her device, and her own view comes back', { tag: '@phone' }, async ({ page, request }, testInfo) => {
   test.setTimeout(180_000);
   const project = testInfo.project.name;
   const host = { email: `nisha.${project}@inperson.test`, firstName: 'Nisha', lastName: 'Kapoor', orgName: `Kapoor Notaries ${project}`, password: 'In-person-password-2025' };

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +35,9 @@ const filterChip = (page: Page, name: string) => page.locator('label').filter({ 
 /** The rows (desktop) or cards (phone) of the list. */
 const rows = (page: Page, phone: boolean) => page.getByTestId(phone ? 'epak-card' : 'epak-row');
 
-test('the inbox: counts per folder, a folder opened, sorted, starred; a header search lands on the dashboard; an ePak opens', async ({ page, request }, testInfo) => {
+// @phone: on a phone the folders are a select, the list is cards, and the header's search is behind a
+// button; the journey branches on it.
+test('the inbox: counts per folder, a folder opened, sorted, starred; a header search lands on the dashboard; an ePak opens', { tag: '@phone' }, async ({ page, request }, testInfo) => {
   test.setTimeout(180_000);
   const project = testInfo.project.name;
   const phone = project === 'phone';
@@ -204,7 +207,8 @@ test('the inbox: counts per folder, a folder opened, sorted, starred; a header s
   });
 });
 
-test('bulk signing: each selected ePak signed or skipped, with the reason', async ({ page, request }, testInfo) => {
+// @phone: on a phone the folders are a select and the ePaks cards with their own selection boxes.
+test('bulk signing: each selected ePak signed or skipped, with the reason', { tag: '@phone' }, async ({ page, request }, testInfo) => {
   test.setTimeout(120_000);
   const project = testInfo.project.name;
   const phone = project === 'phone';

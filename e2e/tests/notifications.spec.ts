@@ -1,8 +1,9 @@
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
+import type { Browser, Page, TestInfo } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, mailedLink, signInWith, inviteAndRegister, signUpThroughApi } from './support';
+import { apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, inviteAndRegister, keepScreenshot, mailedLink, signInWith, signUpThroughApi } from './support';
 
 const { en } = bundles;
 const n = en.notifications;
@@ -32,7 +33,9 @@ async function signIn(page: Page, person: { email: string; password: string }) {
 
 const rows = (page: Page, phone: boolean) => page.getByTestId(phone ? 'epak-card' : 'epak-row');
 
-test("a signer with the dashboard open is told the moment a custodian sends them an ePak: a toast, the inbox updated without a reload, and the toast opens the ePak", async ({
+// @phone: on a phone the dashboard's inbox is cards rather than rows, and the custodian's browser is a
+// phone (touch, a phone's user agent); the journey branches on it.
+test("a signer with the dashboard open is told the moment a custodian sends them an ePak: a toast, the inbox updated without a reload, and the toast opens the ePak", { tag: '@phone' }, async ({
   page,
   browser,
   request,
@@ -113,7 +116,7 @@ test("a signer with the dashboard open is told the moment a custodian sends them
     await expect(rows(page, phone).first()).toContainText(subject);
     expect(await page.evaluate(() => (window as unknown as { paktNoReload?: boolean }).paktNoReload)).toBe(true);
     await expectNoHorizontalOverflow(page);
-    await page.screenshot({ path: `${screenshotDir}${project}-notification-toast.png` });
+    await keepScreenshot(page, { path: `${screenshotDir}${project}-notification-toast.png` });
   });
 
   await test.step('clicking the toast opens the ePak from the dashboard', async () => {

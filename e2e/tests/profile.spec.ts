@@ -1,7 +1,8 @@
 import { PHOTO_MAX_BYTES } from '@pakt/domain';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { crc32, deflateSync } from 'node:zlib';
-import { bundles, capture, ensureRoot, fieldLabelled, h1, logOutAs, ROOT, signInWith } from './support';
+import { bundles, ensureRoot, fieldLabelled, h1, logOutAs, ROOT, saveScreenshotAtBothSizes, signInWith } from './support';
 
 const { en } = bundles;
 
@@ -82,6 +83,9 @@ async function choosePhoto(page: Page, button: ReturnType<Page['getByRole']>, fi
 }
 
 test('profile: upload and remove a photo, and change the password in the set-password dialog', async ({ page, request }, testInfo) => {
+  // Its screens are checked and pictured at both sizes from this run (it has no phone run): more
+  // than the default allows on a busy machine.
+  test.setTimeout(180_000);
   const project = testInfo.project.name;
   const person = {
     email: `anil.${project}@profile.test`,
@@ -123,7 +127,7 @@ test('profile: upload and remove a photo, and change the password in the set-pas
     await expect(profilePhoto).toHaveJSProperty('naturalWidth', PHOTO_SIZE);
     await expect(headerPhoto).toHaveAttribute('src', /^blob:/);
     await expect(headerPhoto).toHaveJSProperty('naturalWidth', PHOTO_SIZE);
-    await capture(page, testInfo, 'profile-photo');
+    await saveScreenshotAtBothSizes(page, 'profile-photo');
   });
 
   await test.step('the photo is still there after a reload (it is the stored one)', async () => {
@@ -143,14 +147,14 @@ test('profile: upload and remove a photo, and change the password in the set-pas
     await expect(section.getByText(en.profile.photo.hint.replace('{{size}}', '1'))).toBeVisible();
     // The stored photo is untouched.
     await expect(profilePhoto).toHaveJSProperty('naturalWidth', PHOTO_SIZE);
-    await capture(page, testInfo, 'profile-photo-too-large');
+    await saveScreenshotAtBothSizes(page, 'profile-photo-too-large');
   });
 
   await test.step('removing the photo asks first, then brings the initials back', async () => {
     await section.getByRole('button', { name: en.profile.photo.remove }).click();
     const confirm = page.getByRole('dialog', { name: en.profile.photo.confirmTitle });
     await expect(confirm).toBeVisible();
-    await capture(page, testInfo, 'profile-photo-remove');
+    await saveScreenshotAtBothSizes(page, 'profile-photo-remove');
     await confirm.getByRole('button', { name: en.profile.photo.confirmRemove }).click();
     await expect(confirm).toBeHidden();
     await expect(section.getByRole('status')).toHaveText(en.profile.photo.removed);
@@ -173,12 +177,12 @@ test('profile: upload and remove a photo, and change the password in the set-pas
     await dialog.getByRole('button', { name: en.changePassword.submit }).click();
     await expect(dialog.getByText(en.changePassword.wrongOld)).toBeVisible();
     await expect(fieldLabelled(page, en.changePassword.oldPassword)).toHaveValue('');
-    await capture(page, testInfo, 'set-password-wrong');
+    await saveScreenshotAtBothSizes(page, 'set-password-wrong');
 
     await fieldLabelled(page, en.changePassword.oldPassword).fill(person.password);
     await dialog.getByRole('button', { name: en.changePassword.submit }).click();
     await expect(dialog.getByRole('status')).toHaveText(en.passwordChangeSuccess);
-    await capture(page, testInfo, 'set-password-done');
+    await saveScreenshotAtBothSizes(page, 'set-password-done');
     await dialog.getByRole('button', { name: en.setPassword.done }).click();
     await expect(dialog).toBeHidden();
     await expect(page).toHaveURL(/\/profile$/);

@@ -1,7 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, signUpAndConfirm } from './support';
+import { apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, keepScreenshot, signUpAndConfirm, VIEWPORTS } from './support';
 
 const { en } = bundles;
 const signing = en.signing;
@@ -13,11 +14,25 @@ const PLAIN = 'plain-1p-libreoffice.pdf';
 // E2E_SCREENSHOT_DIR lets a reviewer collect this journey's pictures apart from the others'.
 const screenshotDir = (process.env.E2E_SCREENSHOT_DIR ?? '/tmp/shots-reasons').replace(/\/?$/, '/');
 
-async function capture(page: Page, name: string): Promise<void> {
+async function capture(page: Page, name: string, device: string = test.info().project.name): Promise<void> {
   fs.mkdirSync(screenshotDir, { recursive: true });
   // A cancelled animation rejects its promise; it has ended all the same.
   await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
-  await page.screenshot({ path: `${screenshotDir}${test.info().project.name}-${name}.png` });
+  await keepScreenshot(page, { path: `${screenshotDir}${device}-${name}.png` });
+}
+
+/**
+ * The screen at both sizes, each checked to fit without sideways scrolling: this journey has no
+ * phone run (its steps are the same at both sizes), so its desktop run checks the phone's fit.
+ */
+async function captureBothSizes(page: Page, name: string): Promise<void> {
+  const original = page.viewportSize();
+  for (const [device, size] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await expectNoHorizontalOverflow(page);
+    await capture(page, name, device);
+  }
+  if (original) await page.setViewportSize(original);
 }
 
 /** The /Reason strings of the signatures in a PDF (the server writes them as hex strings). */
@@ -37,8 +52,7 @@ test("an admin adds a signing reason and makes it the default; a signer picks it
     const list = page.getByRole('list', { name: R.listLabel });
     await expect(list.getByTestId('reason')).toHaveCount(4);
     await expect(list.getByRole('listitem', { name: signing.reasons.approve }).getByTestId('reason-default')).toBeVisible();
-    await expectNoHorizontalOverflow(page);
-    await capture(page, 'reasons-list');
+    await captureBothSizes(page, 'reasons-list');
   });
 
   await test.step('adds a reason, is refused the same words twice, and makes it the default', async () => {
@@ -87,8 +101,7 @@ test("an admin adds a signing reason and makes it the default; a signer picks it
     await expect(picker.locator('option')).toHaveText([signing.reasons.none, reason, signing.reasons.approve, signing.reasons.agree, signing.reasons.author, signing.reasons.witness, signing.reasons.other]);
     await picker.selectOption({ label: reason });
     await panel.scrollIntoViewIfNeeded();
-    await expectNoHorizontalOverflow(page);
-    await capture(page, 'reasons-ceremony');
+    await captureBothSizes(page, 'reasons-ceremony');
     await panel.getByRole('button', { name: signing.actions.sign, exact: true }).click();
     await expect(page.getByTestId('signing-outcome')).toContainText(signing.outcome.signedCompleted, { timeout: 30_000 });
 

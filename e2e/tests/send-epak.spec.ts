@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { fileURLToPath } from 'node:url';
 import { apiHeadersOf, bundles, capture, fieldLabelled, saveViewportScreenshot, signUpAndConfirm } from './support';
 
@@ -25,7 +26,9 @@ async function place(page: Page, signer: string, type: string, at: { x: number; 
   await expect(pageEl.locator('[data-testid="tag-box"][aria-pressed="true"]')).toHaveCount(1);
 }
 
-test('switching templates asks first; a signer without a signature field is named, and the ePak goes once they have one', async ({ page, request }, testInfo) => {
+// @phone: on a phone the tag editor's palette sits below the pages: a page is brought back into view before
+// it is clicked (the journey's own helper does so).
+test('switching templates asks first; a signer without a signature field is named, and the ePak goes once they have one', { tag: '@phone' }, async ({ page, request }, testInfo) => {
   const project = testInfo.project.name;
   const person = {
     email: `meera.${project}@send.test`,

@@ -1,5 +1,6 @@
-import { expect, test, type Request } from '@playwright/test';
-import { bundles, capture, h1, signUpAndConfirm } from './support';
+import type { Request } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { bundles, h1, saveScreenshotAtBothSizes, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 
@@ -72,7 +73,7 @@ test('a dead access token is refreshed once through the refresh cookie, and the 
       expect(call.headers()['authorization'], path(call)).not.toBe(deadAccessToken);
     }
     expect(page.url()).not.toContain('/accessdenied');
-    await capture(page, testInfo, 'session-refreshed');
+    await saveScreenshotAtBothSizes(page, 'session-refreshed');
   });
 
   await test.step('and the renewed session keeps working, a reload included: a fresh sign-in is not needed', async () => {

@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { e2eServer, expect, test } from './fixtures';
 import { addSuperAdmin, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, h1, inviteAndRegister, menuItems, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
@@ -17,7 +18,7 @@ interface Person {
 }
 
 async function signedInPage(browser: Browser, person: Person): Promise<Page> {
-  const page = await (await browser.newContext({ baseURL: test.info().project.use.baseURL })).newPage();
+  const page = await (await browser.newContext({ baseURL: e2eServer().url })).newPage();
   await page.goto('/login');
   await signInWith(page, person.email, person.password);
   await expect(page).not.toHaveURL(/\/login/);

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -51,7 +52,9 @@ async function clickField(page: Page, uuid: string) {
   await box.click();
 }
 
-test('a signer reads, fills and signs at /sign; the external signer signs through the mailed link', async ({ page, browser, request }, testInfo) => {
+// @phone: /sign stacks the signing panel below the pages on a phone, and the outsider's browser is a
+// phone (touch, a phone's user agent) in the phone run.
+test('a signer reads, fills and signs at /sign; the external signer signs through the mailed link', { tag: '@phone' }, async ({ page, browser, request }, testInfo) => {
   test.setTimeout(180_000);
   const project = testInfo.project.name;
   const owner = { email: `kavya.${project}@ceremony.test`, firstName: 'Kavya', lastName: 'Reddy', orgName: `Reddy Estates ${project}`, password: 'Ceremony-password-2025' };

@@ -1,7 +1,8 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { e2eServer, expect, test } from './fixtures';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { addSuperAdmin, apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, linkIn, rootMail, signUpAndConfirm } from './support';
+import { addSuperAdmin, apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, keepScreenshot, linkIn, rootMail, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const signing = en.signing;
@@ -18,13 +19,15 @@ async function capturePanel(page: Page, panel: Locator, name: string): Promise<v
   await expectNoHorizontalOverflow(page);
   await panel.scrollIntoViewIfNeeded();
   await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
-  await page.screenshot({ path: `${screenshotDir}${test.info().project.name}-${name}.png` });
+  await keepScreenshot(page, { path: `${screenshotDir}${test.info().project.name}-${name}.png` });
 }
 
 /** The /Location strings of the signatures in a PDF (the server writes them as hex strings). */
 const locationsIn = (pdf: Buffer) => [...pdf.toString('latin1').matchAll(/\/Location <([0-9A-Fa-f]*)>/g)].map((match) => Buffer.from(match[1]!, 'hex').toString('latin1'));
 
-test('with geolocation MANDATORY a signer must say where they sign (typed at /sign, from the browser through the mailed link); with OPTIONAL they may', async ({ page, browser, request }, testInfo) => {
+// @phone: the signing panel, where the place is asked, sits below the pages on a phone (the journey brings
+// it into view), and the outsider's browser is a phone in the phone run.
+test('with geolocation MANDATORY a signer must say where they sign (typed at /sign, from the browser through the mailed link); with OPTIONAL they may', { tag: '@phone' }, async ({ page, browser, request }, testInfo) => {
   test.setTimeout(180_000);
   const project = testInfo.project.name;
   const owner = { email: `devika.${project}@location.test`, firstName: 'Devika', lastName: 'Menon', orgName: `Menon Surveys ${project}`, password: 'Location-password-2025' };
@@ -102,7 +105,7 @@ test('with geolocation MANDATORY a signer must say where they sign (typed at /si
     const link = linkIn(await rootMail(request, { recipient: external, bodyIncludes: '/emailsign?token=' }), /https?:\/\/\S+\/emailsign\?token=\S+/);
 
     const context = await browser.newContext({
-      baseURL: testInfo.project.use.baseURL,
+      baseURL: e2eServer().url,
       viewport: page.viewportSize()!,
       isMobile: project === 'phone',
       hasTouch: project === 'phone',

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Locator, type Page, type TestInfo } from '@playwright/test';
+import type { APIRequestContext, Locator, Page, PageScreenshotOptions, TestInfo } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,16 +6,31 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import en from '../../apps/web/src/i18n/en.json' with { type: 'json' };
 import hi from '../../apps/web/src/i18n/hi.json' with { type: 'json' };
+import { e2eServer, expect } from './fixtures';
 
 // The app's own bundles: journeys assert what a person reads without copying the wording here.
 export const bundles = { en, hi };
 
 const screenshotDir = fileURLToPath(new URL('../screenshots/', import.meta.url));
 
+/**
+ * Whether this run writes its screenshots (E2E_SCREENSHOTS=1, as `npm run test:e2e:screens` sets).
+ * They are for a person to open and look at; a run nobody looks at (npm test, CI) skips writing
+ * them, which was about a seventh of the CPU of the journeys that take the most. Everything that
+ * goes with a capture still runs either way: the fit at both widths, the viewport switches, the
+ * wait for animations to end.
+ */
+export const KEEP_SCREENSHOTS = process.env.E2E_SCREENSHOTS === '1';
+
+/** page.screenshot to a file, when this run keeps screenshots (KEEP_SCREENSHOTS). */
+export async function keepScreenshot(page: Page, options: PageScreenshotOptions & { path: string }): Promise<void> {
+  if (KEEP_SCREENSHOTS) await page.screenshot(options);
+}
+
 /** Full-page capture named `<project>-<name>.png`, kept for people to look at after a run. */
 export async function saveScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   await scrollToTop(page);
-  await page.screenshot({ path: `${screenshotDir}${testInfo.project.name}-${name}.png`, fullPage: true });
+  await keepScreenshot(page, { path: `${screenshotDir}${testInfo.project.name}-${name}.png`, fullPage: true });
 }
 
 /**
@@ -25,7 +40,7 @@ export async function saveScreenshot(page: Page, testInfo: TestInfo, name: strin
 export async function saveViewportScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   // A cancelled animation rejects its promise; it has ended all the same.
   await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
-  await page.screenshot({ path: `${screenshotDir}${testInfo.project.name}-${name}.png` });
+  await keepScreenshot(page, { path: `${screenshotDir}${testInfo.project.name}-${name}.png` });
 }
 
 /**
@@ -43,9 +58,11 @@ export const VIEWPORTS = {
 } as const;
 
 /**
- * Captures a screen at both project sizes from one run, for a screen that exists only once per
- * server (the first-run setup form: whichever project runs first uses it up). The page is laid
- * out by media queries, so resizing shows what the other device would; the viewport is restored.
+ * Captures a screen at both project sizes from one run into e2e/screenshots/, each checked to fit
+ * without sideways scrolling. For journeys with no phone run (untagged: the same steps on the same
+ * elements at both sizes, see playwright.config.ts) this is how the phone's fit is still checked,
+ * and for a screen that a phone run cannot reach again. The page is laid out by media queries, so
+ * resizing shows what the other device would; the viewport is restored.
  */
 export async function saveScreenshotAtBothSizes(page: Page, name: string): Promise<void> {
   const original = page.viewportSize();
@@ -53,7 +70,7 @@ export async function saveScreenshotAtBothSizes(page: Page, name: string): Promi
     await page.setViewportSize(size);
     await expectNoHorizontalOverflow(page);
     await scrollToTop(page);
-    await page.screenshot({ path: `${screenshotDir}${project}-${name}.png`, fullPage: true });
+    await keepScreenshot(page, { path: `${screenshotDir}${project}-${name}.png`, fullPage: true });
   }
   if (original) await page.setViewportSize(original);
 }
@@ -72,7 +89,7 @@ export async function captureAtBothSizes(page: Page, dir: string, name: string):
     await scrollToTop(page);
     // A cancelled animation rejects its promise; it has ended all the same.
     await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
-    await page.screenshot({ path: `${dir.replace(/\/?$/, '/')}${device}-${name}.png`, fullPage: true });
+    await keepScreenshot(page, { path: `${dir.replace(/\/?$/, '/')}${device}-${name}.png`, fullPage: true });
   }
   if (original) await page.setViewportSize(original);
 }
@@ -91,10 +108,9 @@ export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
 /** The root account of the e2e install (identity.spec.ts creates it through the setup form). */
 export const ROOT = { email: 'root@pakt.test', firstName: 'Ravi', lastName: 'Iyer', password: 'Root-password-2025' } as const;
 
-// scripts/e2e-server.mjs starts the server with a fresh random SETUP_TOKEN and leaves it here.
-const setupTokenFile = fileURLToPath(new URL(`../.tmp/setup-token-${process.env.E2E_PORT ?? '3100'}`, import.meta.url));
-
+/** The fresh random SETUP_TOKEN scripts/e2e-server.mjs started this worker's server with. */
 export function readSetupToken(): string {
+  const { setupTokenFile } = e2eServer();
   expect(fs.existsSync(setupTokenFile), `${setupTokenFile} is written by scripts/e2e-server.mjs`).toBe(true);
   return fs.readFileSync(setupTokenFile, 'utf8').trim();
 }

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { bundles, capture, ensureRoot, ROOT, signInWith } from './support';
+import { expect, test } from './fixtures';
+import { bundles, ensureRoot, ROOT, saveScreenshotAtBothSizes, signInWith } from './support';
 
 const { en } = bundles;
 
@@ -9,7 +9,7 @@ test('a person in two organisations switches between them, and each shows only i
   expect(rootLogin.ok(), await rootLogin.text()).toBe(true);
   const rootToken = ((await rootLogin.json()) as { data: { accessToken: string } }).data.accessToken;
 
-  // Both projects (desktop, phone) share one server: names unique to this run keep them apart.
+  // The files a worker runs share its server: names unique to this run keep them apart.
   const stamp = `${testInfo.project.name}-${Date.now().toString(36)}`;
   const email = `switch-${stamp}@pakt.test`;
   const password = 'Switch-password-42';
@@ -53,12 +53,12 @@ test('a person in two organisations switches between them, and each shows only i
   await selector.selectOption({ label: beta });
   await expect(invitationTo(beta)).toBeVisible();
   await expect(invitationTo(alpha)).toHaveCount(0);
-  await capture(page, testInfo, 'tenant-switch-outbox');
+  await saveScreenshotAtBothSizes(page, 'tenant-switch-outbox');
 
   // The choice survives a reload and is what the home page reports.
   await page.reload();
   await expect(invitationTo(beta)).toBeVisible();
   await page.goto('/');
   await expect(page.getByTestId('current-tenant')).toHaveText(beta);
-  await capture(page, testInfo, 'tenant-switch-home');
+  await saveScreenshotAtBothSizes(page, 'tenant-switch-home');
 });

@@ -1,10 +1,13 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { generate } from 'otplib';
-import { bundles, capture, fieldLabelled, h1, logOutAs, mailedLink, signInWith } from './support';
+import { bundles, fieldLabelled, h1, logOutAs, mailedLink, saveScreenshotAtBothSizes, signInWith } from './support';
 
 const { en } = bundles;
 
 test('sign up, confirm the address, enrol an authenticator on the profile, and sign in with a code from it', async ({ page, request }, testInfo) => {
+  // Its screens are checked and pictured at both sizes from this run (it has no phone run): more
+  // than the default allows on a busy machine.
+  test.setTimeout(180_000);
   const project = testInfo.project.name;
   const person = {
     email: `meera.${project}@signup.test`,
@@ -29,21 +32,21 @@ test('sign up, confirm the address, enrol an authenticator on the profile, and s
     await fieldLabelled(page, en.common.confirmPassword).fill(`${person.password}x`);
     await page.getByRole('button', { name: en.signup.submit }).click();
     await expect(page.getByText(en.passwordMissMatch)).toBeVisible();
-    await capture(page, testInfo, 'signup');
+    await saveScreenshotAtBothSizes(page, 'signup');
 
     await fieldLabelled(page, en.common.confirmPassword).fill(person.password);
     await page.getByRole('button', { name: en.signup.submit }).click();
     await expect(page).toHaveURL(/\/thanks$/);
     await expect(h1(page)).toHaveText(en.thanks.title);
     await expect(page.getByText(en.thanks.checkMail.replace('{{email}}', person.email))).toBeVisible();
-    await capture(page, testInfo, 'thanks-check-mail');
+    await saveScreenshotAtBothSizes(page, 'thanks-check-mail');
   });
 
   await test.step('signing in before confirming is refused, and mails the link again', async () => {
     await page.getByRole('link', { name: en.common.signIn }).click();
     await signInWith(page, person.email, person.password);
     await expect(page.getByRole('alert')).toHaveText(en.login.errors.pending);
-    await capture(page, testInfo, 'login-pending');
+    await saveScreenshotAtBothSizes(page, 'login-pending');
   });
 
   await test.step('the mailed link confirms the address and signs the person in', async () => {
@@ -53,7 +56,7 @@ test('sign up, confirm the address, enrol an authenticator on the profile, and s
     await expect(
       page.getByText(en.thanks.ready.replace('{{name}}', person.firstName).replace('{{tenant}}', person.orgName)),
     ).toBeVisible();
-    await capture(page, testInfo, 'thanks');
+    await saveScreenshotAtBothSizes(page, 'thanks');
     await page.getByRole('link', { name: en.common.goHome }).click();
     await expect(page.getByTestId('current-role')).toHaveText(en.roles.admin);
     await expect(page.getByTestId('current-tenant')).toHaveText(person.orgName);
@@ -64,14 +67,14 @@ test('sign up, confirm the address, enrol an authenticator on the profile, and s
     await expect(page.getByRole('menuitem', { name: en.menu.admin, exact: true })).toBeVisible();
     await expect(page.getByRole('menuitem', { name: en.menu.dashboard, exact: true })).toHaveAttribute('href', '/dashboard');
     await expect(page.getByRole('menuitem', { name: new RegExp(`^${en.menu.reports}`) })).toBeDisabled();
-    await capture(page, testInfo, 'main-menu');
+    await saveScreenshotAtBothSizes(page, 'main-menu');
     await page.getByRole('menuitem', { name: en.menu.admin, exact: true }).click();
     // Administration opens on the people of the organisation; the tenant's mail is a tab away.
     await expect(h1(page)).toHaveText(en.users.title);
     await page.getByRole('tab', { name: en.outbox.title }).click();
     await expect(h1(page)).toHaveText(en.outbox.title);
     await expect(page.getByText(en.outbox.tenantIntro.replace('{{tenant}}', person.orgName))).toBeVisible();
-    await capture(page, testInfo, 'tenant-outbox');
+    await saveScreenshotAtBothSizes(page, 'tenant-outbox');
   });
 
   await test.step('the change-password form explains a wrong current password', async () => {
@@ -82,7 +85,7 @@ test('sign up, confirm the address, enrol an authenticator on the profile, and s
     await fieldLabelled(page, en.common.confirmPassword).fill('Another-password-2025');
     await page.getByRole('button', { name: en.changePassword.submit }).click();
     await expect(page.getByText(en.changePassword.wrongOld)).toBeVisible();
-    await capture(page, testInfo, 'changepassword');
+    await saveScreenshotAtBothSizes(page, 'changepassword');
   });
 
   let secret = '';
@@ -93,7 +96,7 @@ test('sign up, confirm the address, enrol an authenticator on the profile, and s
     await expect(h1(page)).toHaveText(en.profile.title);
     await expect(fieldLabelled(page, en.profile.fields.firstName)).toHaveValue(person.firstName);
     await expect(page.getByTestId('two-factor-status')).toHaveText(en.profile.twoFactor.off);
-    await capture(page, testInfo, 'profile');
+    await saveScreenshotAtBothSizes(page, 'profile');
 
     const section = page.getByRole('region', { name: en.profile.twoFactor.heading });
     await section.getByRole('button', { name: en.profile.twoFactor.enable }).click();
@@ -107,13 +110,13 @@ test('sign up, confirm the address, enrol an authenticator on the profile, and s
     secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     await section.scrollIntoViewIfNeeded();
-    await capture(page, testInfo, 'profile-totp-enrol');
+    await saveScreenshotAtBothSizes(page, 'profile-totp-enrol');
 
     await fieldLabelled(page, en.authenticate.appCode).fill(await generate({ secret }));
     await page.getByRole('button', { name: en.profile.twoFactor.confirm }).click();
     await expect(section.getByRole('status')).toHaveText(en.profile.twoFactor.enabledNotice);
     await expect(page.getByTestId('two-factor-status')).toHaveText(en.profile.twoFactor.on);
-    await capture(page, testInfo, 'profile-totp-on');
+    await saveScreenshotAtBothSizes(page, 'profile-totp-on');
   });
 
   await test.step('signing in again asks for a code from the app', async () => {
@@ -128,7 +131,7 @@ test('sign up, confirm the address, enrol an authenticator on the profile, and s
     await expect(page.getByRole('alert')).toHaveText(
       `${en.authenticate.errors.wrongCode} ${en.authenticate.attemptsLeft_other.replace('{{count}}', '4')}`,
     );
-    await capture(page, testInfo, 'authenticate');
+    await saveScreenshotAtBothSizes(page, 'authenticate');
 
     // A code is good once, and the enrolment used this 30 seconds' code: the app's next one.
     await fieldLabelled(page, en.authenticate.appCode).fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));

@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import fs from 'node:fs';
 import path from 'node:path';
 import { addSuperAdmin, apiData, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, h1, inviteAndRegister, signUpAndConfirm } from './support';
@@ -9,13 +9,12 @@ const u = en.userSync;
 
 // E2E_SCREENSHOT_DIR lets a reviewer collect this journey's pictures apart from the others'.
 const screenshotDir = (process.env.E2E_SCREENSHOT_DIR ?? '/tmp/shots-user-sync').replace(/\/?$/, '/');
-// The server reads feeds from USER_SYNC_DIR; the journey drops its feed there, so both must agree
-// (scripts/e2e-server.mjs gives the server this same folder when none is set).
-const syncDir = process.env.USER_SYNC_DIR ?? fileURLToPath(new URL(`../.tmp/user-sync-${process.env.E2E_PORT ?? '3100'}`, import.meta.url));
 
 const captureBoth = (page: Page, name: string) => captureAtBothSizes(page, screenshotDir, name);
 
-test('an admin syncs the organisation with its directory export and reads what changed', async ({ page, request }, testInfo) => {
+// @phone: the sync-up report (its changes and refusals) is cards on a phone rather than tables, and the
+// journey reads each line from it.
+test('an admin syncs the organisation with its directory export and reads what changed', { tag: '@phone' }, async ({ page, request, server }, testInfo) => {
   test.setTimeout(240_000);
   const project = testInfo.project.name;
   const admin = { email: `mira.${project}@usersync.test`, firstName: 'Mira', lastName: 'Joshi', orgName: `Joshi Textiles ${project}`, password: 'Sync-password-2025' };
@@ -42,7 +41,8 @@ test('an admin syncs the organisation with its directory export and reads what c
   });
 
   await test.step('the operator drops the export; the admin starts a sync-up and reads its report', async () => {
-    const folder = path.join(syncDir!, tenantId);
+    // The server reads feeds from its USER_SYNC_DIR, one per worker's server (tests/fixtures.ts).
+    const folder = path.join(server.userSyncDir, tenantId);
     fs.mkdirSync(folder, { recursive: true });
     fs.writeFileSync(
       path.join(folder, 'people.csv'),

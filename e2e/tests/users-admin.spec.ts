@@ -1,6 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import fs from 'node:fs';
-import { apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, ROOT, signInWith, signUpAndConfirm } from './support';
+import { apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, keepScreenshot, ROOT, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const u = en.users;
@@ -25,13 +26,15 @@ async function captureBoth(page: Page, name: string, arrange?: () => Promise<voi
     if (arrange) await arrange();
     // A cancelled animation rejects its promise; it has ended all the same.
     await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
-    await page.screenshot({ path: `${screenshotDir}${device}-${name}.png`, fullPage });
+    await keepScreenshot(page, { path: `${screenshotDir}${device}-${name}.png`, fullPage });
     if (arrange) await page.keyboard.press('Escape');
   }
   if (original) await page.setViewportSize(original);
 }
 
-test('an admin invites from a CSV file with a bad row; the invited person registers, and becomes a custodian', async ({ page, request, browser }, testInfo) => {
+// @phone: the people list is a stack of cards on a phone (a person's menu and role are in a card); the
+// journey changes a role through it.
+test('an admin invites from a CSV file with a bad row; the invited person registers, and becomes a custodian', { tag: '@phone' }, async ({ page, request, browser }, testInfo) => {
   // Root's browser, which hands the invitation on, adds a sign-in to the journey.
   test.setTimeout(240_000);
   const project = testInfo.project.name;

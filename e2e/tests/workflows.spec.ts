@@ -1,5 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { bundles, capture, fieldLabelled, h1, signUpAndConfirm } from './support';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { bundles, fieldLabelled, h1, saveScreenshotAtBothSizes, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const form = en.workflows.form;
@@ -24,6 +25,9 @@ async function addRecipient(page: Page, number: number, kind: 'user' | 'placehol
 }
 
 test('an admin builds a workflow template, reorders its steps, is told a name is taken, and deletes it', async ({ page, request }, testInfo) => {
+  // Its screens are checked and pictured at both sizes from this run (it has no phone run): more
+  // than the default allows on a busy machine.
+  test.setTimeout(180_000);
   const project = testInfo.project.name;
   const person = {
     email: `kavya.${project}@workflows.test`,
@@ -41,7 +45,7 @@ test('an admin builds a workflow template, reorders its steps, is told a name is
     await expect(page).toHaveURL(/\/workflows$/);
     await expect(h1(page)).toHaveText(en.workflows.title);
     await expect(page.getByText(en.workflows.empty.title)).toBeVisible();
-    await capture(page, testInfo, 'workflows-empty');
+    await saveScreenshotAtBothSizes(page, 'workflows-empty');
   });
 
   await test.step('"Sale deed": a review by a lawyer, then buyer and seller sign', async () => {
@@ -58,10 +62,10 @@ test('an admin builds a workflow template, reorders its steps, is told a name is
     await expect(step(page, 2).locator('.mantine-Badge-label').getByText(en.workflowStateTypes.SIGN, { exact: true })).toBeVisible();
     // Adding recipients scrolled the drawer down; the first picture shows its top.
     await fieldLabelled(page, form.name).scrollIntoViewIfNeeded();
-    await capture(page, testInfo, 'workflows-form');
+    await saveScreenshotAtBothSizes(page, 'workflows-form');
     // The drawer scrolls on its own: its lower half, with the steps and the button, is a second picture.
     await drawerForm(page).getByRole('button', { name: form.create }).scrollIntoViewIfNeeded();
-    await capture(page, testInfo, 'workflows-form-steps');
+    await saveScreenshotAtBothSizes(page, 'workflows-form-steps');
 
     await drawerForm(page).getByRole('button', { name: form.create }).click();
     await expect(page.getByRole('status')).toHaveText(en.workflows.saved.replace('{{name}}', 'Sale deed'));
@@ -70,7 +74,7 @@ test('an admin builds a workflow template, reorders its steps, is told a name is
     await expect(stepBadges(page, 'Sale deed').nth(0)).toContainText('Review · 1');
     await expect(stepBadges(page, 'Sale deed').nth(1)).toContainText('Sign · 2');
     await expect(card(page, 'Sale deed')).toContainText(en.workflows.list.owner.replace('{{name}}', `${person.firstName} ${person.lastName}`));
-    await capture(page, testInfo, 'workflows-list');
+    await saveScreenshotAtBothSizes(page, 'workflows-list');
   });
 
   await test.step('editing moves the signing ahead of the review, and the list shows the new order', async () => {
@@ -84,7 +88,7 @@ test('an admin builds a workflow template, reorders its steps, is told a name is
     await expect(page.getByRole('status')).toHaveText(en.workflows.saved.replace('{{name}}', 'Sale deed'));
     await expect(stepBadges(page, 'Sale deed').nth(0)).toContainText('Sign · 2');
     await expect(stepBadges(page, 'Sale deed').nth(1)).toContainText('Review · 1');
-    await capture(page, testInfo, 'workflows-reordered');
+    await saveScreenshotAtBothSizes(page, 'workflows-reordered');
   });
 
   await test.step('a second "Sale deed" is refused (-63) at the name field', async () => {
@@ -98,7 +102,7 @@ test('an admin builds a workflow template, reorders its steps, is told a name is
     await expect(fieldLabelled(page, form.name)).toHaveAttribute('aria-invalid', 'true');
     await expect(fieldLabelled(page, form.name)).toBeFocused();
     await expect(fieldLabelled(page, form.name)).toBeInViewport();
-    await capture(page, testInfo, 'workflows-name-taken');
+    await saveScreenshotAtBothSizes(page, 'workflows-name-taken');
     await drawerForm(page).getByRole('button', { name: form.cancel }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
@@ -109,7 +113,7 @@ test('an admin builds a workflow template, reorders its steps, is told a name is
     await expect(dialog).toBeVisible();
     // Pictured once it has finished fading in.
     await expect(dialog).toHaveCSS('opacity', '1');
-    await capture(page, testInfo, 'workflows-delete');
+    await saveScreenshotAtBothSizes(page, 'workflows-delete');
     await dialog.getByRole('button', { name: en.workflows.delete.confirm }).click();
     await expect(page.getByRole('status')).toHaveText(en.workflows.deleted.replace('{{name}}', 'Sale deed'));
     await expect(page.getByText(en.workflows.empty.title)).toBeVisible();

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { REPO_ROOT } from './paths';
 
 describe('loadConfig', () => {
-  it('defaults to PGlite under ./data of the repository, port 3000, both languages', () => {
+  it('defaults to the embedded PostgreSQL under ./data of the repository, port 3000, both languages', () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);
     expect(config.databaseUrl).toBeUndefined();
@@ -95,5 +95,55 @@ describe('loadConfig', () => {
     expect(loadConfig({ DOCUMENT_PARSERS: '1', DOCUMENT_PARSE_QUEUE: '0' }).documents).toMatchObject({ parsers: 1, parseQueue: 0 });
     expect(() => loadConfig({ DOCUMENT_PARSERS: '0' })).toThrow(/DOCUMENT_PARSERS/);
     expect(() => loadConfig({ DOCUMENT_PARSE_QUEUE: '-1' })).toThrow(/DOCUMENT_PARSE_QUEUE/);
+  });
+
+  it('keeps files on local disk under the data directory by default', () => {
+    expect(loadConfig({}).storage).toEqual({ kind: 'local', dir: path.join(REPO_ROOT, 'data', 'files') });
+    const config = loadConfig({ DATA_DIR: '/srv/pakt/data', STORAGE: 'local', S3_BUCKET: 'ignored' });
+    expect(config.storage).toEqual({ kind: 'local', dir: '/srv/pakt/data/files' });
+    expect(config.filesDir).toBe('/srv/pakt/data/files');
+  });
+
+  it('reads an S3-compatible bucket from STORAGE=s3 and S3_*', () => {
+    expect(
+      loadConfig({
+        STORAGE: 's3',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_BUCKET: 'pakt-files',
+        S3_REGION: 'eu-central-1',
+        S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        S3_FORCE_PATH_STYLE: 'true',
+      }).storage,
+    ).toEqual({
+      kind: 's3',
+      endpoint: 'http://minio:9000',
+      bucket: 'pakt-files',
+      region: 'eu-central-1',
+      accessKeyId: 'AKIAEXAMPLE',
+      secretAccessKey: 'secret',
+      forcePathStyle: true,
+    });
+    // AWS itself, with the SDK's own credentials (instance role, AWS_* variables).
+    expect(loadConfig({ STORAGE: 's3', S3_BUCKET: 'pakt-files' }).storage).toEqual({ kind: 's3', bucket: 'pakt-files', region: 'us-east-1', forcePathStyle: false });
+  });
+
+  it('says what an S3 set-up lacks', () => {
+    expect(() => loadConfig({ STORAGE: 's3' })).toThrow(/S3_BUCKET: is required when STORAGE=s3/);
+    expect(() => loadConfig({ STORAGE: 'gcs' })).toThrow(/STORAGE: must be local or s3/);
+    expect(() => loadConfig({ S3_BUCKET: 'pakt-files' })).toThrow(/STORAGE: must be set \(s3 to use S3_BUCKET/);
+    expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'pakt-files', S3_ACCESS_KEY_ID: 'AKIAEXAMPLE' })).toThrow(/S3_SECRET_ACCESS_KEY: must be set together/);
+    expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'pakt-files', S3_SECRET_ACCESS_KEY: 'secret' })).toThrow(/S3_ACCESS_KEY_ID: must be set together/);
+    expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'pakt-files', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT: must be an http\(s\) URL/);
+    expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'a/b' })).toThrow(/S3_BUCKET: must be a bucket name/);
+    expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: 'maybe' })).toThrow(/S3_FORCE_PATH_STYLE/);
+    // The secret never appears in an error.
+    try {
+      loadConfig({ STORAGE: 's3', S3_SECRET_ACCESS_KEY: 'hunter2-secret' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).not.toContain('hunter2-secret');
+    }
   });
 });

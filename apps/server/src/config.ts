@@ -38,6 +38,20 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     DATA_DIR: z.string().min(1).optional(),
+    /** Where stored files go: `local` (DATA_DIR/files) or `s3` (an S3-compatible bucket, S3_*). */
+    STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).optional(),
+    /** Unset: AWS S3 itself. Set: another S3-compatible server (MinIO, Ceph, R2...). */
+    S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    S3_BUCKET: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/, 'must be a bucket name (letters, digits, dots, hyphens, underscores; 2-255 characters)')
+      .optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    /** Both or neither: unset, the AWS SDK finds credentials itself (AWS_* variables, an instance role...). */
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** `bucket` in the path (http://host/bucket/key) rather than the host name: MinIO and most self-hosted servers need it. */
+    S3_FORCE_PATH_STYLE: booleanFlag(false),
     /** Where operators drop user sync-up feeds: one folder per tenant, named by its id. */
     USER_SYNC_DIR: z.string().min(1).optional(),
     DATABASE_URL: z
@@ -92,6 +106,20 @@ const EnvSchema = z
     PDF_ALLOW_ZOOM: booleanFlag(ZOOM_ALLOWED_BY_DEFAULT),
   })
   .superRefine((env, ctx) => {
+    if (env.STORAGE === 's3' && !env.S3_BUCKET) {
+      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE=s3' });
+    }
+    if (env.STORAGE === undefined && env.S3_BUCKET) {
+      // Set S3 variables with files silently going to local disk would surprise at the worst time.
+      ctx.addIssue({ code: 'custom', path: ['STORAGE'], message: 'must be set (s3 to use S3_BUCKET, or local to keep files on disk) when S3_BUCKET is set' });
+    }
+    if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
+        message: 'must be set together with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (or neither, for the AWS SDK\'s own credentials)',
+      });
+    }
     if (!env.SUPPORTED_LANGUAGES.includes(env.DEFAULT_LANGUAGE)) {
       ctx.addIssue({
         code: 'custom',
@@ -115,6 +143,22 @@ const EnvSchema = z
     }
   });
 
+/** An S3-compatible bucket (storage/s3-file-storage.ts). */
+export interface S3StorageConfig {
+  kind: 's3';
+  /** Unset: AWS S3 itself. */
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  /** Unset: the AWS SDK's own credential chain. */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle: boolean;
+}
+
+/** Where stored files live: a directory (content-addressed, `ab/cd/<sha256>`) or a bucket with the same layout. */
+export type StorageConfig = { kind: 'local'; dir: string } | S3StorageConfig;
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   host: string;
@@ -123,9 +167,12 @@ export interface Config {
   /** JSON lines for log collectors; readable lines for a person at a terminal. */
   logFormat: 'json' | 'pretty';
   dataDir: string;
-  /** Set: PostgreSQL. Unset: embedded PGlite in `<dataDir>/db`. */
+  /** Set: that PostgreSQL. Unset: the embedded PostgreSQL this process runs on `<dataDir>/db`. */
   databaseUrl: string | undefined;
+  /** Where local storage keeps files (`<dataDir>/files`); used only when storage.kind is local. */
   filesDir: string;
+  /** STORAGE and S3_*: local files (in filesDir) or an S3-compatible bucket. */
+  storage: StorageConfig;
   /** USER_SYNC_DIR: a folder per tenant (its id) holding that tenant's directory feed. */
   userSyncDir: string;
   webDistDir: string;
@@ -205,6 +252,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const base = env.INIT_CWD ?? process.cwd();
   const dataDir = e.DATA_DIR ? path.resolve(base, e.DATA_DIR) : path.join(REPO_ROOT, 'data');
+  const filesDir = path.join(dataDir, 'files');
+  const storage: StorageConfig =
+    e.STORAGE === 's3'
+      ? {
+          kind: 's3',
+          ...(e.S3_ENDPOINT ? { endpoint: e.S3_ENDPOINT } : {}),
+          bucket: e.S3_BUCKET!,
+          region: e.S3_REGION,
+          ...(e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : {}),
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        }
+      : { kind: 'local', dir: filesDir };
   return {
     nodeEnv: e.NODE_ENV,
     host: e.HOST,
@@ -213,7 +272,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: e.LOG_FORMAT ?? (process.stdout.isTTY && e.NODE_ENV !== 'production' ? 'pretty' : 'json'),
     dataDir,
     databaseUrl: e.DATABASE_URL,
-    filesDir: path.join(dataDir, 'files'),
+    filesDir,
+    storage,
     userSyncDir: e.USER_SYNC_DIR ? path.resolve(base, e.USER_SYNC_DIR) : path.join(dataDir, 'user-sync'),
     webDistDir: e.WEB_DIST_DIR ? path.resolve(base, e.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     jobsEnabled: e.JOBS_ENABLED,

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config';
 import { DirectoryLockedError } from './db/directory-lock';
+import { EmbeddedPostgresError, LegacyDataDirectoryError } from './db/embedded-postgres';
 import { startServer } from './server';
 
 const USAGE = 'Usage: npm start [-- --demo]\n  --demo  seed a demo tenant with one user of every role and print their passwords';
@@ -15,7 +16,12 @@ async function main() {
   try {
     server = await startServer(loadConfig(), { demo: args.includes('--demo') });
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof DirectoryLockedError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof DirectoryLockedError ||
+      error instanceof LegacyDataDirectoryError ||
+      error instanceof EmbeddedPostgresError
+    ) {
       // An operator mistake, not a crash: say what to fix, without a stack trace.
       console.error(`Pakt cannot start. ${error.message}`);
       process.exit(1);

@@ -4,9 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context';
 import { buildApp } from './app';
 import type { Config } from './config';
-import { type Database, openDatabase } from './db/database';
+import { type Database, openDatabase, openEmbeddedDatabase } from './db/database';
 import { type JobQueue, startJobQueue } from './jobs/job-queue';
 import { SWEEP_TEMPORARY_FILES_CRON, sweepTemporaryFilesJob } from './jobs/sweep-temporary-files';
+import { SWEEP_ORPHAN_BLOBS_CRON, sweepOrphanBlobsJob } from './jobs/sweep-orphan-blobs';
 import { EXPIRE_EPAKS_CRON, expireEpaksJob } from './jobs/expire-epaks';
 import { USER_SYNC_SWEEP_CRON, userSyncJob } from './jobs/user-sync';
 import { BULK_COMPOSE_SWEEP_CRON, bulkComposeJob } from './jobs/bulk-compose';
@@ -14,7 +15,7 @@ import { PURGE_RATE_LIMIT_COUNTERS_CRON, purgeRateLimitCountersJob } from './job
 import { seedDemo } from './identity/demo';
 import { deliverOutboxJob, deliverSmsJob, smtpTransport } from './identity/mail-delivery';
 import { prepareFirstRun } from './identity/first-run';
-import { LocalFileStorage } from './storage/file-storage';
+import { openFileStorage } from './storage/open-file-storage';
 import { VERSION } from './version';
 
 export interface RunningServer {
@@ -37,11 +38,19 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
     await opened.database?.close();
   };
   try {
-    opened.database = await openDatabase(
-      config.databaseUrl
-        ? { kind: 'postgres', url: config.databaseUrl }
-        : { kind: 'pglite', dataDir: path.join(config.dataDir, 'db') },
-    );
+    opened.database = config.databaseUrl
+      ? await openDatabase({ url: config.databaseUrl })
+      : await openEmbeddedDatabase({
+          directory: path.join(config.dataDir, 'db'),
+          // Only what PostgreSQL says is wrong; its start-up and checkpoint lines are not news.
+          onLog: (line) => console.error(`[postgres] ${line}`),
+          onUnexpectedExit: (code, signal) => {
+            // Nothing can be served or saved without it; a supervisor (or the person) starts us again,
+            // and the next start recovers the cluster from its write-ahead log.
+            console.error(`The embedded PostgreSQL stopped unexpectedly (${signal ?? `exit ${code}`}); Pakt stops too.`);
+            process.exit(1);
+          },
+        });
     await opened.database.migrate();
     const demoAccounts = options.demo ? await seedDemo(opened.database.db) : undefined;
     const setupLink = await prepareFirstRun({
@@ -49,7 +58,7 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
       publicUrl: config.publicUrl,
       configuredToken: config.setupToken,
     });
-    const storage = new LocalFileStorage(config.filesDir);
+    const storage = await openFileStorage(config.storage);
     const context: AppContext = {
       config,
       version: VERSION,
@@ -73,6 +82,14 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
       });
       await opened.jobs.register(sweep);
       await opened.jobs.schedule(sweep, SWEEP_TEMPORARY_FILES_CRON, { olderThanMinutes: 60 });
+      const sweepOrphans = sweepOrphanBlobsJob({
+        db: opened.database.db,
+        storage,
+        onSwept: (deleted) => deleted > 0 && app.log.info({ deleted }, 'deleted stored files that nothing references'),
+        onUnsettled: (candidates) => app.log.warn({ candidates }, 'orphan sweep postponed: database transactions stayed open too long'),
+      });
+      await opened.jobs.register(sweepOrphans);
+      await opened.jobs.schedule(sweepOrphans, SWEEP_ORPHAN_BLOBS_CRON, { olderThanMinutes: 24 * 60 });
       const expire = expireEpaksJob({
         db: opened.database.db,
         mail: { publicUrl: config.publicUrl, linkDays: config.signingLinkDays },

@@ -1,3 +1,4 @@
+import { fullName } from '@pakt/domain';
 import type { AdminAuditAction, AdminAuditEntry, AdminAuditQuery } from '@pakt/domain';
 import { and, count, desc, eq, gte, ilike, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
@@ -67,7 +68,7 @@ export async function listAdminAudit(options: { db: Db; tenantId: string; query:
       id: entry.id,
       action: entry.action as AdminAuditAction,
       createdOn: entry.createdAt.toISOString(),
-      actor: actor ? { userId: actor.id, email: actor.email, name: `${actor.firstName} ${actor.lastName}`.trim() } : null,
+      actor: actor ? { userId: actor.id, email: actor.email, name: fullName(actor) } : null,
       targetType: entry.targetType as AdminAuditEntry['targetType'],
       targetId: entry.targetId,
       targetLabel: entry.targetLabel,

@@ -1,4 +1,4 @@
-import { DomainError, type Group, type GroupSummary, invalidInput, notFound, ResponseCode } from '@pakt/domain';
+import { DomainError, fullName, type Group, type GroupSummary, invalidInput, notFound, ResponseCode } from '@pakt/domain';
 import { and, asc, count, eq, ilike, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { groupMembers, groups, memberships, users } from '../db/schema';
@@ -209,7 +209,7 @@ async function present(db: Db, row: GroupRow): Promise<Group> {
     .from(groupMembers)
     .innerJoin(users, eq(users.id, groupMembers.userId))
     .where(eq(groupMembers.groupId, row.id));
-  members.sort((a, b) => Number(b.manager) - Number(a.manager) || `${a.firstName} ${a.lastName}`.localeCompare(`${b.firstName} ${b.lastName}`) || a.email.localeCompare(b.email));
+  members.sort((a, b) => Number(b.manager) - Number(a.manager) || fullName(a).localeCompare(fullName(b)) || a.email.localeCompare(b.email));
   return { groupId: row.id, groupName: row.name, createdOn: row.createdAt.toISOString(), users: members };
 }
 

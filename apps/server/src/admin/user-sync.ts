@@ -32,6 +32,7 @@ import {
   type UserSyncRun,
   type UserSyncRunDetail,
   type UserSyncSource,
+  fullName,
 } from '@pakt/domain';
 import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../db/database';
@@ -299,7 +300,7 @@ async function presentRuns(db: Db, rows: readonly RunRow[]): Promise<UserSyncRun
       runId: row.id,
       status: row.status,
       fileName: row.fileName,
-      startedBy: who ? { userId: who.id, email: who.email, name: `${who.firstName} ${who.lastName}`.trim() } : null,
+      startedBy: who ? { userId: who.id, email: who.email, name: fullName(who) } : null,
       createdOn: row.createdAt.toISOString(),
       startedOn: row.startedAt?.toISOString() ?? null,
       finishedOn: row.finishedAt?.toISOString() ?? null,

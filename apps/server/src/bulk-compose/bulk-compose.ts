@@ -40,6 +40,8 @@ import {
   validateTagLayout,
   type WorkflowStateType,
   type WorkflowStepInput,
+  fullName,
+  displayName,
 } from '@pakt/domain';
 import { and, asc, count, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -61,7 +63,7 @@ import {
   workflows,
 } from '../db/schema';
 import { activityHash, GENESIS_HASH, type HashedActivity } from '../epaks/activity';
-import { appLink, nameOf as personName, queueEngineEffects, requestMail } from '../epaks/notify';
+import { appLink, queueEngineEffects, requestMail } from '../epaks/notify';
 import { digestSecret, generateSecret } from '../auth/secrets';
 import { NOTIFICATION_CHANNEL, type NotificationSignal, stepRequestNotification } from '../notifications/record';
 import { checkSigners } from '../epaks/start';
@@ -87,11 +89,10 @@ type Notify = { publicUrl: string; linkDays: number };
 export const BULK_BATCH_ROWS = 200;
 
 /**
- * A breath between batches. Embedded PGlite has one connection: while a run goes batch after batch,
- * every other request's queries would each wait a whole batch. A short pause lets them through
- * (about 2 s per 10,000 rows).
+ * No pause between batches: the database has a pool of connections (embedded or not), so other
+ * requests do not queue behind a run. A test or a bench may still ask for one.
  */
-export const BULK_BATCH_PAUSE_MS = 40;
+export const BULK_BATCH_PAUSE_MS = 0;
 
 export interface BulkTemplate {
   readonly row: TemplateRow;
@@ -404,20 +405,80 @@ async function resolvePeople(
  */
 function subjectOf(template: TemplateRow, steps: readonly { recipients: readonly BulkRowRecipient[] }[]): string {
   const person = steps.flatMap((step) => step.recipients).find((recipient) => recipient.firstName || recipient.lastName);
-  const name = person ? `${person.firstName} ${person.lastName}`.trim() : '';
+  const name = person ? fullName(person) : '';
   // One line, as every subject: a CSV cell may hold a quoted line break.
   return toSingleLine(name ? `${template.name} – ${name}` : template.name).trim().slice(0, 200);
 }
 
+type CheckedRow = { rowNumber: number; steps: { order: number; recipients: BulkRowRecipient[] }[]; tags: Tag[]; columns: Map<string, string> };
+/** A batch after the checks that need no database: its good rows, and the errors of the others. */
+interface CheckedBatch {
+  readonly rows: readonly PendingRow[];
+  readonly good: readonly CheckedRow[];
+  readonly failures: Map<number, BulkCellError[]>;
+}
+/** Rows checked between two turns of the event loop. */
+const CHECK_SLICE = 25;
+
 /**
- * Checks and makes one batch of rows, in one transaction with the run's progress: refused rows
- * are recorded with their errors; each good row becomes an ePak, composed and started as compose
- * and start would (the engine's start transition, the activity chain, the first step's mail).
+ * The checks of a batch that need no database: the cells, the template's fields bound to the
+ * row's people, the layout and the signers. The run checks a batch while the one before it is
+ * written, so it hands the event loop back every few rows: the statements of the batch being
+ * written are answered and sent on while this one is checked, and Node and PostgreSQL work at the
+ * same time instead of taking turns.
  */
-async function processBatch(work: Work, batch: PendingRow[]): Promise<void> {
+async function checkBatch(work: Work, batch: readonly PendingRow[]): Promise<CheckedBatch> {
+  const { template } = work;
+  const failures = new Map<number, BulkCellError[]>();
+  const fail = (rowNumber: number, error: BulkCellError) => failures.set(rowNumber, [...(failures.get(rowNumber) ?? []), error]);
+  const good: CheckedRow[] = [];
+  const pages = template.row.pages as PageGeometry[];
+  const policy = template.row.signingPolicy as SigningPolicy;
+  for (const [at, row] of batch.entries()) {
+    if (at > 0 && at % CHECK_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+    const checked = validateBulkRow({ header: work.header, cells: row.cells, layout: template.layout, steps: template.steps });
+    if (!checked.ok) {
+      for (const error of checked.errors) fail(row.rowNumber, error);
+      continue;
+    }
+    // Slots are bound by place, so empty places stay where they are until the tags are bound.
+    const slotSteps = checked.steps.map((step) => ({ order: step.order, recipients: step.recipients.map((r) => r ?? { email: '' }) }));
+    const tags = bindTemplateTags(template.row.tags as Tag[], slotSteps, checked.values);
+    const steps = filledSteps(checked.steps);
+    // The email column of the place each address fills, to name it in a refusal (none for a fixed person).
+    const columns = new Map<string, string>();
+    checked.steps.forEach((step) =>
+      step.recipients.forEach((recipient, at) => {
+        if (recipient && template.steps[step.order - 1]!.recipients[at]!.type === 'placeholder') columns.set(recipient.email, bulkColumnName(step.order, at + 1, 'email'));
+      }),
+    );
+    const layoutError = tagLayoutError(validateTagLayout({ tags, pages, policy }));
+    if (layoutError) {
+      fail(row.rowNumber, { field: null, code: layoutError.code, message: layoutError.message });
+      continue;
+    }
+    const signerRows = steps.flatMap((step) => step.recipients.map((r) => ({ email: r.email, order: step.order, type: work.states.get(template.steps[step.order - 1]!.workflowStateId)!.type })));
+    const signers = checkSigners([tags], signerRows);
+    if (signers.error) {
+      fail(row.rowNumber, { field: null, code: signers.error.code, message: signers.error.message });
+      continue;
+    }
+    good.push({ rowNumber: row.rowNumber, steps, tags, columns });
+  }
+  return { rows: batch, good, failures };
+}
+
+/**
+ * Makes one checked batch, in one transaction with the run's progress: refused rows are recorded
+ * with their errors; each good row becomes an ePak, composed and started as compose and start
+ * would (the engine's start transition, the activity chain, the first step's mail). Rows made
+ * before a crash are left alone. Answers how many ePaks it made.
+ */
+async function processBatch(work: Work, checked: CheckedBatch): Promise<number> {
   const { template, run } = work;
+  const batch = checked.rows;
   const last = batch.at(-1)!.rowNumber;
-  await work.db.transaction(async (txRaw) => {
+  return await work.db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
     const already = new Set(
       (
@@ -427,42 +488,10 @@ async function processBatch(work: Work, batch: PendingRow[]): Promise<void> {
           .where(and(eq(epaks.bulkRunId, run.id), inArray(epaks.bulkRow, batch.map((row) => row.rowNumber))))
       ).map((row) => row.row),
     );
-    const failures = new Map<number, BulkCellError[]>();
+    // A row made before a crash passed these checks then; it is neither made nor refused again.
+    const failures = new Map([...checked.failures].filter(([rowNumber]) => !already.has(rowNumber)));
     const fail = (rowNumber: number, error: BulkCellError) => failures.set(rowNumber, [...(failures.get(rowNumber) ?? []), error]);
-    const good: { rowNumber: number; steps: { order: number; recipients: BulkRowRecipient[] }[]; tags: Tag[]; columns: Map<string, string> }[] = [];
-    const pages = template.row.pages as PageGeometry[];
-    const policy = template.row.signingPolicy as SigningPolicy;
-    for (const row of batch) {
-      if (already.has(row.rowNumber)) continue;
-      const checked = validateBulkRow({ header: work.header, cells: row.cells, layout: template.layout, steps: template.steps });
-      if (!checked.ok) {
-        for (const error of checked.errors) fail(row.rowNumber, error);
-        continue;
-      }
-      // Slots are bound by place, so empty places stay where they are until the tags are bound.
-      const slotSteps = checked.steps.map((step) => ({ order: step.order, recipients: step.recipients.map((r) => r ?? { email: '' }) }));
-      const tags = bindTemplateTags(template.row.tags as Tag[], slotSteps, checked.values);
-      const steps = filledSteps(checked.steps);
-      // The email column of the place each address fills, to name it in a refusal (none for a fixed person).
-      const columns = new Map<string, string>();
-      checked.steps.forEach((step) =>
-        step.recipients.forEach((recipient, at) => {
-          if (recipient && template.steps[step.order - 1]!.recipients[at]!.type === 'placeholder') columns.set(recipient.email, bulkColumnName(step.order, at + 1, 'email'));
-        }),
-      );
-      const layoutError = tagLayoutError(validateTagLayout({ tags, pages, policy }));
-      if (layoutError) {
-        fail(row.rowNumber, { field: null, code: layoutError.code, message: layoutError.message });
-        continue;
-      }
-      const signerRows = steps.flatMap((step) => step.recipients.map((r) => ({ email: r.email, order: step.order, type: work.states.get(template.steps[step.order - 1]!.workflowStateId)!.type })));
-      const signers = checkSigners([tags], signerRows);
-      if (signers.error) {
-        fail(row.rowNumber, { field: null, code: signers.error.code, message: signers.error.message });
-        continue;
-      }
-      good.push({ rowNumber: row.rowNumber, steps, tags, columns });
-    }
+    const good = checked.good.filter((row) => !already.has(row.rowNumber));
     const people = await resolvePeople(tx, work, good.map((row) => ({ rowNumber: row.rowNumber, people: row.steps.flatMap((s) => s.recipients), columns: row.columns })), fail);
     const made = good.filter((row) => !failures.has(row.rowNumber));
 
@@ -579,10 +608,57 @@ async function processBatch(work: Work, batch: PendingRow[]): Promise<void> {
         failedRows: sql`${bulkComposeRuns.failedRows} + ${newlyRefused}`,
       })
       .where(eq(bulkComposeRuns.id, run.id));
+    return epakRows.length;
   });
 }
 
 type StartEffects = { epakId: string; subject: string; effects: readonly EngineEffect[] };
+
+/**
+ * The tables a run's batches grow, directly or through the inbox and tag-value triggers. Their
+ * statistics steer the plans of every batch statement and of the triggers' plpgsql (whose cached
+ * plans PostgreSQL replans when a table is analyzed).
+ */
+const GROWN_TABLES = [
+  'epaks',
+  'epak_documents',
+  'epak_steps',
+  'epak_recipients',
+  'epak_activities',
+  'epak_links',
+  'epak_inbox',
+  'epak_tag_values',
+  'outbox',
+  'notifications',
+  'users',
+] as const;
+/** Fewer ePaks than this are too few to plan differently for. */
+const ANALYZE_AFTER_AT_LEAST = 1_000;
+
+/**
+ * Analyzes the tables a run grows each time it has made as many ePaks as the statistics counted
+ * (so at most about log2 of the run's size times). Autovacuum does this too, but only on its own
+ * clock (a minute's naptime by default, then 10% growth): on a new install, the first big run made
+ * its first 20,000 ePaks at two thirds of the later rate, with plans made for empty tables
+ * (docs/benchmarks.md, bulk compose). Where the database refuses (a role that does not own the
+ * tables only gets a warning), nothing changes but the speed.
+ */
+function growthAnalyzer(db: Db, atLeast = ANALYZE_AFTER_AT_LEAST) {
+  let known: number | null = null;
+  let sinceAnalyze = 0;
+  const epaksCounted = async () => {
+    const result = (await db.execute(sql`select greatest(reltuples, 0)::float8 as n from pg_class where oid = 'epaks'::regclass`)) as unknown as { rows: { n: number }[] };
+    return Number(result.rows[0]?.n ?? 0);
+  };
+  return async (made: number) => {
+    known ??= await epaksCounted();
+    sinceAnalyze += made;
+    if (sinceAnalyze < Math.max(known, atLeast)) return;
+    await db.execute(sql.raw(`ANALYZE ${GROWN_TABLES.join(', ')}`));
+    sinceAnalyze = 0;
+    known = await epaksCounted();
+  };
+}
 
 /**
  * What starting a batch's ePaks calls for, queued as startEpak queues it (queueEngineEffects) but
@@ -645,12 +721,17 @@ async function failRun(db: Db, runId: string, error: { code: number; message: st
   await db.update(bulkComposeRuns).set({ status: 'failed', error, finishedAt: new Date() }).where(eq(bulkComposeRuns.id, runId));
 }
 
+/** The process is stopping (a deploy, a restart): the run ends its batch in flight and waits for another. */
+class StopRequested extends Error {}
+
 /**
  * Works one run: claims it (queued, or running after a crash), streams its file from the row after
  * the last batch made, and makes the ePaks. Answers the run's end state, or null when there was
- * nothing to do (completed, failed, or another worker's).
+ * nothing to do (completed, failed, or another worker's). When `signal` aborts (the process is
+ * stopping), the batch being written ends, the run goes back to queued with its progress, and the
+ * answer is 'stopped'.
  */
-export async function runBulkCompose(options: { db: Db; storage: FileStorage; runId: string; notify: Notify; batchRows?: number; pauseMs?: number; onBatch?: (run: { processedRows: number }) => void }): Promise<'completed' | 'failed' | null> {
+export async function runBulkCompose(options: { db: Db; storage: FileStorage; runId: string; notify: Notify; batchRows?: number; pauseMs?: number; analyzeAfterAtLeast?: number; onBatch?: (run: { processedRows: number }) => void; signal?: AbortSignal }): Promise<'completed' | 'failed' | 'stopped' | null> {
   const { db } = options;
   const [run] = await db
     .update(bulkComposeRuns)
@@ -658,6 +739,7 @@ export async function runBulkCompose(options: { db: Db; storage: FileStorage; ru
     .where(and(eq(bulkComposeRuns.id, options.runId), inArray(bulkComposeRuns.status, ['queued', 'running'])))
     .returning();
   if (!run) return null;
+  let writing: Promise<void> = Promise.resolve();
   try {
     const [owner] = await db
       .select({ status: memberships.status, disabledAt: users.disabledAt, firstName: users.firstName, lastName: users.lastName, email: users.email })
@@ -679,7 +761,7 @@ export async function runBulkCompose(options: { db: Db; storage: FileStorage; ru
       await failRun(db, run.id, { code: ResponseCode.INVALID_INPUT.code, message: `Step ${lost.order} of the workflow names a workflow state that no longer exists.` });
       return 'failed';
     }
-    const work0 = { db, run, template, states, settings: await loadTenantSettings(db, run.tenantId), notify: options.notify, ownerName: personName(owner) };
+    const work0 = { db, run, template, states, settings: await loadTenantSettings(db, run.tenantId), notify: options.notify, ownerName: displayName(owner) };
     const stream = await options.storage.get(run.fileSha256);
     const decoder = new TextDecoder('utf-8');
     const parser = new CsvStreamParser();
@@ -688,13 +770,25 @@ export async function runBulkCompose(options: { db: Db; storage: FileStorage; ru
     let header: string[] | null = null;
     let rowNumber = 0;
     let batch: PendingRow[] = [];
+    const analyzeAsItGrows = growthAnalyzer(db, options.analyzeAfterAtLeast);
+    // One batch is written at a time, in row order, so the run's progress only moves forward; the
+    // next batch is read and checked while it is (checkBatch). The write in flight always has a
+    // handler, so its failure waits to be rethrown where it is awaited.
+    const write = async (checked: CheckedBatch) => {
+      const made = await processBatch({ ...work0, header: header! }, checked);
+      await analyzeAsItGrows(made);
+      options.onBatch?.({ processedRows: checked.rows.at(-1)!.rowNumber });
+      if (pauseMs > 0) await sleep(pauseMs);
+    };
     const flush = async () => {
       if (batch.length === 0) return;
       const pending = batch;
       batch = [];
-      await processBatch({ ...work0, header: header! }, pending);
-      options.onBatch?.({ processedRows: pending.at(-1)!.rowNumber });
-      if (pauseMs > 0) await sleep(pauseMs);
+      const checked = await checkBatch({ ...work0, header: header! }, pending);
+      await writing;
+      if (options.signal?.aborted) throw new StopRequested();
+      writing = write(checked);
+      writing.catch(() => undefined);
     };
     const take = async (rows: string[][]) => {
       for (const cells of rows) {
@@ -715,9 +809,21 @@ export async function runBulkCompose(options: { db: Db; storage: FileStorage; ru
     await take(parser.push(decoder.decode()));
     await take(parser.end());
     await flush();
+    await writing;
     await db.update(bulkComposeRuns).set({ status: 'completed', totalRows: rowNumber, finishedAt: new Date() }).where(eq(bulkComposeRuns.id, run.id));
     return 'completed';
   } catch (error) {
+    // A batch still being written ends first, so nothing moves the run on after it has failed.
+    await writing.catch(() => undefined);
+    if (error instanceof StopRequested) {
+      // Back in the queue with its progress: the sweep (any process's, once a minute) carries it
+      // on after the last batch written, as after an upload whose job was never sent.
+      await db
+        .update(bulkComposeRuns)
+        .set({ status: 'queued' })
+        .where(and(eq(bulkComposeRuns.id, run.id), eq(bulkComposeRuns.status, 'running')));
+      return 'stopped';
+    }
     const known = error instanceof DomainError ? { code: error.code, message: error.message } : { code: ResponseCode.GENERIC_ERROR.code, message: 'The run stopped on an unexpected error; upload the same file again to carry on.' };
     await failRun(db, run.id, known);
     if (!(error instanceof DomainError)) throw error;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase, testBackend } from '../test/test-database';
+import { createTestDatabase, type TestDatabase } from '../test/test-database';
 import type { Db } from './database';
 
 /**
@@ -72,7 +72,7 @@ describe('Database.listen', () => {
     await stopStill();
   });
 
-  it.skipIf(testBackend().kind !== 'postgres')('on PostgreSQL, reconnects after losing its connection and listens again', async () => {
+  it('reconnects after losing its connection and listens again', async () => {
     const heard = collector();
     let reconnected: Date | null = null;
     const stop = await database.listen('pakt_listen_lost', heard.handler, { onReconnect: (lostAt) => (reconnected = lostAt) });

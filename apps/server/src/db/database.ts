@@ -1,24 +1,21 @@
-import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths';
 import { acquireDirectoryLock } from './directory-lock';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-export type DatabaseKind = 'pglite' | 'postgres';
+/** `embedded`: the PostgreSQL this process started on DATA_DIR/db; `postgres`: one at DATABASE_URL. */
+export type DatabaseKind = 'embedded' | 'postgres';
 
 /** Raw SQL access for libraries that bring their own queries (pg-boss), and for hot paths. */
 export interface SqlExecutor {
   /**
-   * `name` makes it a prepared statement on PostgreSQL (parsed and planned once per connection):
-   * only for constant text, since a name stands for one text per connection.
+   * `name` makes it a prepared statement (parsed and planned once per connection): only for
+   * constant text, since a name stands for one text per connection.
    */
   executeSql(text: string, values?: unknown[], options?: { name?: string }): Promise<{ rows: unknown[] }>;
 }
@@ -46,60 +43,14 @@ export interface Database extends SqlExecutor {
   close(): Promise<void>;
 }
 
-export type DatabaseOptions =
-  | { kind: 'pglite'; dataDir: string; lock?: boolean }
-  | { kind: 'postgres'; url: string; poolSize?: number };
+export interface DatabaseOptions {
+  url: string;
+  poolSize?: number;
+  /** Only for what the server reports; both kinds run the same driver, pool and queries. */
+  kind?: DatabaseKind;
+}
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.kind === 'pglite' ? openPglite(options) : openPostgres(options);
-}
-
-async function openPglite(options: { dataDir: string; lock?: boolean }): Promise<Database> {
-  // The lock comes first: opening the directory twice is what it prevents.
-  const lock = options.lock === false ? undefined : acquireDirectoryLock(options.dataDir);
-  try {
-    fs.mkdirSync(options.dataDir, { recursive: true });
-    // pg_trgm backs the global search's trigram indexes (migration 0016).
-    const client = await PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm } });
-    const db = drizzlePglite({ client, schema }) as unknown as Db;
-    return {
-      kind: 'pglite',
-      db,
-      async executeSql(text, values) {
-        // PGlite's query() takes one statement; pg-boss also sends parameterless scripts.
-        if (values && values.length > 0) return client.query(text, values);
-        const results = await client.exec(text);
-        return { rows: results.at(-1)?.rows ?? [] };
-      },
-      async listen(channel, handler) {
-        // One process owns an embedded database: its own connection hears every NOTIFY, and there
-        // is no connection to lose.
-        const stop = await client.listen(channel, handler);
-        return async () => {
-          if (!client.closed) await stop();
-        };
-      },
-      async ping() {
-        await client.query('select 1');
-      },
-      async migrate() {
-        await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
-      },
-      async close() {
-        try {
-          if (!client.closed) await client.close();
-        } finally {
-          lock?.release();
-        }
-      },
-    };
-  } catch (error) {
-    lock?.release();
-    throw error;
-  }
-}
-
-async function openPostgres(options: { url: string; poolSize?: number }): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
@@ -108,16 +59,24 @@ async function openPostgres(options: { url: string; poolSize?: number }): Promis
     // right. PostgreSQL's default would plan them afresh at each call when it guesses a custom
     // plan cheaper (bench/inbox at 1,000,000 ePaks: about 1 ms of planning per inbox request).
     // drizzle's and pg-boss's unnamed statements are planned per call either way.
-    options: '-c plan_cache_mode=force_generic_plan',
+    // JIT off: these are short OLTP queries, and a trigger's query whose estimate crosses the JIT
+    // thresholds compiled at every call for 0.5 to 2.3 s (issue 18). An external server may have
+    // it on; our sessions do not.
+    options: '-c plan_cache_mode=force_generic_plan -c jit=off',
   });
   // A pool emits errors of idle clients (server restart); without a listener Node would crash.
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-  await pool.query('select 1');
+  try {
+    await pool.query('select 1');
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
   let closed = false;
   const listener = new PostgresListener(options.url);
   return {
-    kind: 'postgres',
+    kind: options.kind ?? 'postgres',
     db,
     executeSql: (text, values, opts) => (opts?.name ? pool.query({ name: opts.name, text, values: values ?? [] }) : pool.query(text, values)),
     listen: (channel, handler, listenOptions) => listener.listen(channel, handler, listenOptions),
@@ -134,6 +93,48 @@ async function openPostgres(options: { url: string; poolSize?: number }): Promis
       await pool.end();
     },
   };
+}
+
+export interface EmbeddedDatabaseOptions {
+  /** The cluster's directory, DATA_DIR/db; locked while open. */
+  directory: string;
+  /** false only for throwaway test clusters (fsync off). */
+  durable?: boolean;
+  poolSize?: number;
+  onLog?: (line: string) => void;
+  /** PostgreSQL went away under us: the process cannot serve and should exit to be restarted. */
+  onUnexpectedExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
+}
+
+/**
+ * Starts the embedded PostgreSQL on `directory` and opens it. The directory lock comes first: two
+ * servers on one data directory would each try to own its PostgreSQL. Closing stops PostgreSQL
+ * (fast shutdown) and releases the lock.
+ */
+export async function openEmbeddedDatabase(options: EmbeddedDatabaseOptions): Promise<Database & { server: EmbeddedPostgres }> {
+  const lock = acquireDirectoryLock(options.directory);
+  let server: EmbeddedPostgres | undefined;
+  try {
+    server = await startEmbeddedPostgres(options);
+    const database = await openDatabase({ url: server.url, poolSize: options.poolSize, kind: 'embedded' });
+    const running = server;
+    return {
+      ...database,
+      server: running,
+      async close() {
+        try {
+          await database.close();
+        } finally {
+          await running.stop();
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    await server?.stop().catch(() => {});
+    lock.release();
+    throw error;
+  }
 }
 
 const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../paths';
-import { openDatabase } from './database';
+import { openEmbeddedDatabase } from './database';
 import { acquireDirectoryLock, DirectoryLockedError } from './directory-lock';
 
 const dirs: string[] = [];
@@ -20,7 +20,8 @@ afterEach(() => {
 /** Runs the real server entry point and collects how it ends. */
 function runServer(env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts'), ...args], {
+    // The bundle the suites' global setup built, as `npm start` runs it.
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'apps/server/dist/main.mjs'), ...args], {
       cwd: REPO_ROOT,
       env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,23 +57,23 @@ describe('directory lock', () => {
   it('takes over a lock naming our own pid that this process does not hold (a restarted container)', () => {
     const dir = path.join(tempDir(), 'db');
     fs.writeFileSync(`${dir}.lock`, JSON.stringify({ pid: process.pid, hostname: os.hostname(), startedAt: 'earlier' }));
-    acquireDirectoryLock(dir).release();
+    const lock = acquireDirectoryLock(dir);
+    const holder = JSON.parse(fs.readFileSync(`${dir}.lock`, 'utf8')) as { pid: number; startedAt: string };
+    expect(holder.pid).toBe(process.pid);
+    expect(holder.startedAt).not.toBe('earlier');
+    // Now it is held here: a second taker in this process is refused.
+    expect(() => acquireDirectoryLock(dir)).toThrow(DirectoryLockedError);
+    lock.release();
+    expect(fs.existsSync(`${dir}.lock`)).toBe(false);
   });
 
-  it('keeps a PGlite directory locked while open and frees it on close', async () => {
-    const dir = path.join(tempDir(), 'db');
-    const database = await openDatabase({ kind: 'pglite', dataDir: dir });
-    await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toThrow(DirectoryLockedError);
-    await database.close();
-    const again = await openDatabase({ kind: 'pglite', dataDir: dir });
-    await again.close();
-  });
-
-  it('makes a second server process on the same data directory exit with a clear message', async () => {
+  it('keeps an embedded database directory locked while open, refuses a second server process with a clear message, and frees it on close', async () => {
     const dataDir = tempDir();
+    const dir = path.join(dataDir, 'db');
     // The first "server" is this process holding the embedded database open, as a running one does.
-    const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'db') });
+    const database = await openEmbeddedDatabase({ directory: dir, durable: false });
     try {
+      await expect(openEmbeddedDatabase({ directory: dir, durable: false })).rejects.toThrow(DirectoryLockedError);
       const second = await runServer({ DATA_DIR: dataDir });
       expect(second.code).toBe(1);
       expect(second.stderr).toContain('Pakt cannot start.');
@@ -82,6 +83,10 @@ describe('directory lock', () => {
     } finally {
       await database.close();
     }
+    expect(fs.existsSync(`${dir}.lock`)).toBe(false);
+    const again = await openEmbeddedDatabase({ directory: dir, durable: false });
+    await again.ping();
+    await again.close();
   });
 
   it('makes a server given an unknown argument exit with its usage', async () => {

@@ -10,7 +10,7 @@ export class DirectoryLockedError extends Error {
     super(
       `The database directory ${directory} is already in use by another Pakt server ` +
         `(pid ${holder.pid} on ${holder.hostname}, since ${holder.startedAt}). ` +
-        'PGlite can only be opened by one process: stop the other server, point DATA_DIR at another ' +
+        'The embedded PostgreSQL belongs to one server process: stop the other server, point DATA_DIR at another ' +
         'directory, or set DATABASE_URL to share a PostgreSQL server between processes.',
     );
     this.name = 'DirectoryLockedError';
@@ -45,8 +45,9 @@ function readHolder(lockPath: string): LockHolder | undefined {
 }
 
 /**
- * Takes an exclusive lock on a directory by creating `<dir>.lock` with O_EXCL. Two processes can
- * open one PGlite directory without any error and then corrupt it, so the server must refuse.
+ * Takes an exclusive lock on a directory by creating `<dir>.lock` with O_EXCL. The server that
+ * holds it owns the embedded PostgreSQL on that directory (starts it, and stops an orphan left by
+ * its own earlier life), so a second server must refuse rather than fight over it.
  * A lock left by a process that no longer runs on this host is taken over.
  */
 export function acquireDirectoryLock(directory: string): { release: () => void } {

@@ -30,6 +30,7 @@ import {
   withDerivedBounds,
   type WorkflowStepInput,
   type WorkflowTemplate,
+  fullName,
 } from '@pakt/domain';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -37,7 +38,7 @@ import type { Db } from '../db/database';
 import { documentTemplates, epakDocuments, epakRecipients, epakSteps, users, workflows } from '../db/schema';
 import { type DocumentLimits, loadOwnDocument, storeUploadedPdf } from '../documents/documents';
 import { composeEpak, loadOwnEpak } from '../epaks/compose';
-import type { FileStorage } from '../storage/file-storage';
+import { type FileStorage, rangedFile } from '../storage/file-storage';
 import { getWorkflowTemplate, listStates } from '../workflows/workflows';
 
 /** Who acts: the caller inside their tenant, with their role there. */
@@ -94,7 +95,7 @@ function present(actor: TemplateActor, row: Row, owner: { firstName: string; las
     workflowName: workflow?.name ?? null,
     workflowSteps: workflow?.steps ?? null,
     ownerId: row.ownerId,
-    ownerName: owner ? `${owner.firstName} ${owner.lastName}`.trim() : null,
+    ownerName: owner ? fullName(owner) : null,
     editable: mayChange(actor, row),
     createdOn: row.createdAt.toISOString(),
     modifiedOn: row.updatedAt.toISOString(),
@@ -561,5 +562,5 @@ export async function composeFromTemplate(options: {
 export async function templateDocument(options: { db: Db; storage: FileStorage; tenantId: string; docTemplateId: string }): Promise<BinaryBody> {
   const row = await loadTemplate(options.db, options.tenantId, options.docTemplateId);
   const fileName = /\.pdf$/i.test(row.documentName) ? row.documentName : `${row.documentName.replace(/\.[^.]*$/, '')}.pdf`;
-  return { contentType: 'application/pdf', size: row.size, fileName, stream: await options.storage.get(row.sha256) };
+  return { contentType: 'application/pdf', size: row.size, fileName, ranged: rangedFile(options.storage, row.sha256) };
 }

@@ -10,6 +10,7 @@ import {
   invalidInput,
   ResponseCode,
   type Tag,
+  isTagFor,
 } from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/database';
@@ -85,8 +86,7 @@ export async function attachFile(options: {
     const tag = flattenTags(doc.tags as Tag[]).find((candidate) => candidate.uuid === target.tagUuid);
     if (!tag || !ATTACHMENT_TAG_TYPES.includes(tag.type)) throw invalidInput('No such attachment field on this document.', [{ path: 'tagId', message: 'unknown' }]);
     const [me] = await db.select({ email: users.email }).from(users).where(eq(users.id, actor.userId));
-    const mine = tag.userEmail?.trim().toLowerCase() === me?.email.toLowerCase() && (tag.wfsOrderId === undefined || tag.wfsOrderId === viewer.stepOrder);
-    if (!mine) throw forbidden('This attachment field is not yours to fill.');
+    if (!me || !isTagFor(tag, { email: me.email, stepOrder: viewer.stepOrder })) throw forbidden('This attachment field is not yours to fill.');
     if (viewer.signedDocumentIds.includes(doc.id)) throw new DomainError(ResponseCode.USER_WORKFLOW_STATUS_NOT_PENDING, 'You have signed this document already.');
     if (tag.maxUpload) maxBytes = tag.maxUpload * 1024;
   } else if (!isOwner && !viewer.canAct) {

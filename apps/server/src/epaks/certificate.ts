@@ -1,3 +1,4 @@
+import { formatUtcTimestamp } from '@pakt/domain';
 import { Encodings } from '@pdf-lib/standard-fonts';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
@@ -58,11 +59,9 @@ export function toWinAnsi(text: string): string {
 
 const TRANSLITERATION: Record<string, string> = { ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ı: 'i' };
 
-const pad = (n: number) => String(n).padStart(2, '0');
-/** yyyy-MM-dd HH:mm:ss UTC. */
+/** Spec §9's timestamp (formatUtcTimestamp), or a dash for a time that never came. */
 export function formatUtc(at: Date | null | undefined): string {
-  if (!at) return '-';
-  return `${at.getUTCFullYear()}-${pad(at.getUTCMonth() + 1)}-${pad(at.getUTCDate())} ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())} UTC`;
+  return at ? formatUtcTimestamp(at) : '-';
 }
 
 const personName = (p: { firstName: string; middleName: string | null; lastName: string }) => [p.firstName, p.middleName, p.lastName].filter(Boolean).join(' ');

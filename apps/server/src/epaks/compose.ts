@@ -20,6 +20,7 @@ import {
   validateTagLayout,
   withDerivedBounds,
   type WorkflowStateType,
+  fullName,
 } from '@pakt/domain';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
@@ -271,7 +272,7 @@ export async function loadEpakDetail(db: Db, scope: Scope, epakId: string): Prom
     notificationStartDate: epak.notificationStartAt?.toISOString() ?? null,
     viewEnforced: epak.viewEnforced,
     ownerId: epak.ownerId,
-    ownerName: owner ? `${owner.firstName} ${owner.lastName}`.trim() : '',
+    ownerName: owner ? fullName(owner) : '',
     createdOn: epak.createdAt.toISOString(),
     modifiedOn: epak.updatedAt.toISOString(),
     viewer: await loadViewer(db, actor, epak),

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import {
+  displayName,
   DomainError,
   type EpakStatus,
   failedRecipientFilter,
   forbidden,
   invalidInput,
+  isTagFor,
   notFound,
   REGISTRATION_PENDING_USER_STATUSES,
   ResponseCode,
@@ -20,7 +22,7 @@ import { epakDocuments, epakLinks, epakRecipients, epakSteps, memberships, users
 import { assertActionable, assertNotOverdue, type EpakActor, type EpakRow } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState } from './engine-store';
-import { applyEngineAnswer, engineRefusal, isTagOf, type MailSettings, withLockedEpak } from './manage';
+import { applyEngineAnswer, engineRefusal, type MailSettings, withLockedEpak } from './manage';
 import { recordNotifications } from '../notifications/record';
 import { notifyRecipients, queueEngineEffects } from './notify';
 
@@ -83,7 +85,7 @@ export function reassignTags(tags: readonly Tag[], from: { email: string; userId
   const visit = (tag: Tag): Tag => {
     const children = tag.children?.map(visit);
     const base = children ? { ...tag, children } : tag;
-    if (!isTagOf(tag, from.email, order) || (tag.wfsOrderId === undefined && !onlyPlace)) return base;
+    if (!isTagFor(tag, { email: from.email, stepOrder: order }) || (tag.wfsOrderId === undefined && !onlyPlace)) return base;
     moved++;
     return { ...base, userEmail: to.email, wfsOrderId: order, ...(tag.userUuid ? { userUuid: tag.userUuid === from.userId ? to.userId : tag.userUuid } : {}) };
   };
@@ -102,7 +104,6 @@ async function moveFields(tx: Db, epak: EpakRow, from: { email: string; userId: 
   return moved;
 }
 
-const nameOf = (person: { firstName: string; lastName: string; email: string }) => `${person.firstName} ${person.lastName}`.trim() || person.email;
 
 export async function delegateEpak(options: {
   db: Db;
@@ -186,7 +187,7 @@ export async function delegateEpak(options: {
       now,
       recipientIds: [delegateId],
       kind: 'delegated',
-      note: `${nameOf(me!)} handed their place over to you${options.comment ? `: ${options.comment}` : '.'}`,
+      note: `${displayName(me!)} handed their place over to you${options.comment ? `: ${options.comment}` : '.'}`,
     });
     await recordNotifications(tx, { epakId: epak.id, actorId: options.actor.userId, direct: [{ type: 'epakDelegated', userIds: [delegate.id], note: options.comment }] });
     return {

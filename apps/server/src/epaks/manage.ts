@@ -1,5 +1,6 @@
 import {
   type BulkSignResult,
+  displayName,
   DomainError,
   type EngineResult,
   type EpakDeleteResult,
@@ -9,6 +10,7 @@ import {
   invalidInput,
   isSignatureFamilyTag,
   isSignatureTag,
+  isTagFor,
   notFound,
   REMINDER_INTERVAL_MINUTES,
   ResponseCode,
@@ -113,12 +115,6 @@ export async function applyEngineAnswer(
   }
   const ended = isEnded(result.state.status) && !isEnded(epak.status) ? { endedAt: options.now } : {};
   await storeEngineState(tx, epak.id, stored, result, { ...ended, ...options.extra });
-}
-
-/** Does a tag belong to this person's place in step `order` (sign.ts's rule: a tag naming no step is theirs in any)? */
-export function isTagOf(tag: Pick<Tag, 'userEmail' | 'wfsOrderId'>, email: string, order: number): boolean {
-  if (tag.userEmail?.trim().toLowerCase() !== email.toLowerCase()) return false;
-  return tag.wfsOrderId === undefined || tag.wfsOrderId === order;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -327,9 +323,9 @@ export async function removeRecipient(options: { db: Db; actor: EpakActor; epakI
     if (!result.ok) throw engineRefusal(result);
     // Their signature fields would be left for nobody: the owner gives them to someone first.
     const docs = await tx.select({ name: epakDocuments.name, tags: epakDocuments.tags }).from(epakDocuments).where(eq(epakDocuments.epakId, epak.id));
-    const theirs = docs.flatMap((doc) => flattenTags(doc.tags as Tag[]).filter((tag) => isSignatureTag(tag) && isTagOf(tag, place.email, place.order)).map(() => doc.name));
+    const theirs = docs.flatMap((doc) => flattenTags(doc.tags as Tag[]).filter((tag) => isSignatureTag(tag) && isTagFor(tag, { email: place.email, stepOrder: place.order })).map(() => doc.name));
     if (theirs.length > 0) {
-      const name = `${place.firstName} ${place.lastName}`.trim() || place.email;
+      const name = displayName(place);
       throw new DomainError(
         ResponseCode.SIGNER_COUNT_MISMATCH,
         `${name} (${place.email}) has ${theirs.length} signature field(s) on ${[...new Set(theirs)].join(', ')}: removing them would leave those fields for nobody.`,
@@ -464,7 +460,7 @@ async function bulkSignOne(db: Db, options: Parameters<typeof bulkSign>[0], epak
     stepOrder: viewer.stepOrder,
     stepType: viewer.stepType,
     email: me!.email.toLowerCase(),
-    name: `${me!.firstName} ${me!.lastName}`.trim() || me!.email,
+    name: displayName(me!),
     userId: actor.userId,
   };
   const docs = await db.select().from(epakDocuments).where(eq(epakDocuments.epakId, epak.id)).orderBy(epakDocuments.position);
@@ -474,7 +470,7 @@ async function bulkSignOne(db: Db, options: Parameters<typeof bulkSign>[0], epak
   const plan: Array<{ documentId: string; values: Array<{ uuid: string; value: string }> }> = [];
   for (const doc of docs.filter((candidate) => !signed.has(candidate.id))) {
     const values = flattenTags(doc.tags as Tag[])
-      .filter((tag) => isSignatureFamilyTag(tag) && isTagOf(tag, signer.email, signer.stepOrder) && (tag.value === null || tag.value === ''))
+      .filter((tag) => isSignatureFamilyTag(tag) && isTagFor(tag, signer) && (tag.value === null || tag.value === ''))
       .map((tag) => ({ uuid: tag.uuid, value: signer.name }));
     const body = { action: 'SIGN' as const, values, ...(options.reason ? { reason: options.reason } : {}) };
     try {

@@ -1,3 +1,4 @@
+import { displayName } from '@pakt/domain';
 import type { EngineEffect } from '@pakt/domain';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { digestSecret, generateSecret } from '../auth/secrets';
@@ -82,7 +83,6 @@ async function linkFor(tx: Db, options: NotifyOptions & { tenantId: string }, pe
 /** The ePak in the app; the tenant rides along so someone in several tenants lands in the right one. */
 export const appLink = (publicUrl: string, epak: { id: string; tenantId: string }) => `${publicUrl}/sign?ePakId=${epak.id}&tenant=${epak.tenantId}`;
 
-export const nameOf = (person: { firstName: string; lastName: string; email: string }) => `${person.firstName} ${person.lastName}`.trim() || person.email;
 
 /**
  * Mails the people a step now waits for (sign or review request). Also used by reminders and
@@ -123,7 +123,7 @@ export function requestMail(options: {
   return {
     subject: `${options.kind === 'reminder' ? 'Reminder: ' : ''}Please ${verb}: ${epak.subject}`,
     body: [
-      `Hello ${nameOf(options.person)},`,
+      `Hello ${displayName(options.person)},`,
       '',
       lead,
       ...(epak.message ? ['', epak.message] : []),
@@ -139,7 +139,7 @@ export function requestMail(options: {
 
 async function ownerOf(tx: Db, epak: EpakRow): Promise<string> {
   const [owner] = await tx.select().from(users).where(eq(users.id, epak.ownerId));
-  return owner ? nameOf(owner) : 'Someone';
+  return owner ? displayName(owner) : 'Someone';
 }
 
 async function mailOwner(tx: Db, epak: EpakRow, options: NotifyOptions, kind: string, subject: string, lines: string[]) {
@@ -150,7 +150,7 @@ async function mailOwner(tx: Db, epak: EpakRow, options: NotifyOptions, kind: st
     tenantId: epak.tenantId,
     to: owner.email,
     subject,
-    body: [`Hello ${nameOf(owner)},`, '', ...lines, '', `Open it here: ${appLink(options.publicUrl, epak)}`, '', 'Pakt'].join('\n'),
+    body: [`Hello ${displayName(owner)},`, '', ...lines, '', `Open it here: ${appLink(options.publicUrl, epak)}`, '', 'Pakt'].join('\n'),
     kind,
   });
 }
@@ -198,7 +198,7 @@ export async function queueEngineEffects(
   if (!epak) return;
   if (options.actorId && !options.actorName) {
     const [actor] = await tx.select().from(users).where(eq(users.id, options.actorId));
-    if (actor) options = { ...options, actorName: nameOf(actor) };
+    if (actor) options = { ...options, actorName: displayName(actor) };
   }
   for (const effect of options.effects) {
     switch (effect.type) {
@@ -207,7 +207,7 @@ export async function queueEngineEffects(
           // Signed on the host's device: the host is told who is to sign with them.
           const people = await recipientsById(tx, effect.recipientIds);
           await mailOwner(tx, epak, options, 'epak_inperson_request', `Sign in person: ${epak.subject}`, [
-            `"${epak.subject}" now waits for ${people.map(nameOf).join(', ')} to sign in person.`,
+            `"${epak.subject}" now waits for ${people.map(displayName).join(', ')} to sign in person.`,
             'Open it with them present, confirm their identity with the code they receive, and hand them your device.',
           ]);
           break;
@@ -229,7 +229,7 @@ export async function queueEngineEffects(
             to: person.email,
             subject: `Documents: ${epak.subject}`,
             body: [
-              `Hello ${nameOf(person)},`,
+              `Hello ${displayName(person)},`,
               '',
               `${sender} shares the documents of "${epak.subject}" with you:`,
               ...current.names.map((name) => `- ${name}`),

@@ -15,12 +15,13 @@ import { type Database, type Db, openDatabase } from '../db/database';
 import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, outbox } from '../db/schema';
 import { REPO_ROOT } from '../paths';
 import { LocalFileStorage } from '../storage/file-storage';
-import { databaseUrl, prepareDatabase, TEMPLATE_ROOT, templateDatabaseName, testBackend } from '../test/test-database';
+import { databaseUrl, templateDatabaseName, testBackend } from '../test/test-database';
 import { loadActivity, verifyActivityChain } from './activity';
 import { loadEngineState } from './engine-store';
 import { readCurrentDocument } from './revisions';
 
-const MAIN = path.join(REPO_ROOT, 'apps/server/src/main.ts');
+/** The server bundle `npm start` runs; the suites' global setup builds it from the source at hand. */
+const MAIN = path.join(REPO_ROOT, 'apps/server/dist/main.mjs');
 const START_TIMEOUT_MS = 60_000;
 
 /** Servers still running; killed if the test process exits without doing it (no orphans). */
@@ -29,7 +30,7 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** The server process: `node --import tsx apps/server/src/main.ts`, as scripts/start.mjs runs it. */
+/** The server process: `node apps/server/dist/main.mjs`, as scripts/start.mjs runs it. */
 export class ServerProcess {
   private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private exitedYet = false;
@@ -52,7 +53,7 @@ export class ServerProcess {
 
   /** Starts the server and waits for its "listening" line (it listens on a port of its own choosing). */
   static start(env: Record<string, string>): Promise<ServerProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
     const lines: string[] = [];
     const keep = (line: string) => {
@@ -131,9 +132,8 @@ export class ServerProcess {
 /**
  * Where the data directory goes: tmpfs (/dev/shm) when there is one, else the temp directory.
  * A SIGKILL ends the process, not the machine: what it wrote is in the kernel either way, so
- * memory-backed files change nothing the test looks at, and make each restart and snapshot
- * several times cheaper than on a disk (PGlite writes its WAL and pages through the real file
- * system). What a power cut would lose is not tested here.
+ * memory-backed files change nothing the test looks at, and make each upload cheaper (the file
+ * store fsyncs). What a power cut would lose is not tested here.
  */
 function scratchRoot(): string {
   try {
@@ -145,44 +145,40 @@ function scratchRoot(): string {
 }
 
 /**
- * A data directory and a database for the crash test, on the backend the server suites run on:
- * PGlite in `<dataDir>/db` (a copy of the migrated test template), or a fresh PostgreSQL database
- * (a clone of the test template when TEST_DATABASE_URL is set, as in CI; migrated here when only
- * DATABASE_URL names a server).
+ * A data directory and a database for the crash test: a clone of the run's migrated template on
+ * the suites' PostgreSQL, which the server process reaches through DATABASE_URL. The server is
+ * what is killed here; killing its embedded PostgreSQL with it is durability.test.ts's part.
  */
 export class CrashEnvironment {
+  readonly kind = 'postgres';
+
   private constructor(
-    readonly kind: 'pglite' | 'postgres',
     readonly dataDir: string,
-    private readonly postgres: { adminUrl: string; name: string; url: string; database: Database } | null,
+    private readonly postgres: { adminUrl: string; name: string; url: string; database: Database },
   ) {}
 
   static async create(): Promise<CrashEnvironment> {
     const dataDir = fs.mkdtempSync(path.join(scratchRoot(), 'pakt-sign-crash-'));
-    const backend = testBackend();
-    const adminUrl = backend.kind === 'postgres' ? backend.adminUrl : process.env.DATABASE_URL;
-    if (!adminUrl) {
-      const template = fs.readFileSync(path.join(TEMPLATE_ROOT, 'current'), 'utf8');
-      fs.cpSync(template, path.join(dataDir, 'db'), { recursive: true });
-      return new CrashEnvironment('pglite', dataDir, null);
-    }
+    const { adminUrl } = testBackend();
     const name = `pakt_crash_${randomUUID().replaceAll('-', '')}`;
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     try {
-      await admin.query(backend.kind === 'postgres' ? `CREATE DATABASE ${name} TEMPLATE ${templateDatabaseName()}` : `CREATE DATABASE ${name}`);
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${templateDatabaseName()}`);
     } finally {
       await admin.end();
     }
     const url = databaseUrl(adminUrl, name);
     // One connection: it is the only one that is ours when waiting for a killed server's to end.
-    const database = await openDatabase({ kind: 'postgres', url, poolSize: 1 });
-    if (backend.kind !== 'postgres') await prepareDatabase(database);
-    return new CrashEnvironment('postgres', dataDir, { adminUrl, name, url, database });
+    const database = await openDatabase({ url, poolSize: 1 });
+    return new CrashEnvironment(dataDir, { adminUrl, name, url, database });
   }
 
-  /** The environment of the server process: nothing inherited but PATH and HOME. */
-  serverEnv(): Record<string, string> {
+  /**
+   * The environment of the server process: nothing inherited but PATH and HOME. `extra` is laid
+   * over it (scale-out.test.ts: S3 storage, jobs on, a data directory per process).
+   */
+  serverEnv(extra: Record<string, string> = {}): Record<string, string> {
     return {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? os.tmpdir(),
@@ -201,17 +197,18 @@ export class CrashEnvironment {
       // Every call comes from 127.0.0.1: the shipped per-address limits would be a test's limit.
       RATE_LIMIT_SIGN_IN_PER_MINUTE: '100000',
       RATE_LIMIT_PUBLIC_PER_MINUTE: '100000',
-      ...(this.postgres ? { DATABASE_URL: this.postgres.url } : {}),
+      DATABASE_URL: this.postgres.url,
+      ...extra,
     };
   }
 
   /** Where the data is, to look at after a failure. */
   get location(): string {
-    return this.postgres ? `${this.dataDir} and database ${this.postgres.name}` : this.dataDir;
+    return `${this.dataDir} and database ${this.postgres.name}`;
   }
 
-  startServer(): Promise<ServerProcess> {
-    return ServerProcess.start(this.serverEnv());
+  startServer(extra: Record<string, string> = {}): Promise<ServerProcess> {
+    return ServerProcess.start(this.serverEnv(extra));
   }
 
   get storageDir(): string {
@@ -222,63 +219,39 @@ export class CrashEnvironment {
     return new LocalFileStorage(this.storageDir);
   }
 
-  /** The database while no server runs (PGlite allows one process at a time). */
+  /** The database, read beside the server. */
   async withDatabase<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-    if (this.postgres) return fn(this.postgres.database.db);
-    const database = await openDatabase({ kind: 'pglite', dataDir: path.join(this.dataDir, 'db') });
-    try {
-      return await fn(database.db);
-    } finally {
-      await database.close();
-    }
+    return fn(this.postgres.database.db);
   }
 
   /**
-   * What a killed server left, to read while the next one starts. PGlite: a copy of its directory
-   * as the kill left it, so the restarted server does its own recovery on the original.
-   * PostgreSQL: the database itself, once every connection of the killed server has ended (a
-   * COMMIT already sent is still carried out by its backend; reading before that would race it).
+   * What a killed server left, to read while the next one starts: the database itself, once every
+   * connection of the killed server has ended (a COMMIT already sent is still carried out by its
+   * backend; reading before that would race it).
    */
   async snapshotAfterKill(): Promise<{ read<T>(fn: (db: Db) => Promise<T>): Promise<T>; discard(): void }> {
-    if (this.postgres) {
-      const database = this.postgres.database;
-      const deadline = Date.now() + 20_000;
-      for (;;) {
-        const { rows } = await database.executeSql(
-          "select count(*)::int as n from pg_stat_activity where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()",
-        );
-        if ((rows[0] as { n: number }).n === 0) break;
-        if (Date.now() > deadline) throw new Error('the killed server\'s connections did not end');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      return { read: (fn) => fn(database.db), discard: () => {} };
+    const database = this.postgres.database;
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const { rows } = await database.executeSql(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()",
+      );
+      if ((rows[0] as { n: number }).n === 0) break;
+      if (Date.now() > deadline) throw new Error('the killed server\'s connections did not end');
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const copy = fs.mkdtempSync(path.join(scratchRoot(), 'pakt-sign-crash-snapshot-'));
-    fs.cpSync(path.join(this.dataDir, 'db'), copy, { recursive: true });
-    return {
-      async read(fn) {
-        const database = await openDatabase({ kind: 'pglite', dataDir: copy, lock: false });
-        try {
-          return await fn(database.db);
-        } finally {
-          await database.close();
-        }
-      },
-      discard: () => fs.rmSync(copy, { recursive: true, force: true }),
-    };
+    return { read: (fn) => fn(database.db), discard: () => {} };
   }
 
   /** Removes the data directory and database; a failed run keeps its data directory to look at. */
   async dispose(options: { keepDataDir: boolean }): Promise<void> {
-    if (this.postgres) {
-      await this.postgres.database.close();
-      const admin = new pg.Client({ connectionString: this.postgres.adminUrl });
-      await admin.connect();
-      try {
-        if (!options.keepDataDir) await admin.query(`DROP DATABASE IF EXISTS ${this.postgres.name} WITH (FORCE)`);
-      } finally {
-        await admin.end();
-      }
+    await this.postgres.database.close();
+    const admin = new pg.Client({ connectionString: this.postgres.adminUrl });
+    await admin.connect();
+    try {
+      if (!options.keepDataDir) await admin.query(`DROP DATABASE IF EXISTS ${this.postgres.name} WITH (FORCE)`);
+    } finally {
+      await admin.end();
     }
     if (!options.keepDataDir) fs.rmSync(this.dataDir, { recursive: true, force: true });
   }

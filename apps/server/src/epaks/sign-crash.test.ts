@@ -32,8 +32,9 @@ import { countStoredFiles, CrashEnvironment, type EpakObservation, observeEpak, 
  * the kills aimed at it (CommitStaircase); 40% of the delays are drawn close around it, the
  * rest from 0 to 1.25× it. The output lists every kill: when it came, and which side of the commit.
  *
- * Runs on PGlite, or on PostgreSQL when TEST_DATABASE_URL (as CI sets it) or DATABASE_URL names a
- * server: a database of its own, dropped afterwards. SIGN_CRASH_SEED=<n> repeats the random draws.
+ * Runs on the suites' PostgreSQL, in a database of its own dropped afterwards; the server is
+ * killed, not its database (durability.test.ts kills both). SIGN_CRASH_SEED=<n> repeats the
+ * random draws.
  */
 
 const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/pdfs/', import.meta.url));
@@ -348,7 +349,7 @@ describe('signing when the server process is killed', () => {
         const answer = await request;
         if (answer) expect(answer.status, answer.bytes.toString('utf8')).toBe(200);
 
-        // What the kill left (PGlite: a copy, read while the server recovers the original).
+        // What the kill left, read while the next server starts.
         const restartFrom = performance.now();
         server = undefined;
         const snapshot = await env.snapshotAfterKill();

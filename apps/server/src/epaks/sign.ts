@@ -1,11 +1,13 @@
 import { Readable } from 'node:stream';
 import {
+  displayName,
   DomainError,
   flattenTags,
   imageValueProblem,
   invalidInput,
   isRubberStamp,
   isSignatureTag,
+  isTagFor,
   type PageGeometry,
   qrEntriesOf,
   qrPayload,
@@ -17,6 +19,7 @@ import {
   tagRect,
   toPdfUserSpace,
   transition,
+  formatUtcTimestamp,
 } from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import type { AppContext } from '../app-context';
@@ -78,19 +81,7 @@ export const SIGNATURE_IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 const TEXT_VALUE_MAX_LENGTH = 4000;
 const MAX_SEAL_ATTEMPTS = 4;
 
-const pad = (n: number) => String(n).padStart(2, '0');
-/** Spec §9 timestamp format yyyy-MM-dd HH:mm:ss, in UTC (said on the page). */
-export function formatTimestamp(at: Date): string {
-  return `${at.getUTCFullYear()}-${pad(at.getUTCMonth() + 1)}-${pad(at.getUTCDate())} ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())} UTC`;
-}
-
 const isEmpty = (value: Tag['value']) => value === null || value === '' || (Array.isArray(value) && value.length === 0);
-
-/** Is this tag the caller's to fill: theirs by address, in their step when it names one. */
-function isMine(tag: Tag, email: string, stepOrder: number): boolean {
-  if (tag.userEmail?.trim().toLowerCase() !== email) return false;
-  return tag.wfsOrderId === undefined || tag.wfsOrderId === stepOrder;
-}
 
 function imageOf(value: string): SealImage | null {
   const match = IMAGE_DATA_URL.exec(value);
@@ -134,7 +125,7 @@ export function fillSignerTags(options: { tags: Tag[]; signer: Signer; body: Sig
   for (const fill of body.values) {
     const tag = byUuid.get(fill.uuid);
     if (!tag) problems.push({ path: `values.${fill.uuid}`, message: 'no such tag on this document' });
-    else if (!isMine(tag, signer.email, signer.stepOrder)) problems.push({ path: `values.${fill.uuid}`, message: 'this field is not yours to fill' });
+    else if (!isTagFor(tag, signer)) problems.push({ path: `values.${fill.uuid}`, message: 'this field is not yours to fill' });
     else if (tag.type === 'timeStamp') problems.push({ path: `values.${fill.uuid}`, message: 'time stamps are set by the server' });
     // A stamp's picture comes from the signer's stamps (rubberStamps), never from an upload.
     else if (isRubberStamp(tag)) problems.push({ path: `values.${fill.uuid}`, message: 'a rubber stamp is applied with rubberStamps' });
@@ -145,7 +136,7 @@ export function fillSignerTags(options: { tags: Tag[]; signer: Signer; body: Sig
   const serverValue = (tag: Tag): Tag['value'] | undefined => {
     switch (tag.type) {
       case 'timeStamp':
-        return formatTimestamp(options.at);
+        return formatUtcTimestamp(options.at);
       case 'username':
         return signer.name;
       case 'email':
@@ -167,7 +158,7 @@ export function fillSignerTags(options: { tags: Tag[]; signer: Signer; body: Sig
   const filled: Tag[] = [];
   const fill = (tag: Tag): Tag => {
     const children = tag.children?.map(fill);
-    if (!isMine(tag, signer.email, signer.stepOrder)) return children ? { ...tag, children } : tag;
+    if (!isTagFor(tag, signer)) return children ? { ...tag, children } : tag;
     let value = sent.has(tag.uuid) ? sent.get(tag.uuid)! : tag.value;
     if (tag.type === 'timeStamp' || (isEmpty(value) && serverValue(tag) !== undefined)) value = serverValue(tag) ?? value;
     const next: Tag = { ...tag, value: value ?? null, ...(children ? { children } : {}) };
@@ -253,7 +244,7 @@ function signatureOf(options: { tags: Tag[]; pages: PageGeometry[]; signer: Sign
   const rotate = page.rotate as Rotation;
   const text = textOf(tag);
   const image = imageOf(text);
-  const lines = image ? [] : [text || signer.name, `Signed ${formatTimestamp(at)}`];
+  const lines = image ? [] : [text || signer.name, `Signed ${formatUtcTimestamp(at)}`];
   return {
     request: {
       ...common,
@@ -280,7 +271,7 @@ async function placesOf(db: Db, epakId: string, userId: string): Promise<Signer[
     stepOrder: row.order,
     stepType: row.type,
     email: row.email.toLowerCase(),
-    name: `${row.firstName} ${row.lastName}`.trim() || row.email,
+    name: displayName(row),
     userId,
   }));
 }

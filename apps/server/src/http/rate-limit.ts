@@ -63,7 +63,7 @@ export function rateLimitGroupOf(method: string, url: string): RateLimitGroup | 
 
 /**
  * One atomic upsert per request: a window starts at the first hit and the counter restarts once
- * it has passed. PostgreSQL and PGlite run the same statement, so every process on one database
+ * it has passed. Embedded and external PostgreSQL run the same statement, so every process on one database
  * shares the counters. The clock is the caller's (tests move it), not the database's.
  */
 const HIT_SQL = `INSERT INTO rate_limit_counters AS c (key, hits, reset_at) VALUES ($1, 1, $3::timestamptz)

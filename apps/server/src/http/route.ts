@@ -17,6 +17,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../app-context';
 import { mustChangePassword } from '../identity/passwords';
 import { loadTenantSettings, parseTenantSettings } from '../identity/tenant-configuration';
+import { sendRangedFile } from './byte-ranges';
 import { actorOf, type AuthFor, authorizeOrThrow, resolveAuth, type TenantAuth, type UserAuth } from './auth-guard';
 
 // Filled before validation, so an unauthenticated caller learns nothing about the schemas.
@@ -109,11 +110,9 @@ export function route<E extends Endpoint>(
       if (endpoint.binaryResponse) {
         const body = data as BinaryBody;
         if (body.fileName) reply.header('content-disposition', attachmentDisposition(body.fileName));
-        return reply
-          .type(body.contentType)
-          .header('content-length', body.size)
-          .header('cache-control', 'private, no-cache')
-          .send(body.stream);
+        reply.type(body.contentType).header('cache-control', 'private, no-cache');
+        if (body.ranged) return sendRangedFile(request, reply, { size: body.size, ...body.ranged });
+        return reply.header('content-length', body.size).send(body.stream);
       }
       return { code: SUCCESS_CODE, data };
     },

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { z } from 'zod';
 import type { Db } from '../db/database';
@@ -46,8 +46,9 @@ export function smsWebhookSender(options: { webhookUrl: string; token: string | 
 }
 
 /**
- * Sends what is queued on one channel. Each message is claimed by counting the attempt under a
- * row lock (SKIP LOCKED), so several processes can deliver side by side without sending twice.
+ * Sends what is queued on one channel, one message at a time, each in a transaction that holds
+ * its row locked (FOR UPDATE SKIP LOCKED) until it is marked sent: another process delivering
+ * side by side skips it, and a crash mid-send releases it for the next run.
  */
 export async function deliverQueued(options: {
   db: Db;
@@ -57,28 +58,38 @@ export async function deliverQueued(options: {
   const { db } = options;
   let sent = 0;
   let failed = 0;
-  const claimed = await db.transaction(async (tx) => {
-    const rows = await tx
-      .select()
-      .from(outbox)
-      .where(and(eq(outbox.channel, options.channel), isNull(outbox.sentAt), lt(outbox.attempts, MAX_DELIVERY_ATTEMPTS)))
-      .orderBy(asc(outbox.createdAt))
-      .limit(DELIVERY_BATCH)
-      .for('update', { skipLocked: true });
-    for (const row of rows) {
-      await tx.update(outbox).set({ attempts: sql`${outbox.attempts} + 1` }).where(eq(outbox.id, row.id));
-    }
-    return rows;
-  });
-  for (const row of claimed) {
-    try {
-      await options.send(row);
-      await db.update(outbox).set({ sentAt: new Date(), lastError: null }).where(eq(outbox.id, row.id));
-      sent++;
-    } catch (error) {
-      await db.update(outbox).set({ lastError: (error as Error).message.slice(0, 500) }).where(eq(outbox.id, row.id));
-      failed++;
-    }
+  // A message tried in this run is not tried again in it (a failure waits for the next run).
+  const tried: string[] = [];
+  for (let n = 0; n < DELIVERY_BATCH; n++) {
+    const outcome = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(outbox)
+        .where(
+          and(
+            eq(outbox.channel, options.channel),
+            isNull(outbox.sentAt),
+            lt(outbox.attempts, MAX_DELIVERY_ATTEMPTS),
+            tried.length > 0 ? notInArray(outbox.id, tried) : undefined,
+          ),
+        )
+        .orderBy(asc(outbox.createdAt))
+        .limit(1)
+        .for('update', { skipLocked: true });
+      if (!row) return 'none' as const;
+      tried.push(row.id);
+      try {
+        await options.send(row);
+      } catch (error) {
+        await tx.update(outbox).set({ attempts: sql`${outbox.attempts} + 1`, lastError: (error as Error).message.slice(0, 500) }).where(eq(outbox.id, row.id));
+        return 'failed' as const;
+      }
+      await tx.update(outbox).set({ attempts: sql`${outbox.attempts} + 1`, sentAt: new Date(), lastError: null }).where(eq(outbox.id, row.id));
+      return 'sent' as const;
+    });
+    if (outcome === 'none') break;
+    if (outcome === 'sent') sent++;
+    else failed++;
   }
   return { sent, failed };
 }

@@ -19,10 +19,15 @@ beforeAll(async () => {
   database = await createTestDatabase();
   const db = database.db;
   const tenant = await makeTenant(db);
-  const owners = [];
+  const owners: Array<{ id: string }> = [];
   for (let i = 0; i < 4; i++) owners.push(await makeUser(db, { password: null }));
   actor = { tenantId: tenant.id, userId: owners[0]!.id };
-  await db.execute(sql`
+  // The test cluster runs with synchronous_commit off, and a commit not yet flushed leaves its
+  // rows without the "committed" hint, so VACUUM would not mark their pages all-visible. This
+  // one commit waits for its flush, as every commit of a durable install does.
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local synchronous_commit = on`);
+    await tx.execute(sql`
     insert into epaks (tenant_id, owner_id, subject, signing_policy, status, created_at, started_at, ended_at, updated_at, expires_at)
     select ${tenant.id}::uuid,
            (array[${sql.join(owners.map((o) => sql`${o.id}::uuid`), sql`, `)}])[i % 4 + 1],
@@ -35,6 +40,7 @@ beforeAll(async () => {
            now() - i * interval '1 minute',
            case when i % 3 = 0 then now() + i * interval '1 day' end
     from generate_series(0, 5999) as i`);
+  });
   // As autovacuum would have it: the visibility map lets the page be read from the index alone.
   await database.executeSql('vacuum analyze epak_inbox', []);
 }, 120_000);

@@ -1,6 +1,7 @@
 import {
   type Folder,
   FOLDERS,
+  fullName,
   invalidInput,
   notFound,
   type Statistics,
@@ -119,7 +120,7 @@ async function pickableMembers(db: Db, actor: EpakActor, anyMember: boolean): Pr
     .innerJoin(theirs, eq(theirs.groupId, mine.groupId))
     .innerJoin(users, eq(users.id, theirs.userId))
     .where(and(eq(mine.tenantId, actor.tenantId), eq(mine.userId, actor.userId), anyMember ? undefined : eq(mine.isManager, true), ne(theirs.userId, actor.userId)));
-  return rows.sort((a, b) => `${a.firstName} ${a.lastName}`.localeCompare(`${b.firstName} ${b.lastName}`) || a.email.localeCompare(b.email));
+  return rows.sort((a, b) => fullName(a).localeCompare(fullName(b)) || a.email.localeCompare(b.email));
 }
 
 const mine = alias(groupMembers, 'mine');
@@ -262,7 +263,7 @@ export async function loadUserStatistics(options: { db: Db; actor: EpakActor; no
   return { counts, awaitingMe: counts.Inbox.total, awaitingOthers: others?.n ?? 0, expiringSoon: soon?.n ?? 0 };
 }
 
-/** The rows of a raw query on either driver (node-postgres and PGlite both answer `{ rows }`). */
+/** The rows of a raw query on either driver (node-postgres answers `{ rows }`). */
 function rowsOf<T>(result: unknown): T[] {
   return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
 }

@@ -7,6 +7,7 @@ import {
   type SignerStatus,
   type SigningPolicy,
   type WorkflowStateType,
+  fullName,
 } from '@pakt/domain';
 import { type Placeholder, type SQL, sql } from 'drizzle-orm';
 
@@ -141,7 +142,7 @@ export function toEpakSummary(epak: SummaryJson, callerId: string, now: Date): E
     currentWorkflowStateAction: (current[0]?.type as WorkflowStateType | undefined) ?? null,
     currentStatePendingSigners: current
       .filter((p) => p.userId !== null && WAITING.includes(p.status!))
-      .map((p) => ({ userId: p.userId!, name: `${p.firstName ?? ''} ${p.lastName ?? ''}`.trim(), email: p.email!, status: p.status as SignerStatus })),
+      .map((p) => ({ userId: p.userId!, name: fullName(p), email: p.email!, status: p.status as SignerStatus })),
     signerStatus: (callerPlace?.status as SignerStatus | undefined) ?? null,
     viewEnforced: epak.viewEnforced,
     folders: epak.folders as Folder[],

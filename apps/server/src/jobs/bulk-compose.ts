@@ -12,7 +12,7 @@ export const BULK_COMPOSE_SWEEP_CRON = '* * * * *';
  * the job (its rows already made are skipped), and mail is nudged after each run.
  */
 export function bulkComposeJob(ctx: Pick<AppContext, 'config' | 'database' | 'storage' | 'nudgeMailDelivery'>, onError?: (error: unknown) => void) {
-  const runOne = async (runId: string) => {
+  const runOne = async (runId: string, signal: AbortSignal) => {
     await runBulkCompose({
       db: ctx.database.db,
       storage: ctx.storage,
@@ -20,6 +20,8 @@ export function bulkComposeJob(ctx: Pick<AppContext, 'config' | 'database' | 'st
       notify: { publicUrl: ctx.config.publicUrl, linkDays: ctx.config.signingLinkDays },
       // Read at call time: server.ts installs the real nudge after the jobs are registered.
       onBatch: () => ctx.nudgeMailDelivery(),
+      // On shutdown the run goes back to queued after its batch in flight; the sweep carries it on.
+      signal,
     });
   };
   return defineJob({
@@ -30,10 +32,11 @@ export function bulkComposeJob(ctx: Pick<AppContext, 'config' | 'database' | 'st
     // A file of 100,000 rows takes minutes: an attempt is taken for lost only well after that,
     // so a slow run is never worked twice at once.
     expireInSeconds: 6 * 3600,
-    async run({ runId }) {
-      if (runId) return runOne(runId);
+    async run({ runId }, { signal }) {
+      if (runId) return runOne(runId, signal);
       for (const id of await sweepBulkComposeRuns({ db: ctx.database.db })) {
-        await runOne(id).catch((error: unknown) => onError?.(error));
+        if (signal.aborted) return;
+        await runOne(id, signal).catch((error: unknown) => onError?.(error));
       }
     },
   });

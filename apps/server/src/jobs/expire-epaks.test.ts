@@ -104,7 +104,7 @@ describe('expiring ePaks', () => {
     const past = await send(new Date(Date.now() - 1000));
     let reported: string[] = [];
     const job = expireEpaksJob({ db: t.database.db, mail, onExpired: (ids) => (reported = ids) });
-    await job.run(job.payload.parse({}), { jobId: 'test' });
+    await job.run(job.payload.parse({}), { jobId: 'test', signal: new AbortController().signal });
     expect(reported).toContain(past);
     expect((await rowOf(past)).status).toBe('Expired');
   });

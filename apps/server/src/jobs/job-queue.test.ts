@@ -23,7 +23,7 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-describe(`job queue on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`, () => {
+describe('job queue', () => {
   it('runs a sent job end to end and records it completed', async () => {
     const storage = new LocalFileStorage(root);
     const tmp = path.join(root, 'tmp');
@@ -54,5 +54,30 @@ describe(`job queue on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'
     await expect(queue.send(job, { documentId: 'nope' } as never)).rejects.toThrow();
     const { rows } = await database.executeSql(`select count(*)::int as n from pgboss.job where name = $1`, [job.name]);
     expect(rows[0]).toEqual({ n: 0 });
+  });
+
+  it('tells a running job that the queue is stopping, so it winds up before the pool closes', async () => {
+    // A queue of its own: stopping the shared one would end the other tests' jobs.
+    const own = await startJobQueue({ executor: database, pollingIntervalSeconds: 0.5, supervise: false });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let sawStop = false;
+    const job = defineJob({
+      name: 'test.long-running',
+      payload: z.object({}),
+      run: async (_payload, { signal }) => {
+        started();
+        // A job of minutes: it returns only when told to.
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        sawStop = signal.aborted;
+      },
+    });
+    await own.register(job);
+    const id = await own.send(job, {});
+    await running;
+    await own.stop();
+    // Without being told, the job would still be waiting when pg-boss's own wait (10 s) ran out.
+    expect(sawStop).toBe(true);
+    expect(await queue.state(job, id)).toBe('completed');
   });
 });

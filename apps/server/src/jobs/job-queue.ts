@@ -12,7 +12,8 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   readonly retryLimit?: number;
   /** How long one attempt may run before pg-boss takes it for lost and retries it (pg-boss's default: 15 minutes). */
   readonly expireInSeconds?: number;
-  run(payload: z.infer<S>, context: { jobId: string }): Promise<void>;
+  /** `signal` aborts when the queue stops (the process is shutting down): a long job ends its step and returns. */
+  run(payload: z.infer<S>, context: { jobId: string; signal: AbortSignal }): Promise<void>;
 }
 
 export function defineJob<S extends z.ZodType>(definition: JobDefinition<S>): JobDefinition<S> {
@@ -41,7 +42,7 @@ export interface JobQueueOptions {
 export const PGBOSS_SCHEMA = 'pgboss';
 
 /**
- * Starts pg-boss 10 over our own connection (a pg pool or PGlite), so the embedded and the
+ * Starts pg-boss 10 over our own pg pool (no second pool of its own), so the embedded and the
  * PostgreSQL set-ups run the very same queue. pg-boss creates and migrates its schema itself.
  */
 export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
@@ -54,13 +55,28 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
   boss.on('error', (error) => options.onError?.(error));
   await boss.start();
   const polling = options.pollingIntervalSeconds ?? 2;
+  // pg-boss waits for running jobs when it stops, but only so long (below); a job that runs for
+  // minutes (bulk compose) is told to wind up instead, before the pool it uses is closed.
+  const stopping = new AbortController();
 
   return {
     async register(job) {
-      await boss.createQueue(job.name, { name: job.name, retryLimit: job.retryLimit ?? 3, ...(job.expireInSeconds ? { expireInSeconds: job.expireInSeconds } : {}) });
+      const queue = { name: job.name, retryLimit: job.retryLimit ?? 3, ...(job.expireInSeconds ? { expireInSeconds: job.expireInSeconds } : {}) };
+      // pg-boss's create_queue inserts the queue row and attaches its partition without a lock, so
+      // two processes starting at once on a fresh database deadlock (40P01, issue 18's scale-out
+      // test: 3 starts in 5). PostgreSQL aborts one; its retry finds the queue made.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await boss.createQueue(job.name, queue);
+          break;
+        } catch (error) {
+          if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 25 * attempt + Math.random() * 50));
+        }
+      }
       await boss.work<unknown>(job.name, { pollingIntervalSeconds: polling }, async (jobs) => {
         for (const item of jobs) {
-          await job.run(job.payload.parse(item.data), { jobId: item.id });
+          await job.run(job.payload.parse(item.data), { jobId: item.id, signal: stopping.signal });
         }
       });
     },
@@ -78,6 +94,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       return found?.state;
     },
     async stop() {
+      stopping.abort();
       await boss.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
     },
   };

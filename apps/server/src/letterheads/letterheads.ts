@@ -1,5 +1,6 @@
 import {
   DomainError,
+  fullName,
   LETTERHEAD_MAX_SIDE_PX,
   LETTERHEAD_MAX_SIZE_BYTES,
   LETTERHEAD_MAX_SIZE_KB,
@@ -45,7 +46,7 @@ function present(actor: LetterheadActor, row: Row, owner: { firstName: string; l
     width: row.width,
     height: row.height,
     ownerId: row.ownerId,
-    ownerName: owner ? `${owner.firstName} ${owner.lastName}`.trim() : null,
+    ownerName: owner ? fullName(owner) : null,
     deletable: mayDelete(actor, row),
     createdOn: row.createdAt.toISOString(),
   };

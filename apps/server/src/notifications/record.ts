@@ -1,3 +1,4 @@
+import { displayName } from '@pakt/domain';
 import type { EngineEffect, NotificationType } from '@pakt/domain';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -53,7 +54,6 @@ interface Draft {
 /** Told even when they caused it themselves: new work, or the end of their own ePak. */
 const TOLD_OF_OWN_ACTION: ReadonlySet<NotificationType> = new Set(['signRequest', 'reviewRequest', 'epakDelegated', 'signCompleted']);
 
-const nameOf = (person: { firstName: string; lastName: string; email: string }) => `${person.firstName} ${person.lastName}`.trim() || person.email;
 
 const quote = (text: string) => (text.length > QUOTED_COMMENT_MAX ? `${text.slice(0, QUOTED_COMMENT_MAX - 1)}…` : text);
 
@@ -66,7 +66,7 @@ async function userIdsOfRecipients(tx: Db, recipientIds: readonly string[]): Pro
 async function namesOf(tx: Db, userIds: readonly string[]): Promise<Map<string, string>> {
   if (userIds.length === 0) return new Map();
   const rows = await tx.select().from(users).where(inArray(users.id, [...new Set(userIds)]));
-  return new Map(rows.map((row) => [row.id, nameOf(row)]));
+  return new Map(rows.map((row) => [row.id, displayName(row)]));
 }
 
 /** The notification asking a step's people to act; also written in batches by bulk compose. */

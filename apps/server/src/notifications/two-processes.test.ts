@@ -6,7 +6,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CrashEnvironment, type ServerProcess } from '../epaks/sign-crash-support';
 import { GOOD_PASSWORD, makeMember, makeTenant } from '../test/factories';
 import { multipart } from '../test/multipart';
-import { testBackend } from '../test/test-database';
 import { TestSocket } from './socket-test-support';
 
 /**
@@ -15,13 +14,9 @@ import { TestSocket } from './socket-test-support';
  * process A's HTTP API, and the other way round (a rejection made through B reaches the owner's
  * socket on A): the processes share nothing but the database, whose LISTEN/NOTIFY carries it.
  * A client still cannot subscribe to another user's or tenant's topic.
- *
- * PGlite is one process's database (its directory is locked), so this runs only when
- * TEST_DATABASE_URL names a PostgreSQL server.
  */
 
 const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/pdfs/', import.meta.url));
-const POSTGRES = testBackend().kind === 'postgres';
 
 let env: CrashEnvironment | undefined;
 const servers: ServerProcess[] = [];
@@ -65,8 +60,8 @@ async function socketTo(server: ServerProcess): Promise<TestSocket> {
   return socket;
 }
 
-describe(POSTGRES ? 'two server processes on one PostgreSQL' : 'two server processes on one PostgreSQL (skipped: set TEST_DATABASE_URL to a PostgreSQL server; PGlite serves one process only)', () => {
-  it.skipIf(!POSTGRES)('carry a notification raised in one to a WebSocket client of the other, and refuse foreign topics', { timeout: 240_000 }, async () => {
+describe('two server processes on one PostgreSQL', () => {
+  it('carry a notification raised in one to a WebSocket client of the other, and refuse foreign topics', { timeout: 240_000 }, async () => {
     env = await CrashEnvironment.create();
     const people = await env.withDatabase(async (db) => {
       const tenant = await makeTenant(db);

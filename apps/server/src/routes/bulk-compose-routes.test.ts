@@ -1,9 +1,9 @@
 import { parseCsv, type TagInput } from '@pakt/domain';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBulkCompose } from '../bulk-compose/bulk-compose';
+import { runBulkCompose, sweepBulkComposeRuns } from '../bulk-compose/bulk-compose';
 import { bulkComposeFailures, bulkComposeRuns, documentTemplates, epakDocuments, epakRecipients, epaks, outbox, users, workflows } from '../db/schema';
 import { verifyActivityChain } from '../epaks/activity';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
@@ -77,7 +77,7 @@ function upload(who: Who, docTemplateId: string, csv: string, name = 'people.csv
   return t.app.inject({ method: 'POST', url: '/msbapi/v1/bulkcompose/upload', headers: { ...who.headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
 }
 
-const work = (runId: string, extra: { batchRows?: number; onBatch?: (run: { processedRows: number }) => void } = {}) =>
+const work = (runId: string, extra: { batchRows?: number; analyzeAfterAtLeast?: number; onBatch?: (run: { processedRows: number }) => void; signal?: AbortSignal } = {}) =>
   runBulkCompose({ db: t.database.db, storage: t.context.storage, runId, notify: { publicUrl: 'http://pakt.test', linkDays: 30 }, ...extra });
 
 const goodRows = (tag: string) => [
@@ -215,6 +215,23 @@ describe('uploading a bulk file', () => {
     expect(await t.database.db.select().from(bulkComposeFailures).where(eq(bulkComposeFailures.runId, run.runId))).toHaveLength(1);
   });
 
+  it('goes back to the queue with its progress when the process stops, and the sweep carries it on', async () => {
+    const who = await member('custodian');
+    const template = await makeTemplate(who);
+    const { run } = (await upload(who, template.id, [HEADER, ...goodRows('s')].join('\n'))).json().data;
+    // Shutdown is asked for while the first batch is being written.
+    const stopping = new AbortController();
+    expect(await work(run.runId, { batchRows: 1, signal: stopping.signal, onBatch: () => stopping.abort() })).toBe('stopped');
+    const [stopped] = await t.database.db.select().from(bulkComposeRuns).where(eq(bulkComposeRuns.id, run.runId));
+    expect(stopped).toMatchObject({ status: 'queued', processedRows: 1, createdEpaks: 1, error: null });
+    // An hour on, as another process's sweep would see it.
+    expect(await sweepBulkComposeRuns({ db: t.database.db, now: new Date(Date.now() + 3600_000) })).toContain(run.runId);
+    expect(await work(run.runId, { batchRows: 1 })).toBe('completed');
+    const [done] = await t.database.db.select().from(bulkComposeRuns).where(eq(bulkComposeRuns.id, run.runId));
+    expect(done).toMatchObject({ status: 'completed', processedRows: 3, createdEpaks: 3, failedRows: 0 });
+    expect((await t.database.db.select().from(epaks).where(eq(epaks.bulkRunId, run.runId))).map((e) => e.bulkRow).sort()).toEqual([1, 2, 3]);
+  });
+
   it('re-queues a failed run when the same file is uploaded again', async () => {
     const who = await member('custodian');
     const template = await makeTemplate(who);
@@ -224,6 +241,27 @@ describe('uploading a bulk file', () => {
     const again = (await upload(who, template.id, csv)).json().data;
     expect(again).toMatchObject({ existing: true, run: { runId: run.runId, status: 'queued', code: 1 } });
     expect(await work(run.runId)).toBe('completed');
+  });
+
+  it('analyzes the tables it grows once it has made as many ePaks as their statistics counted', async () => {
+    const who = await member('custodian');
+    const template = await makeTemplate(who);
+    const rowsOf = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `p${i}.${tag}@example.com,P,Q,,,${i}`);
+    const single = <T,>(result: unknown) => (result as { rows: T[] }).rows[0]!;
+    // Manual ANALYZEs only: autovacuum's own are counted apart (autoanalyze_count).
+    const analyzed = async () => single<{ n: number }>(await t.database.db.execute(sql`select analyze_count::int as n from pg_stat_user_tables where relname = 'epak_recipients'`)).n;
+    await t.database.db.execute(sql`analyze epaks`);
+    const counted = single<{ n: number }>(await t.database.db.execute(sql`select reltuples::int as n from pg_class where relname = 'epaks'`)).n;
+    const before = await analyzed();
+
+    const first = (await upload(who, template.id, [HEADER, ...rowsOf('g', 3)].join('\n'))).json().data.run;
+    expect(await work(first.runId, { batchRows: 1, analyzeAfterAtLeast: 1_000_000 })).toBe('completed');
+    expect(await analyzed()).toBe(before);
+
+    // As many ePaks as were counted (at least one) grow the tables enough: one ANALYZE, then no more.
+    const second = (await upload(who, template.id, [HEADER, ...rowsOf('h', counted + 1)].join('\n'))).json().data.run;
+    expect(await work(second.runId, { batchRows: 1, analyzeAfterAtLeast: 1 })).toBe('completed');
+    expect(await analyzed()).toBe(before + 1);
   });
 
   it.each([

@@ -247,6 +247,66 @@ describe('managing one\u2019s documents', () => {
   });
 });
 
+describe('downloading part of a document (HTTP Range)', () => {
+  it('sends the bytes asked for (206), the whole file for what it need not honour, and 416 outside it', async () => {
+    const { headers } = await custodian();
+    const doc = await uploaded(headers, corpus('plain-1p-pdftex.pdf'), 'a.pdf');
+    const url = `/msbapi/v1/documents/${doc.documentId}/download`;
+    const get = (extra: Record<string, string>) => t.app.inject({ method: 'GET', url, headers: { ...headers, ...extra } });
+    const whole = await get({});
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    const bytes = whole.rawPayload;
+    const etag = String(whole.headers.etag);
+    expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+    expect(Number(whole.headers['content-length'])).toBe(bytes.length);
+
+    const first = await get({ range: 'bytes=0-99' });
+    expect(first.statusCode).toBe(206);
+    expect(first.headers['content-range']).toBe(`bytes 0-99/${bytes.length}`);
+    expect(Number(first.headers['content-length'])).toBe(100);
+    expect(first.rawPayload.equals(bytes.subarray(0, 100))).toBe(true);
+    expect(first.headers['content-type']).toBe('application/pdf');
+
+    // A suffix (the last 1,000 bytes, where a viewer finds the xref), an open end, and an end past the file.
+    const suffix = await get({ range: 'bytes=-1000' });
+    expect(suffix.statusCode).toBe(206);
+    expect(suffix.rawPayload.equals(bytes.subarray(bytes.length - 1000))).toBe(true);
+    const openEnd = await get({ range: `bytes=${bytes.length - 10}-`, 'if-range': etag });
+    expect(openEnd.statusCode).toBe(206);
+    expect(openEnd.rawPayload.equals(bytes.subarray(bytes.length - 10))).toBe(true);
+    const pastEnd = await get({ range: `bytes=5-${bytes.length + 500}` });
+    expect(pastEnd.headers['content-range']).toBe(`bytes 5-${bytes.length - 1}/${bytes.length}`);
+    expect(pastEnd.rawPayload.equals(bytes.subarray(5))).toBe(true);
+
+    // Adjacent ranges are one; disjoint ones, a malformed header, another unit or other bytes (If-Range) get the whole file.
+    const adjacent = await get({ range: 'bytes=0-9,10-19' });
+    expect([adjacent.statusCode, adjacent.headers['content-range']]).toEqual([206, `bytes 0-19/${bytes.length}`]);
+    for (const extra of <Array<Record<string, string>>>[{ range: 'bytes=0-9,50-59' }, { range: 'bytes=abc' }, { range: 'pages=1-2' }, { range: 'bytes=0-9', 'if-range': '"0000"' }, { range: 'bytes=0-9', 'if-range': 'Wed, 21 Oct 2026 07:28:00 GMT' }]) {
+      const res = await get(extra);
+      expect(res.statusCode, JSON.stringify(extra)).toBe(200);
+      expect(res.rawPayload.equals(bytes), JSON.stringify(extra)).toBe(true);
+    }
+
+    const outside = await get({ range: `bytes=${bytes.length}-` });
+    expect(outside.statusCode).toBe(416);
+    expect(outside.headers['content-range']).toBe(`bytes */${bytes.length}`);
+    expect(outside.json().code).toBe(-6);
+  });
+
+  it('is the same 404 for someone else\u2019s document, with or without a range', async () => {
+    const { headers, tenant } = await custodian();
+    const other = await makeMember(t.database.db, { role: 'custodian', tenant });
+    const otherHeaders = { ...bearer(await signIn(t.app, other.user.email, GOOD_PASSWORD)), 'x-tenant-id': tenant.id };
+    const doc = await uploaded(headers, corpus('plain-1p-pdftex.pdf'), 'a.pdf');
+    for (const range of [undefined, 'bytes=0-10', 'bytes=999999-']) {
+      const res = await t.app.inject({ method: 'GET', url: `/msbapi/v1/documents/${doc.documentId}/download`, headers: { ...otherHeaders, ...(range ? { range } : {}) } });
+      expect(res.statusCode, range).toBe(404);
+      expect(res.headers['content-range']).toBeUndefined();
+    }
+  });
+});
+
 describe('who may', () => {
   let shared: TestApp;
   beforeAll(async () => {

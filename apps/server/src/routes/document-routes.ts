@@ -30,6 +30,7 @@ import { findLibreOffice } from '../documents/office';
 import { parserQueueOf } from '../documents/parser-queue';
 import { clientGoneSignal } from '../http/client-gone';
 import { route } from '../http/route';
+import { rangedFile } from '../storage/file-storage';
 
 export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
@@ -114,7 +115,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, ctx, downloadDocument, async ({ auth, params }) => {
     const row = await loadOwnDocument(db, scopeOf(auth), params.documentId);
     const fileName = /\.pdf$/i.test(row.name) ? row.name : `${path.parse(row.name).name}.pdf`;
-    return { contentType: 'application/pdf', size: row.size, fileName, stream: await ctx.storage.get(row.sha256) };
+    return { contentType: 'application/pdf', size: row.size, fileName, ranged: rangedFile(ctx.storage, row.sha256) };
   });
 
   route(app, ctx, preconfiguredTags, async ({ auth, params }) => {

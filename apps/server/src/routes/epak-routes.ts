@@ -32,6 +32,7 @@ import { exchangeSigningLink } from '../epaks/links';
 import { revisionsOf, streamCurrentDocument } from '../epaks/revisions';
 import { signDocument } from '../epaks/sign';
 import { recordDocumentView, setEpakStatus as changeStatus } from '../epaks/status';
+import { rangedFile } from '../storage/file-storage';
 
 export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
@@ -139,7 +140,7 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, downloadEpakAttachment, async ({ auth, params }) => {
     const row = await loadAttachment(db, actorOf(auth), params.ePakId, params.attachmentId);
-    return { contentType: 'application/octet-stream', size: row.size, fileName: row.name, stream: await ctx.storage.get(row.sha256) };
+    return { contentType: 'application/octet-stream', size: row.size, fileName: row.name, ranged: rangedFile(ctx.storage, row.sha256) };
   });
 
   route(app, ctx, exchangeEasyToken, async ({ params, request }) =>

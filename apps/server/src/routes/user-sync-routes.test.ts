@@ -353,18 +353,18 @@ describe('runs', () => {
     let nudges = 0;
     const job = userSyncJob({ config: t.context.config, database: t.database, nudgeMailDelivery: () => nudges++ });
     const sent = await start(A);
-    await job.run({ runId: sent.runId }, { jobId: 'j1' });
+    await job.run({ runId: sent.runId }, { jobId: 'j1', signal: new AbortController().signal });
     expect((await detail(A, sent.runId)).counts).toMatchObject({ invited: 1 });
     expect(nudges).toBe(1);
 
     const stale = await start(A);
     await t.database.db.update(userSyncRuns).set({ status: 'running', startedAt: new Date(Date.now() - 3 * 3600_000) }).where(eq(userSyncRuns.id, stale.runId));
-    await job.run({}, { jobId: 'j2' });
+    await job.run({}, { jobId: 'j2', signal: new AbortController().signal });
     expect(await detail(A, stale.runId)).toMatchObject({ status: 'failed', error: expect.stringContaining('interrupted') });
 
     const waiting = await start(A);
     await t.database.db.update(userSyncRuns).set({ createdAt: new Date(Date.now() - 5 * 60_000) }).where(eq(userSyncRuns.id, waiting.runId));
-    await job.run({}, { jobId: 'j3' });
+    await job.run({}, { jobId: 'j3', signal: new AbortController().signal });
     expect((await detail(A, waiting.runId)).status).toBe('succeeded');
   });
 

@@ -15,6 +15,7 @@ import {
   sizeProblem,
   type Tag,
   type TagProblem,
+  isTagFor,
 } from '@pakt/domain';
 import { ZodError } from 'zod';
 import type { Db } from '../db/database';
@@ -88,9 +89,6 @@ export interface StampSigner {
   readonly stepOrder: number;
 }
 
-const isSignersTag = (tag: Tag, signer: StampSigner) =>
-  tag.userEmail?.trim().toLowerCase() === signer.email && (tag.wfsOrderId === undefined || tag.wfsOrderId === signer.stepOrder);
-
 /**
  * The document's tags with the stamps on them: a custodian's rubber-stamp tag of the signer's
  * takes the stamp's image; a placement becomes a new rubber-stamp tag of theirs. Refuses (-6,
@@ -112,7 +110,7 @@ export function applyStamps(options: { tags: readonly Tag[]; pages: readonly Pag
   stamps.forEach((stamp, index) => {
     if (stamp.use.tagUuid === undefined) return;
     const tag = all.get(stamp.use.tagUuid.toLowerCase());
-    if (!tag || !isRubberStamp(tag) || !isSignersTag(tag, signer) || tag.status === 'done') {
+    if (!tag || !isRubberStamp(tag) || !isTagFor(tag, signer) || tag.status === 'done') {
       problems.push({ path: `rubberStamps.${index}.tagUuid`, message: 'not a rubber-stamp tag of yours waiting for a stamp' });
     }
   });
@@ -121,7 +119,7 @@ export function applyStamps(options: { tags: readonly Tag[]; pages: readonly Pag
   const fill = (tag: Tag): Tag => {
     const children = tag.children?.map(fill);
     const stamp = byTag.get(tag.uuid.toLowerCase());
-    const unstamped = !stamp && isRubberStamp(tag) && isSignersTag(tag, signer) && tag.status !== 'done' && tag.value !== null;
+    const unstamped = !stamp && isRubberStamp(tag) && isTagFor(tag, signer) && tag.status !== 'done' && tag.value !== null;
     return { ...tag, ...(stamp ? { value: stamp.dataUrl } : unstamped ? { value: null } : {}), ...(children ? { children } : {}) };
   };
   const next = options.tags.map(fill);

@@ -10,6 +10,7 @@ import {
   type RubberStamp,
   type Role,
   type ShareRubberStampBody,
+  displayName,
 } from '@pakt/domain';
 import { and, asc, eq, exists, inArray, or, type SQL } from 'drizzle-orm';
 import { Readable } from 'node:stream';
@@ -81,7 +82,7 @@ async function sharesOf(db: Db, stampIds: readonly string[]) {
   for (const row of rows) {
     const entry = out.get(row.stampId) ?? { users: [], groups: [] };
     if (row.userId && row.email !== null) {
-      entry.users.push({ userId: row.userId, email: row.email, name: `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim() || row.email });
+      entry.users.push({ userId: row.userId, email: row.email, name: displayName({ ...row, email: row.email }) });
     }
     if (row.groupId && row.groupName !== null) entry.groups.push({ groupId: row.groupId, groupName: row.groupName });
     out.set(row.stampId, entry);
@@ -95,7 +96,7 @@ async function presentAll(db: Db, actor: StampActor, rows: readonly Row[]): Prom
     ? new Map(
         (await db.select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName }).from(users).where(inArray(users.id, ownerIds))).map((u) => [
           u.id,
-          `${u.firstName} ${u.lastName}`.trim() || u.email,
+          displayName(u),
         ]),
       )
     : new Map<string, string>();

@@ -9,18 +9,45 @@ export interface StoredFile {
   size: number;
 }
 
+/** Bytes `start` to `end` of a file, both included (as in an HTTP Range); no `end`: to the end. */
+export interface ByteRange {
+  start: number;
+  end?: number;
+}
+
+/** A stored file as listed: its name and when its bytes were last written (a put of the same content writes them again). */
+export interface StoredBlob {
+  sha256: string;
+  modifiedAt: Date;
+}
+
 /**
  * Where document bytes live. Content-addressed by SHA-256, so identical uploads are stored once
  * and a stored file can never change under its name. Streams in and out: a 500 MB upload must
  * not sit in memory.
  */
 export interface FileStorage {
-  /** `checks` sit between the source and the disk; one that errors aborts the whole put. */
+  /**
+   * `checks` sit between the source and the store; one that errors aborts the whole put and
+   * leaves nothing behind. Storing content that is there already writes it again, so its
+   * modification time is fresh (the orphan sweep relies on that: jobs/sweep-orphan-blobs.ts).
+   */
   put(content: Readable, checks?: Transform[]): Promise<StoredFile>;
-  /** Throws FileNotFoundError when absent. */
-  get(sha256: string): Promise<Readable>;
+  /**
+   * Throws FileNotFoundError when absent. With a range, only those bytes; a range starting at or
+   * past the end gives no bytes, one ending past it stops at the end.
+   */
+  get(sha256: string, range?: ByteRange): Promise<Readable>;
   stat(sha256: string): Promise<StoredFile | undefined>;
   delete(sha256: string): Promise<void>;
+  /**
+   * Deletes the file unless it was written at or after `cutoff` (a put of the same content may
+   * have landed meanwhile); true when it deleted it. Local storage decides atomically; S3 looks
+   * (HEAD) right before it deletes.
+   */
+  deleteIfUnmodifiedSince(sha256: string, cutoff: Date): Promise<boolean>;
+  /** Every stored file (not partial uploads), in no promised order. */
+  list(): AsyncIterable<StoredBlob>;
   /** Removes partial uploads left by a crash; returns how many were removed. */
   sweepTemporaryFiles(olderThanMs: number): Promise<number>;
 }
@@ -32,7 +59,21 @@ export class FileNotFoundError extends Error {
   }
 }
 
-const SHA256_HEX = /^[0-9a-f]{64}$/;
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** Refuses a range that is not two whole numbers in order (a caller's bug, never a client's). */
+export function checkByteRange(range: ByteRange | undefined): void {
+  if (range === undefined) return;
+  const { start, end } = range;
+  if (!Number.isSafeInteger(start) || start < 0 || (end !== undefined && (!Number.isSafeInteger(end) || end < start))) {
+    throw new RangeError(`invalid byte range ${JSON.stringify(range)}`);
+  }
+}
+
+/** Where a stored file lives under the root, as a relative key: `ab/cd/abcd...`. Same layout on disk and in a bucket. */
+export function blobKey(sha256: string): string {
+  return `${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`;
+}
 
 /** fsync a file, or a directory so that a rename in it is durable (not supported everywhere). */
 async function syncPath(target: string): Promise<void> {
@@ -54,7 +95,7 @@ export class LocalFileStorage implements FileStorage {
   private pathOf(sha256: string): string {
     // Validating the name keeps a caller-supplied hash from walking out of the root.
     if (!SHA256_HEX.test(sha256)) throw new FileNotFoundError(sha256);
-    return path.join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+    return path.join(this.root, ...blobKey(sha256).split('/'));
   }
 
   async put(content: Readable, checks: Transform[] = []): Promise<StoredFile> {
@@ -88,11 +129,12 @@ export class LocalFileStorage implements FileStorage {
     }
   }
 
-  async get(sha256: string): Promise<Readable> {
+  async get(sha256: string, range?: ByteRange): Promise<Readable> {
+    checkByteRange(range);
     const file = this.pathOf(sha256);
     try {
       const handle = await fs.promises.open(file, 'r');
-      return handle.createReadStream();
+      return handle.createReadStream(range ? { start: range.start, ...(range.end === undefined ? {} : { end: range.end }) } : {});
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new FileNotFoundError(sha256);
       throw error;
@@ -112,6 +154,60 @@ export class LocalFileStorage implements FileStorage {
 
   async delete(sha256: string): Promise<void> {
     await fs.promises.rm(this.pathOf(sha256), { force: true });
+  }
+
+  async deleteIfUnmodifiedSince(sha256: string, cutoff: Date): Promise<boolean> {
+    const file = this.pathOf(sha256);
+    const tmpDir = path.join(this.root, 'tmp');
+    await fs.promises.mkdir(tmpDir, { recursive: true });
+    // Moved aside first, then looked at: a put of the same content that lands before the move
+    // left its fresh copy there (seen by its mtime, and put back), one after it finds the name
+    // free and stores anew. Looking first and deleting after would lose a put in between.
+    const parked = path.join(tmpDir, `sweep-${randomUUID()}`);
+    try {
+      await fs.promises.rename(file, parked);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+    const s = await fs.promises.stat(parked);
+    if (s.mtimeMs < cutoff.getTime()) {
+      await fs.promises.rm(parked, { force: true });
+      return true;
+    }
+    try {
+      await fs.promises.link(parked, file);
+      await syncPath(path.dirname(file));
+    } catch (error) {
+      // A newer put stored the same bytes under the name meanwhile.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    await fs.promises.rm(parked, { force: true });
+    return false;
+  }
+
+  async *list(): AsyncGenerator<StoredBlob> {
+    const TWO_HEX = /^[0-9a-f]{2}$/;
+    const entries = async (dir: string) => {
+      try {
+        return (await fs.promises.readdir(dir)).sort();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
+    };
+    for (const first of await entries(this.root)) {
+      if (!TWO_HEX.test(first)) continue; // tmp/ and anything else that is not a blob
+      for (const second of await entries(path.join(this.root, first))) {
+        if (!TWO_HEX.test(second)) continue;
+        const dir = path.join(this.root, first, second);
+        for (const name of await entries(dir)) {
+          if (!SHA256_HEX.test(name) || !name.startsWith(first + second)) continue;
+          const s = await fs.promises.stat(path.join(dir, name)).catch(() => undefined);
+          if (s?.isFile()) yield { sha256: name, modifiedAt: s.mtime };
+        }
+      }
+    }
   }
 
   async sweepTemporaryFiles(olderThanMs: number): Promise<number> {
@@ -136,4 +232,12 @@ export class LocalFileStorage implements FileStorage {
     }
     return removed;
   }
+}
+
+/**
+ * A stored file as a ranged download body (BinaryBody's `ranged`): its content hash names its
+ * bytes (the ETag), and each read opens only the range asked for.
+ */
+export function rangedFile(storage: FileStorage, sha256: string): { etag: string; read(range?: ByteRange): Promise<Readable> } {
+  return { etag: sha256, read: (range) => storage.get(sha256, range) };
 }

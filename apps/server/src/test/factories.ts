@@ -15,6 +15,21 @@ export async function makeTenant(db: Db, values: Partial<typeof tenants.$inferIn
   return tenant!;
 }
 
+/**
+ * One argon2 hash per password for the whole file: hashing costs tens of milliseconds of CPU (as it
+ * should), and the suites make thousands of users. A hash verifies the same under any user, so
+ * sharing it changes nothing a test checks; sign-in still runs the real verify.
+ */
+const hashes = new Map<string, Promise<string>>();
+function hashOnce(password: string): Promise<string> {
+  let hashed = hashes.get(password);
+  if (!hashed) {
+    hashed = hashPassword(password);
+    hashes.set(password, hashed);
+  }
+  return hashed;
+}
+
 export async function makeUser(
   db: Db,
   values: Partial<typeof users.$inferInsert> & { password?: string | null } = {},
@@ -28,7 +43,7 @@ export async function makeUser(
       lastName: 'Rao',
       status: 'enabled',
       emailVerifiedAt: new Date(),
-      passwordHash: password === null ? null : await hashPassword(password),
+      passwordHash: password === null ? null : await hashOnce(password),
       ...rest,
     })
     .returning();

@@ -1,6 +1,7 @@
 import {
   DomainError,
   forbidden,
+  fullName,
   invalidInput,
   notFound,
   ResponseCode,
@@ -223,7 +224,7 @@ async function presentWorkflow(db: Db, row: WorkflowRow): Promise<WorkflowTempla
     steps: presented,
     signerCount: signerCountOf(presented),
     ownerId: row.ownerId,
-    ownerName: owner ? `${owner.firstName} ${owner.lastName}` : '',
+    ownerName: owner ? fullName(owner) : '',
     createdOn: row.createdAt.toISOString(),
     modifiedOn: row.updatedAt.toISOString(),
   };

@@ -35,6 +35,7 @@ import {
 } from './audit-filters';
 import { AdminPagination } from './admin-pagination';
 import { adminAuditQueryKeys } from './group-model';
+import { formatDateTime } from '../ui/dates';
 
 /** Typing in the target filter asks the server once the typing pauses. */
 const TARGET_DEBOUNCE_MS = 300;
@@ -206,8 +207,7 @@ function Breakable({ text }: { readonly text: string }) {
 
 function useWhen() {
   const { i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
-  return (iso: string) => format.format(new Date(iso));
+  return (iso: string) => formatDateTime(iso, i18n.language);
 }
 
 function Who({ entry }: { readonly entry: AdminAuditEntry }) {

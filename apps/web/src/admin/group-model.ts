@@ -1,4 +1,4 @@
-import { GroupName, ResponseCode, type Group, type GroupMember } from '@pakt/domain';
+import { GroupName, ResponseCode, type Group, type GroupMember, displayName } from '@pakt/domain';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ParseKeys } from 'i18next';
 import { ApiError } from '../api/client';
@@ -74,11 +74,7 @@ export function groupProblem(error: unknown): GroupProblem {
   return { key: 'groups.errors.failed', ...(error.message ? { detail: error.message } : {}) };
 }
 
-export function memberName(member: Pick<GroupMember, 'firstName' | 'lastName' | 'email'>): string {
-  return `${member.firstName} ${member.lastName}`.trim() || member.email;
-}
-
 /** The manager first, then everyone by name, so the list reads the same on every visit. */
 export function sortedMembers(members: readonly GroupMember[]): GroupMember[] {
-  return [...members].sort((a, b) => Number(b.manager) - Number(a.manager) || memberName(a).localeCompare(memberName(b)));
+  return [...members].sort((a, b) => Number(b.manager) - Number(a.manager) || displayName(a).localeCompare(displayName(b)));
 }

@@ -27,6 +27,7 @@ import {
   listGroups,
   removeGroupUsers,
   renameGroup,
+  displayName,
 } from '@pakt/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
@@ -43,10 +44,10 @@ import {
   type GroupProblem,
   groupProblem,
   groupQueryKeys,
-  memberName,
   sortedMembers,
 } from './group-model';
 import { type PickedPerson, PersonPicker } from './person-picker';
+import { formatDate } from '../ui/dates';
 
 /** The filter waits as the directory picker does before asking the server again. */
 const FILTER_DEBOUNCE_MS = 200;
@@ -160,7 +161,7 @@ function GroupList({ openId, onNew }: { readonly openId: string | null; readonly
                   {group.groupName}
                 </Text>
               }
-              description={group.manager ? t('groups.managedBy', { name: memberName(group.manager) }) : t('groups.noManager')}
+              description={group.manager ? t('groups.managedBy', { name: displayName(group.manager) }) : t('groups.noManager')}
               rightSection={
                 <Badge variant="light" color="gray" tt="none" style={{ flexShrink: 0 }}>
                   {t('groups.memberCount', { count: group.memberCount })}
@@ -335,13 +336,13 @@ function GroupDetail({ groupId, onGone }: { readonly groupId: string; readonly o
   const makeManager = useMutation(
     change(
       (member: GroupMember) => callApi(addGroupUsers, { params: { groupId }, body: { userIds: [member.userId], manager: true } }),
-      (_, member) => ({ key: 'groups.detail.managerMade', name: memberName(member) }),
+      (_, member) => ({ key: 'groups.detail.managerMade', name: displayName(member) }),
     ),
   );
   const remove = useMutation(
     change(
       (member: GroupMember) => callApi(removeGroupUsers, { params: { groupId }, body: { userIds: [member.userId] } }),
-      (_, member) => ({ key: 'groups.detail.removed', name: memberName(member) }),
+      (_, member) => ({ key: 'groups.detail.removed', name: displayName(member) }),
     ),
   );
 
@@ -376,7 +377,7 @@ function GroupDetail({ groupId, onGone }: { readonly groupId: string; readonly o
   const members = sortedMembers(data.users);
   const memberIds = new Set(members.map((member) => member.userId));
   const busy = add.isPending || makeManager.isPending || remove.isPending;
-  const created = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(data.createdOn));
+  const created = formatDate(data.createdOn, i18n.language);
 
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby={headingId} data-testid="group-detail">
@@ -495,7 +496,7 @@ function MemberRow({
   readonly onRemove: () => void;
 }) {
   const { t } = useTranslation();
-  const name = memberName(member);
+  const name = displayName(member);
   const removeLabel = t('groups.detail.removeLabel', { name });
   return (
     <Group

@@ -1,6 +1,6 @@
 import { Autocomplete, Pill, Stack } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { DIRECTORY_SEARCH_DEBOUNCE_MS, DIRECTORY_SEARCH_MIN_LENGTH, searchDirectory } from '@pakt/domain';
+import { DIRECTORY_SEARCH_DEBOUNCE_MS, DIRECTORY_SEARCH_MIN_LENGTH, displayName, searchDirectory } from '@pakt/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -48,7 +48,7 @@ export function PersonPicker({
   const taken = new Set([...(exclude ?? []), ...chosen.map((person) => person.userId)]);
   const people = (searching ? (directory.data?.users ?? []) : [])
     .filter((user) => !taken.has(user.userId))
-    .map((user) => ({ userId: user.userId, name: `${user.firstName} ${user.lastName}`.trim() || user.email, email: user.email }));
+    .map((user) => ({ userId: user.userId, name: displayName(user), email: user.email }));
   const data = people.map((person) => ({ value: person.userId, label: `${person.name} · ${person.email}` }));
   // Autocomplete writes the chosen option's label into the field right after onOptionSubmit; the
   // pick has been handled by then and the field is to be empty for the next person.

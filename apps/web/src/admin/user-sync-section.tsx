@@ -17,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../api/client';
 import { useCurrentTenant } from '../api/session-store';
 import { WIDE_LAYOUT_QUERY } from '../inbox/inbox-view';
+import { formatDateTime } from '../ui/dates';
 
 /** While a run is queued or running its screen asks again this often; otherwise never. */
 export const USER_SYNC_POLL_MS = 2000;
@@ -149,10 +150,9 @@ export function UserSyncSection() {
 
 function useFormats() {
   const { i18n } = useTranslation();
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   const number = new Intl.NumberFormat(i18n.language);
   return {
-    when: (iso: string) => when.format(new Date(iso)),
+    when: (iso: string) => formatDateTime(iso, i18n.language),
     size: (bytes: number) => (bytes < 1024 ? `${number.format(bytes)} B` : `${number.format(Math.ceil(bytes / 1024))} KB`),
   };
 }

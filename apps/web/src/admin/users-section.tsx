@@ -44,7 +44,7 @@ import { useTranslation } from 'react-i18next';
 import { callApi } from '../api/client';
 import { useCurrentTenant } from '../api/session-store';
 import { SearchIcon } from '../inbox/inbox-icons';
-import { useCan } from '../inbox/inbox-queries';
+import { useCan } from '../routing/access';
 import { pageCount } from '../inbox/inbox-state';
 import { WIDE_LAYOUT_QUERY } from '../inbox/inbox-view';
 import { DotsIcon, UploadIcon, UserPlusIcon } from '../ui/icons';

@@ -42,6 +42,7 @@ import {
   serverErrors,
   toLocalInput,
 } from './announcement-form';
+import { formatDateTime } from '../ui/dates';
 
 /** The server's limit (AnnouncementInput.text). */
 const TEXT_MAX_LENGTH = 1000;
@@ -202,7 +203,6 @@ function AnnouncementCard({
   readonly onDelete: () => void;
 }) {
   const { t, i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   // The card is named by its message's start, so a screen reader can tell cards apart.
   const name = announcement.text.length > 80 ? `${announcement.text.slice(0, 80)}…` : announcement.text;
   return (
@@ -222,13 +222,13 @@ function AnnouncementCard({
         </Group>
         <Group gap={4} wrap="wrap">
           <Text size="sm" c="dimmed">
-            {t('announcements.form.start')}: <time dateTime={announcement.startTime}>{format.format(new Date(announcement.startTime))}</time>
+            {t('announcements.form.start')}: <time dateTime={announcement.startTime}>{formatDateTime(announcement.startTime, i18n.language)}</time>
           </Text>
           <Text size="sm" c="dimmed" aria-hidden="true">
             ·
           </Text>
           <Text size="sm" c="dimmed">
-            {t('announcements.form.end')}: <time dateTime={announcement.endTime}>{format.format(new Date(announcement.endTime))}</time>
+            {t('announcements.form.end')}: <time dateTime={announcement.endTime}>{formatDateTime(announcement.endTime, i18n.language)}</time>
           </Text>
         </Group>
         <Group gap="xs">

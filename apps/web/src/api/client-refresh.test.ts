@@ -132,6 +132,19 @@ describe('session refresh (spec sections 4 and 8)', () => {
     expect(log).toHaveBeenCalledWith(SESSION_RECOVERY_FAILED_LOG);
   });
 
+  it('leaves a person who signed out while a call was under way on the page they went to', async () => {
+    const answer = deferred<Response>();
+    const { client, callsTo, navigate, session, fetchMock } = setup({});
+    fetchMock.mockImplementationOnce(() => answer.promise);
+    const call = client.callApi(listThings).catch((reason: unknown) => reason);
+    await settle();
+    session.clear();
+    answer.resolve(jsonResponse({ code: -27, data: null, message: 'token refused' }, 401));
+    expect(await call).toMatchObject({ code: -27, httpStatus: 401 });
+    expect(callsTo(REFRESH_PATH)).toHaveLength(0);
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
   it('does not loop when the retried call is refused again: one refresh, one retry, then expired', async () => {
     // The server keeps refusing even the fresh token.
     const { client, callsTo, navigate, session } = setup({ validToken: 'never-valid' });

@@ -389,6 +389,10 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (endpoint.access === 'public' || !needsRefresh(error)) return fail(error);
+      // Signed out while the call was under way (a query of the page being left when the person
+      // chose "Sign out"): its refusal is about a session they ended, so it neither refreshes nor
+      // sends them to "session expired" over the sign-in page they are on.
+      if (sentWith !== undefined && !session.get()) throw error;
 
       const outcome = await recoverSession(sentWith);
       if (outcome === 'unreachable') {

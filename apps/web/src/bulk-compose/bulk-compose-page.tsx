@@ -20,6 +20,7 @@ import { useSession } from '../api/session-store';
 import { RequireRoute } from '../routing/access';
 import { DownloadIcon, UploadIcon } from '../ui/icons';
 import { saveBlob } from '../signing/epak-download';
+import { formatDateTime } from '../ui/dates';
 
 /**
  * /bulkcompose (issue 8): choose a document template, download its CSV header, upload a file of
@@ -60,7 +61,7 @@ const working = (run: BulkComposeRun | undefined) => run !== undefined && (run.s
 
 
 function BulkCompose() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const session = useSession();
   const tenantUuid = session?.tenantUuid;
   const queryClient = useQueryClient();
@@ -203,7 +204,7 @@ function BulkCompose() {
                   {run.fileName}
                 </Text>
                 <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                  {run.templateName ?? t('bulkCompose.templateGone')} · {new Date(run.createdOn).toLocaleString()}
+                  {run.templateName ?? t('bulkCompose.templateGone')} · {formatDateTime(run.createdOn, i18n.language)}
                 </Text>
                 <Text size="xs">{t('bulkCompose.counts', { created: run.createdEpaks, failed: run.failedRows, total: run.totalRows })}</Text>
               </Stack>

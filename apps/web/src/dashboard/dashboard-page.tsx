@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { callApi } from '../api/client';
 import { useCurrentTenant, useCurrentUser } from '../api/session-store';
-import { formatDate } from '../inbox/epak-format';
+import { formatDate } from '../ui/dates';
 import { SearchIcon } from '../inbox/inbox-icons';
 import { inboxQueryKeys, useInboxPage } from '../inbox/inbox-queries';
 import { DEFAULT_INBOX_STATE, ownerName, type InboxSearch, type InboxState } from '../inbox/inbox-state';

@@ -1,10 +1,11 @@
 import { Alert, Button, Card, Group, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, type ComboboxItem, type OptionsFilter } from '@mantine/core';
-import { WEEKLY_SERIES_ALL, WEEKLY_SERIES_USER_OR_GROUP, type ChartScope, type StatisticsMember, type WeeklyChartSeries } from '@pakt/domain';
+import { WEEKLY_SERIES_ALL, WEEKLY_SERIES_USER_OR_GROUP, type ChartScope, type StatisticsMember, type WeeklyChartSeries, displayName } from '@pakt/domain';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CheckCircleIcon, ClockAlertIcon, InboxIcon, SendIcon } from '../inbox/inbox-icons';
-import { useCan, useStatistics, useUserStatistics } from '../inbox/inbox-queries';
+import { useStatistics, useUserStatistics } from '../inbox/inbox-queries';
+import { useCan } from '../routing/access';
 import { FolderBarChart, WeeklyLineChart } from './charts';
 
 interface Tile {
@@ -90,7 +91,6 @@ export interface ChartSelection {
 export const DEFAULT_CHART_SELECTION: ChartSelection = { scope: 'user', member: null };
 
 /** A member by name, as the picker lists them and the chart titles name them. */
-export const memberName = (member: StatisticsMember) => `${member.firstName} ${member.lastName}`.trim() || member.email;
 
 /** A chart under its title; `stale`: the numbers shown are the last scope's, until the new ones arrive. */
 function ChartCard({ title, stale = false, children }: { readonly title: string; readonly stale?: boolean; readonly children: ReactNode }) {
@@ -136,7 +136,7 @@ export function StatisticsCharts({ selection, onSelectionChange }: { readonly se
 
   const summary = useStatistics('summary', effective, member?.userId);
   const weekly = useStatistics('weekly', effective, member?.userId);
-  const scopeName = member ? memberName(member) : t(`inbox.charts.scopes.${effective}`);
+  const scopeName = member ? displayName(member) : t(`inbox.charts.scopes.${effective}`);
 
   let summaryBody: ReactNode = <Skeleton h={200} />;
   if (summary.isError) summaryBody = <Failed onRetry={() => void summary.refetch()} retrying={summary.isFetching} />;
@@ -199,7 +199,7 @@ function MemberPicker({ members, member, onChange }: { readonly members: readonl
       label={t('inbox.charts.scopes.groupuser')}
       placeholder={t('inbox.charts.memberPlaceholder')}
       nothingFoundMessage={t('inbox.charts.memberNone')}
-      data={members.map((m) => ({ value: m.userId, label: memberName(m) }))}
+      data={members.map((m) => ({ value: m.userId, label: displayName(m) }))}
       value={member?.userId ?? null}
       onChange={(value) => onChange(value ? (byId.get(value) ?? null) : null)}
       filter={filter}

@@ -6,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../api/client';
 import { useSession } from '../api/session-store';
-import { useCan } from '../inbox/inbox-queries';
+import { useCan } from '../routing/access';
 import { documentTemplateQueryKeys } from './document-templates-tab';
 
 /**

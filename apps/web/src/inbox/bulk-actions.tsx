@@ -3,7 +3,8 @@ import { BULK_SIGN_MAX, DELETE_EPAKS_MAX, type EpakStatus, type EpakSummary } fr
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../api/session-store';
-import { useArchiveEpaks, useBulkSign, useCan, useDeleteEpaks, useMarkManyRead } from './inbox-queries';
+import { useCan } from '../routing/access';
+import { useArchiveEpaks, useBulkSign, useDeleteEpaks, useMarkManyRead } from './inbox-queries';
 
 const ENDED: readonly EpakStatus[] = ['Completed', 'Rejected', 'Stopped', 'Expired'];
 

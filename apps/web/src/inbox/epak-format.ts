@@ -25,10 +25,6 @@ export function expiryState(epak: Pick<EpakSummary, 'expiredOn' | 'status'>, now
   return left <= EXPIRY_WARNING_DAYS * DAY_MS ? 'soon' : 'later';
 }
 
-export function formatDate(iso: string | null, language: string): string {
-  if (!iso) return '';
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso));
-}
 
 /** The first `shown` names and how many more there are ("Asha, Ravi +2"). */
 export function namesWithMore(names: readonly string[], shown = 2): { readonly names: string; readonly more: number } {

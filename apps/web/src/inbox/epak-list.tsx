@@ -3,7 +3,8 @@ import type { EpakSummary, InboxSort } from '@pakt/domain';
 import type { MouseEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { expiryState, formatDate, namesWithMore, STATUS_COLORS } from './epak-format';
+import { formatDate } from '../ui/dates';
+import { expiryState, namesWithMore, STATUS_COLORS } from './epak-format';
 import { SortIcon, StarIcon } from './inbox-icons';
 import { epakPath, ownerName, type InboxState } from './inbox-state';
 

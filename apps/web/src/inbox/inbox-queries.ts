@@ -1,7 +1,6 @@
 import {
   archiveEpak,
   bulkSignEpaks,
-  can,
   deleteEpaks,
   EPAK_LIST_REFRESH_MS,
   getStatistics,
@@ -9,7 +8,6 @@ import {
   listEpaks,
   markEpakRead,
   toggleEpakStar,
-  type Action,
   type ChartScope,
   type ChartType,
   type InboxPage,
@@ -17,7 +15,6 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { callApi } from '../api/client';
 import { useSession } from '../api/session-store';
-import { effectiveRole, usePermissionSettings } from '../routing/access';
 import { inboxRequestQuery, type InboxSearch, type InboxState } from './inbox-state';
 
 /**
@@ -46,21 +43,6 @@ export const inboxQueryKeys = {
 /** Refetches every ePak list, count and chart now (see INBOX_QUERY_SCOPE). */
 export function refreshInbox(queryClient: QueryClient): Promise<void> {
   return queryClient.invalidateQueries({ queryKey: inboxQueryKeys.all });
-}
-
-/**
- * Whether the signed-in person may do `action` in the selected tenant, by the shared permission
- * module: components ask this rather than looking at roles themselves.
- */
-export function useCan(action: Action): boolean {
-  const session = useSession();
-  // The tenant's switches (restrict-workflow, the admin sub-items' settings...) close what the
-  // server would refuse, so nothing is offered that answers 403.
-  const { settings } = usePermissionSettings();
-  if (!session || !session.tenantUuid) return false;
-  const role = effectiveRole(session);
-  if (!role) return false;
-  return can({ role, userId: session.user.id, tenantId: session.tenantUuid, userStatus: session.user.status }, action, { settings });
 }
 
 /** One page of a folder. Refetched every EPAK_LIST_REFRESH_MS (spec §9) while it is shown. */

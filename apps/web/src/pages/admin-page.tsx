@@ -14,7 +14,7 @@ import { WorkflowStatesSection } from '../admin/workflow-states-section';
 import { AnnouncementManager, useCanManageAnnouncements } from '../announcements/announcement-manager';
 import { callApi } from '../api/client';
 import { useCurrentTenant } from '../api/session-store';
-import { useCan } from '../inbox/inbox-queries';
+import { useCan } from '../routing/access';
 import { RequireRoute } from '../routing/access';
 import { ClipboardListIcon, MailIcon, MegaphoneIcon, PencilIcon, RefreshIcon, RouteIcon, UserIcon, UsersIcon } from '../ui/icons';
 import { OutboxList } from '../ui/outbox-list';

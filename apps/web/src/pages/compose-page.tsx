@@ -44,6 +44,7 @@ import {
   type EpakDetail,
   type EpakInput,
   type WorkflowStateDefinition,
+  fullName,
 } from '@pakt/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ParseKeys } from 'i18next';
@@ -78,6 +79,7 @@ import {
 import { moveStep, MAX_WORKFLOW_STEPS, type Message, type StepErrors } from './workflow-draft';
 import { STATE_TYPE_COLORS } from './workflow-form';
 import { workflowQueryKeys } from './workflows-page';
+import { formatDateTime } from '../ui/dates';
 
 /**
  * /compose (spec sections 2, 5 and 9): documents, a workflow and the details of a new ePak, saved
@@ -702,7 +704,6 @@ function DraftDocuments({
   }
   if (list.data.documents.length === 0) return <Text size="sm" c="dimmed">{t('compose.drafts.empty')}</Text>;
   const pages = Math.max(1, Math.ceil(list.data.total / list.data.pageSize));
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <Stack gap="sm">
       <Stack component="ul" gap={6} m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('compose.tabs.drafts')}>
@@ -710,7 +711,7 @@ function DraftDocuments({
           <Paper component="li" key={document.documentId} withBorder px="sm" py={8} radius="sm">
             <Checkbox
               label={document.name}
-              description={`${t('compose.documents.pages', { count: document.pageCount })} · ${date.format(new Date(document.createdOn))}`}
+              description={`${t('compose.documents.pages', { count: document.pageCount })} · ${formatDateTime(document.createdOn, i18n.language)}`}
               checked={chosen.some((other) => other.documentId === document.documentId)}
               onChange={(event) => onToggle(document, event.currentTarget.checked)}
               styles={{ label: { overflowWrap: 'anywhere' } }}
@@ -860,7 +861,7 @@ function AddressInput({
   const picked = useRef(false);
   const data = users.map((user) => ({
     value: user.email,
-    label: [`${user.firstName} ${user.lastName}`.trim(), user.email].filter(Boolean).join(' · '),
+    label: [fullName(user), user.email].filter(Boolean).join(' · '),
   }));
   return (
     <Autocomplete

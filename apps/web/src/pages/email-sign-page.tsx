@@ -1,6 +1,6 @@
 import { AppShell, Button, Center, Container, Group, Loader, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { ResponseCode } from '@pakt/domain';
+import { fullName, ResponseCode } from '@pakt/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -58,7 +58,7 @@ export function EmailSignPage() {
       </Center>
     );
   } else {
-    const person = { email: link.data.user.email, name: `${link.data.user.firstName} ${link.data.user.lastName}`.trim() };
+    const person = { email: link.data.user.email, name: fullName(link.data.user) };
     body = (
       <SigningApiProvider api={api}>
         <SigningCeremony key={link.data.ePakId} ePakId={link.data.ePakId} person={person} />

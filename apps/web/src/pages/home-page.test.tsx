@@ -12,7 +12,7 @@ describe('HomePage', () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Pakt');
     expect((await screen.findByTestId('server-status')).textContent).toBe(en.home.statusUp);
     expect(screen.getByText(aliveData.version)).toBeTruthy();
-    expect(screen.getByText(en.home.databaseKinds.pglite)).toBeTruthy();
+    expect(screen.getByText(en.home.databaseKinds.embedded)).toBeTruthy();
     expect(await screen.findByText('English, हिन्दी')).toBeTruthy();
     expect(fetchMock.mock.calls.map(([url]) => String(url)).sort()).toEqual([
       '/msbapi/public/alive',

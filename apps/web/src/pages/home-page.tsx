@@ -20,6 +20,7 @@ import { Link, useLocation } from 'react-router';
 import { usePublicAlive, usePublicConfiguration } from '../api/public-queries';
 import { useCurrentTenant, useCurrentUser } from '../api/session-store';
 import { BuildingIcon, PackageIcon, RouteIcon, UsersIcon } from '../ui/icons';
+import { formatDateTime } from '../ui/dates';
 
 function StatusItem({ label, children }: { readonly label: string; readonly children: ReactNode }) {
   return (
@@ -67,9 +68,7 @@ function ServerStatus() {
       </Alert>
     );
   } else {
-    const serverTime = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-      new Date(alive.data.serverTime),
-    );
+    const serverTime = formatDateTime(alive.data.serverTime, i18n.language);
     body = (
       <SimpleGrid component="dl" cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="sm" m={0}>
         <StatusItem label={t('home.version')}>{alive.data.version}</StatusItem>

@@ -40,6 +40,7 @@ import { OutboxList } from '../ui/outbox-list';
 import { nameProblems, PersonNameFields } from '../ui/person-name-fields';
 import { FormError } from '../ui/form-error';
 import { RootSuperadminDialog } from '../settings/superadmin-invite';
+import { formatDate } from '../ui/dates';
 
 const OUTBOX_FILTER_DEBOUNCE_MS = 300;
 /** A whole phone number, as text messages are addressed. */
@@ -324,7 +325,7 @@ function TenantCard({ tenant }: { readonly tenant: TenantSummary }) {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const [invitingSuperadmin, setInvitingSuperadmin] = useState(false);
-  const created = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(tenant.tenantCreatedOn));
+  const created = formatDate(tenant.tenantCreatedOn, i18n.language);
   return (
     <Card withBorder padding="md" component="li" aria-label={tenant.tenantName}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">

@@ -10,6 +10,7 @@ import { useSession } from '../api/session-store';
 import { effectiveRole, RequireRoute } from '../routing/access';
 import { PencilIcon, PlusIcon, RouteIcon, TrashIcon } from '../ui/icons';
 import { STATE_TYPE_COLORS, WorkflowFormDrawer } from './workflow-form';
+import { formatDate } from '../ui/dates';
 
 /**
  * /workflows: the tenant's workflow templates (spec sections 2 and 7). Everyone who may open the
@@ -189,7 +190,7 @@ function WorkflowCard({
   readonly onDelete: () => void;
 }) {
   const { t, i18n } = useTranslation();
-  const modified = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(template.modifiedOn));
+  const modified = formatDate(template.modifiedOn, i18n.language);
   return (
     <Card withBorder padding="md" component="li" aria-label={template.name}>
       <Stack gap="xs">

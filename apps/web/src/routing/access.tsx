@@ -1,11 +1,13 @@
 import {
   accessibilities,
+  can,
   canAccessRoute,
   routeFromPathname,
   forcedRouteForStatus,
   routePath,
   resolvePermissionSettings,
   visibleMenu,
+  type Action,
   type FeatureFlags,
   type GuardedRoute,
   type MenuItemId,
@@ -172,4 +174,19 @@ export function RequireRoute({ route, children }: { readonly route: GuardedRoute
     return <Navigate to={accessDeniedPath('forbidden')} replace />;
   }
   return children;
+}
+
+/**
+ * Whether the signed-in person may do `action` in the selected tenant, by the shared permission
+ * module: components ask this rather than looking at roles themselves.
+ */
+export function useCan(action: Action): boolean {
+  const session = useSession();
+  // The tenant's switches (restrict-workflow, the admin sub-items' settings...) close what the
+  // server would refuse, so nothing is offered that answers 403.
+  const { settings } = usePermissionSettings();
+  if (!session || !session.tenantUuid) return false;
+  const role = effectiveRole(session);
+  if (!role) return false;
+  return can({ role, userId: session.user.id, tenantId: session.tenantUuid, userStatus: session.user.status }, action, { settings });
 }

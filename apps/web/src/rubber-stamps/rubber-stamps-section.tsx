@@ -20,7 +20,7 @@ import { ApiError, callApi } from '../api/client';
 import { useObjectUrl } from '../api/profile';
 import { useSession } from '../api/session-store';
 import { PersonPicker, type PickedPerson } from '../admin/person-picker';
-import { useCan } from '../inbox/inbox-queries';
+import { useCan } from '../routing/access';
 import { acceptOf, readImageFile, type ImageFileRule } from '../tag-editor/image-file';
 import { PencilIcon, PlusIcon, TrashIcon, UsersIcon } from '../ui/icons';
 import { queryPlaceholder } from '../ui/query-placeholder';

@@ -1,4 +1,4 @@
-import { flattenTags, isRubberStamp, isSignatureFamilyTag, RUBBER_STAMP_DIMENSIONS, type PageGeometry, type Rect, type RubberStampChoice, type RubberStampUse, type Tag } from '@pakt/domain';
+import { isTagFor, flattenTags, isRubberStamp, isSignatureFamilyTag, RUBBER_STAMP_DIMENSIONS, type PageGeometry, type Rect, type RubberStampChoice, type RubberStampUse, type Tag } from '@pakt/domain';
 
 /**
  * Where the ceremony puts a rubber stamp the signer applies (issue 8), kept free of React: into
@@ -13,14 +13,9 @@ export interface StampSigner {
   readonly stepOrder: number | null;
 }
 
-const isSigners = (tag: Pick<Tag, 'userEmail' | 'wfsOrderId'>, signer: StampSigner) =>
-  !!tag.userEmail &&
-  tag.userEmail.toLowerCase() === signer.email.toLowerCase() &&
-  (tag.wfsOrderId === undefined || signer.stepOrder === null || tag.wfsOrderId === signer.stepOrder);
-
 /** The rubber-stamp tag the custodian placed for this signer and still waiting, if any. */
 export function ownStampTag(tags: readonly Tag[], signer: StampSigner): Tag | undefined {
-  return flattenTags(tags).find((tag) => isRubberStamp(tag) && tag.status !== 'done' && isSigners(tag, signer));
+  return flattenTags(tags).find((tag) => isRubberStamp(tag) && tag.status !== 'done' && isTagFor(tag, signer));
 }
 
 /** The stamp's size: its image's shape inside the default stamp box (page frame). */
@@ -53,7 +48,7 @@ export function stampUseFor(options: {
     };
   }
   const signature = flattenTags(tags)
-    .filter((tag) => (isSignatureFamilyTag(tag) || tag.type === 'composite') && isSigners(tag, signer) && pages[tag.pageNumber - 1])
+    .filter((tag) => (isSignatureFamilyTag(tag) || tag.type === 'composite') && isTagFor(tag, signer) && pages[tag.pageNumber - 1])
     .sort((a, b) => a.pageNumber - b.pageNumber || a.positionY - b.positionY || a.positionX - b.positionX)[0];
   const pageNumber = signature?.pageNumber ?? 1;
   const page = pages[pageNumber - 1];

@@ -42,7 +42,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError, callApi } from '../api/client';
 import { useCurrentTenant } from '../api/session-store';
-import { useCan } from '../inbox/inbox-queries';
+import { useCan } from '../routing/access';
 import { RequireRoute } from '../routing/access';
 import { SuperadminsSection } from './superadmins-section';
 import { changeCount, changesOf, draftOf, fieldErrors, type SettingsDraft } from './settings-model';

@@ -7,10 +7,11 @@ import { useTranslation } from 'react-i18next';
 import { callApi } from '../api/client';
 import { useCurrentTenant } from '../api/session-store';
 import { useActor } from '../admin/user-model';
-import { useCan } from '../inbox/inbox-queries';
+import { useCan } from '../routing/access';
 import { WIDE_LAYOUT_QUERY } from '../inbox/inbox-view';
 import { UserPlusIcon } from '../ui/icons';
 import { type SuperadminProblem, superadminProblem, SuperadminInviteForm } from './superadmin-invite';
+import { formatDate } from '../ui/dates';
 
 export const superadminQueryKeys = {
   list: (tenant: string | null | undefined) => ['tenant', tenant ?? null, 'superadmins'] as const,
@@ -207,12 +208,11 @@ function NameText({ superadmin }: { readonly superadmin: Superadmin }) {
 
 function useDates() {
   const { t, i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
   return {
-    invited: (s: Superadmin) => format.format(new Date(s.createdOn)),
-    lastLogin: (s: Superadmin) => (s.lastLoginOn ? format.format(new Date(s.lastLoginOn)) : t('superadmins.never')),
+    invited: (s: Superadmin) => formatDate(s.createdOn, i18n.language),
+    lastLogin: (s: Superadmin) => (s.lastLoginOn ? formatDate(s.lastLoginOn, i18n.language) : t('superadmins.never')),
     /** The same as a phrase of a card's line. */
-    lastLoginPhrase: (s: Superadmin) => (s.lastLoginOn ? t('superadmins.lastLogin', { date: format.format(new Date(s.lastLoginOn)) }) : t('superadmins.neverSignedIn')),
+    lastLoginPhrase: (s: Superadmin) => (s.lastLoginOn ? t('superadmins.lastLogin', { date: formatDate(s.lastLoginOn, i18n.language) }) : t('superadmins.neverSignedIn')),
   };
 }
 

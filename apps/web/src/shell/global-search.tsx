@@ -9,6 +9,7 @@ import {
   searchDirectory,
   type InboxPage,
   type SearchType,
+  fullName,
 } from '@pakt/domain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
@@ -18,9 +19,9 @@ import { callApi } from '../api/client';
 import { useSession } from '../api/session-store';
 import type { DashboardLocationState } from '../dashboard/dashboard-page';
 import { SearchIcon } from '../inbox/inbox-icons';
-import { INBOX_QUERY_SCOPE, useCan } from '../inbox/inbox-queries';
+import { INBOX_QUERY_SCOPE } from '../inbox/inbox-queries';
 import { ownerName } from '../inbox/inbox-state';
-import { effectiveRole, usePermissionSettings } from '../routing/access';
+import { effectiveRole, useCan, usePermissionSettings } from '../routing/access';
 import { XIcon } from '../ui/icons';
 import { changeSearchType, EMPTY_SEARCH, firstSegment, isSearchBarHidden, searchBarModeOn, searchTarget, type SearchDraft } from './global-search-rules';
 
@@ -82,7 +83,7 @@ function PersonPicker({
   const needle = text.trim().toLowerCase();
   const people = new Map<string, string>();
   for (const user of searching ? (directory.data?.users ?? []) : []) {
-    people.set(user.userId, `${`${user.firstName} ${user.lastName}`.trim()} · ${user.email}`);
+    people.set(user.userId, `${fullName(user)} · ${user.email}`);
   }
   if (needle.length > 0) {
     for (const person of peopleInInbox(queryClient)) {

@@ -1,3 +1,4 @@
+import { fullName } from '@pakt/domain';
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import type { SessionUser } from '@pakt/domain';
 import { useQuery } from '@tanstack/react-query';
@@ -9,7 +10,7 @@ import { useCurrentTenant, useCurrentUser } from '../api/session-store';
 import { HelpIcon, KeyIcon, LogoutIcon, MailIcon, UserIcon } from '../ui/icons';
 
 export function displayName(user: { readonly firstName: string; readonly lastName: string }): string {
-  return `${user.firstName} ${user.lastName}`.trim();
+  return fullName(user);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { displayName } from '@pakt/domain';
 import { Badge, Box, Group, Paper, Stack, Text, Title, type MantineColor } from '@mantine/core';
 import type { EpakDetail, EpakStatus, SignerStatus } from '@pakt/domain';
 import { useId, type ReactNode } from 'react';
@@ -95,7 +96,7 @@ export function EpakSteps({ epak, myRecipientId }: { readonly epak: EpakDetail; 
               </Group>
               <Stack component="ul" gap={4} m={0} mt={4} p={0} style={{ listStyle: 'none' }}>
                 {step.recipients.map((recipient) => {
-                  const name = `${recipient.firstName} ${recipient.lastName}`.trim() || recipient.email;
+                  const name = displayName(recipient);
                   const me = recipient.recipientId === myRecipientId;
                   return (
                     <Group component="li" key={recipient.recipientId} gap="xs" justify="space-between" wrap="nowrap" data-testid="step-recipient">

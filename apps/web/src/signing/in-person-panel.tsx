@@ -1,9 +1,9 @@
+import { displayName } from '@pakt/domain';
 import { Button } from '@mantine/core';
 import type { EpakDetail, EpakRecipient } from '@pakt/domain';
 import { useTranslation } from 'react-i18next';
 import { SidePanel } from './side-panel';
 
-export const recipientName = (person: { readonly firstName: string; readonly lastName: string; readonly email: string }) => `${person.firstName} ${person.lastName}`.trim() || person.email;
 
 /**
  * The in-person signers the host may call up now (spec INPERSONSIGN): when the viewer owns the
@@ -26,7 +26,7 @@ export function InPersonPanel({ epak, onStart }: { readonly epak: EpakDetail; re
     <SidePanel title={t('signing.inPerson.heading')} intro={t('signing.inPerson.intro')} testId="in-person-panel">
       {waiting.map((recipient) => (
         <Button key={recipient.recipientId} onClick={() => onStart(recipient)} h="auto" mih={36} py={6} styles={{ label: { whiteSpace: 'normal', overflowWrap: 'anywhere', textAlign: 'center' } }}>
-          {t('signing.inPerson.start', { name: recipientName(recipient) })}
+          {t('signing.inPerson.start', { name: displayName(recipient) })}
         </Button>
       ))}
     </SidePanel>

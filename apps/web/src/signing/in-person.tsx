@@ -1,12 +1,11 @@
 import { Alert, Box, Button, Container, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
-import { authorizeInPersonSigner, ResponseCode, type EndpointData, type EpakRecipient } from '@pakt/domain';
+import { authorizeInPersonSigner, displayName, ResponseCode, type EndpointData, type EpakRecipient } from '@pakt/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import type { Outcome } from './action-panel';
-import { recipientName } from './in-person-panel';
 import { createInPersonClient, type InPersonClient } from './in-person-session';
 import { actionErrorMessage } from './sign-errors';
 import { signingQueryKeys, SigningApiProvider, useSigningApi } from './signing-api';
@@ -85,7 +84,7 @@ export function InPersonDialog({
   });
 
   if (!recipient) return <Modal opened={false} onClose={onClose} />;
-  const name = recipientName(recipient);
+  const name = displayName(recipient);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -188,7 +187,7 @@ export function HostedSigningCeremony({ ePakId, person, tenantId }: { readonly e
   };
 
   if (turn) {
-    const name = recipientName(turn.signer);
+    const name = displayName(turn.signer);
     return (
       <InPersonTurn
         client={turn}
@@ -221,7 +220,7 @@ export function HostedSigningCeremony({ ePakId, person, tenantId }: { readonly e
             // The token ran out (15 minutes): the turn is over, the host asks for a new code. A
             // late answer for a turn already over changes nothing.
             onEnded: () => {
-              if (current.current === client) backToHost({ kind: 'expired', name: recipientName(answer.signer) });
+              if (current.current === client) backToHost({ kind: 'expired', name: displayName(answer.signer) });
             },
           });
           current.current = client;
@@ -239,7 +238,7 @@ export function HostedSigningCeremony({ ePakId, person, tenantId }: { readonly e
 function InPersonTurn({ client, ePakId, onDone }: { readonly client: InPersonClient; readonly ePakId: string; readonly onDone: (outcome: Outcome | 'cancelled' | 'expired') => void }) {
   const { t } = useTranslation();
   const titleId = useId();
-  const name = recipientName(client.signer);
+  const name = displayName(client.signer);
   const api = useMemo(() => ({ callApi: client.callApi, scope: client.scope }), [client]);
   return (
     <Box

@@ -19,6 +19,9 @@ import {
   type SignDocumentResult,
   type Tag,
   type TagValue,
+  displayName,
+  fullName,
+  isTagFor,
 } from '@pakt/domain';
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
@@ -49,7 +52,6 @@ import {
   isEditable,
   isFilled,
   isGroup,
-  isOwnTag,
   isRequired,
   NO_VIEWER,
   ownComposites,
@@ -158,7 +160,7 @@ function Ceremony({
     () => ({
       email: me?.email ?? person.email,
       stepOrder: viewer.stepOrder,
-      name: (me ? `${me.firstName} ${me.lastName}`.trim() : '') || person.name || person.email,
+      name: (me ? fullName(me) : '') || person.name || person.email,
     }),
     [me, person, viewer.stepOrder],
   );
@@ -534,7 +536,7 @@ function Ceremony({
       .filter((tag) => tag.pageNumber === pageNumber && !isGroup(tag))
       .map((tag) => {
         const kind = valueKindOf(tag);
-        const own = isOwnTag(tag, signer);
+        const own = isTagFor(tag, signer);
         const editable = isEditable(tag, context);
         const value = valueOf(tag, values);
         const presentation = presentationOf(tag, { own, editable, documentSigned: context.documentSigned, filled: isFilled(value) });
@@ -798,11 +800,9 @@ function presentationOf(tag: Tag, state: { own: boolean; editable: boolean; docu
 
 function ownerNameOf(epak: EpakDetail, tag: Tag): string | null {
   if (!tag.userEmail) return null;
-  const email = tag.userEmail.toLowerCase();
   for (const step of epak.steps) {
-    if (tag.wfsOrderId !== undefined && step.order !== tag.wfsOrderId) continue;
-    const recipient = step.recipients.find((candidate) => candidate.email.toLowerCase() === email);
-    if (recipient) return `${recipient.firstName} ${recipient.lastName}`.trim() || recipient.email;
+    const recipient = step.recipients.find((candidate) => isTagFor(tag, { email: candidate.email, stepOrder: step.order }));
+    if (recipient) return displayName(recipient);
   }
   return tag.userEmail;
 }

@@ -1,4 +1,4 @@
-import { newTag, type Tag } from '@pakt/domain';
+import { isTagFor, newTag, type Tag } from '@pakt/domain';
 import { describe, expect, it } from 'vitest';
 import {
   autoFillTargets,
@@ -6,7 +6,6 @@ import {
   initialsOf,
   isCompositeComplete,
   isEditable,
-  isOwnTag,
   parseTagDate,
   requiredProgress,
   valuesToSend,
@@ -23,11 +22,11 @@ const tag = (type: Tag['type'], over: Partial<Tag> = {}): Tag => {
 
 describe('whose tag, and who may fill it', () => {
   it('is the signer’s by address (any case) and step', () => {
-    expect(isOwnTag(tag('text'), signer)).toBe(true);
-    expect(isOwnTag(tag('text', { wfsOrderId: 1 }), signer)).toBe(false);
-    expect(isOwnTag(tag('text', { wfsOrderId: undefined }), signer)).toBe(true);
-    expect(isOwnTag(tag('text', { userEmail: 'ravi@example.com' }), signer)).toBe(false);
-    expect(isOwnTag(tag('text', { userEmail: undefined }), signer)).toBe(false);
+    expect(isTagFor(tag('text'), signer)).toBe(true);
+    expect(isTagFor(tag('text', { wfsOrderId: 1 }), signer)).toBe(false);
+    expect(isTagFor(tag('text', { wfsOrderId: undefined }), signer)).toBe(true);
+    expect(isTagFor(tag('text', { userEmail: 'ravi@example.com' }), signer)).toBe(false);
+    expect(isTagFor(tag('text', { userEmail: undefined }), signer)).toBe(false);
   });
 
   it('follows spec §6 for the signer’s own tags, and only while they can act on an unsigned document', () => {

@@ -1,4 +1,4 @@
-import { flattenTags, isRubberStamp, isSignatureTag, isTagReadOnlyFor, type EpakViewer, type Tag, type TagType, type TagValue } from '@pakt/domain';
+import { isTagFor, flattenTags, isRubberStamp, isSignatureTag, isTagReadOnlyFor, type EpakViewer, type Tag, type TagType, type TagValue } from '@pakt/domain';
 
 /**
  * What the signing ceremony needs to know about tags, kept free of React so it can be tested as
@@ -89,15 +89,6 @@ export function isGroup(tag: Pick<Tag, 'type' | 'children'>): boolean {
   return tag.type === 'composite' && (tag.children?.length ?? 0) > 0;
 }
 
-/**
- * The tag is the signer's: meant for their address and, when both sides say which step, for
- * their step (the same person may sign at two steps; each step has its own tags).
- */
-export function isOwnTag(tag: Pick<Tag, 'userEmail' | 'wfsOrderId'>, signer: Pick<Signer, 'email' | 'stepOrder'>): boolean {
-  if (!tag.userEmail || tag.userEmail.toLowerCase() !== signer.email.toLowerCase()) return false;
-  return tag.wfsOrderId === undefined || signer.stepOrder === null || tag.wfsOrderId === signer.stepOrder;
-}
-
 export interface EditContext {
   readonly signer: Signer;
   /** Something waits for the signer now (viewer.canAct). */
@@ -114,7 +105,7 @@ export interface EditContext {
  */
 export function isEditable(tag: Tag, context: EditContext): boolean {
   if (!context.canAct || context.documentSigned) return false;
-  if (!isOwnTag(tag, context.signer)) return false;
+  if (!isTagFor(tag, context.signer)) return false;
   if (isTagReadOnlyFor(tag, 'signer')) return false;
   // A rubber-stamp tag takes one of the signer's stamps through the stamp chooser, never an upload.
   if (isRubberStamp(tag)) return false;
@@ -183,7 +174,7 @@ export function valuesToSend(tags: readonly Tag[], values: Values, context: Edit
 /** The signer's composites (signature blocks), in page order: the auto-fill question is about them. */
 export function ownComposites(tags: readonly Tag[], context: EditContext): Tag[] {
   return flattenTags(tags)
-    .filter((tag) => tag.type === 'composite' && isOwnTag(tag, context.signer) && !isTagReadOnlyFor(tag, 'signer'))
+    .filter((tag) => tag.type === 'composite' && isTagFor(tag, context.signer) && !isTagReadOnlyFor(tag, 'signer'))
     .sort((a, b) => a.pageNumber - b.pageNumber || a.positionY - b.positionY);
 }
 

@@ -1,27 +1,14 @@
-import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
-import type * as PdfJsModule from 'pdfjs-dist';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
+import { loadPdfJs } from './pdfjs-loader';
 
 /**
- * The one place pdf.js is used. It is imported on demand, so the ~400 kB library loads only
- * when a document is shown, never with the rest of the app; tests (jsdom cannot render PDFs)
+ * The one place pdf.js is used (pdfjs-loader.ts loads it, on demand, so the ~400 kB library loads
+ * only when a document is shown, never with the rest of the app); tests (jsdom cannot render PDFs)
  * replace this module as a whole.
  */
 
-type PdfJs = typeof PdfJsModule;
-
 /** Where vite.config.ts puts pdf.js's data files (under the app's base path). */
 const PDFJS_ASSETS = `${import.meta.env.BASE_URL}pdfjs/`;
-
-let pdfjs: Promise<PdfJs> | null = null;
-
-function loadPdfJs(): Promise<PdfJs> {
-  pdfjs ??= import('pdfjs-dist').then((module) => {
-    module.GlobalWorkerOptions.workerSrc = workerUrl;
-    return module;
-  });
-  return pdfjs;
-}
 
 /**
  * The most canvas pixels one page may take: at zoom 3 on a 2x screen an A4 page would be 18 M
@@ -87,10 +74,12 @@ function wrap(proxy: PDFDocumentProxy): PdfDocument {
 
 /** Opens a PDF from its bytes. The bytes are copied: pdf.js hands its buffer to the worker. */
 export async function openPdf(bytes: ArrayBuffer): Promise<PdfDocument> {
-  const { getDocument } = await loadPdfJs();
+  const { pdfjs, worker } = await loadPdfJs();
   // isEvalSupported false: pdf.js then never compiles code from a document (fonts included).
-  const proxy = await getDocument({
+  const proxy = await pdfjs.getDocument({
     data: new Uint8Array(bytes.slice(0)),
+    // The page's one worker, started early (pdfjs-loader.ts); destroying the document leaves it running.
+    worker,
     isEvalSupported: false,
     // pdf.js's own data, copied next to the app by vite.config.ts (pdfJsAssets): the 14 standard
     // fonts that PDFs may use without embedding, character maps for CJK text, and the decoders

@@ -1,4 +1,4 @@
-import { SIGNING_STATE_TYPES, type EpakDetail } from '@pakt/domain';
+import { SIGNING_STATE_TYPES, type EpakDetail, displayName, isTagFor } from '@pakt/domain';
 
 /**
  * One person a tag can be for: a recipient of a signing step (SIGN or INPERSONSIGN). The same
@@ -22,7 +22,7 @@ export function signersOf(epak: Pick<EpakDetail, 'steps'>): SignerOption[] {
         key: `${step.order}|${recipient.email}`,
         email: recipient.email,
         userId: recipient.userId,
-        name: `${recipient.firstName} ${recipient.lastName}`.trim() || recipient.email,
+        name: displayName(recipient),
         stepOrder: step.order,
         stepName: step.name,
       })),
@@ -31,9 +31,7 @@ export function signersOf(epak: Pick<EpakDetail, 'steps'>): SignerOption[] {
 
 /** The signer a tag is assigned to, if any (matched by step and address). */
 export function signerOfTag(signers: readonly SignerOption[], tag: { readonly userEmail?: string; readonly wfsOrderId?: number }): SignerOption | undefined {
-  if (!tag.userEmail) return undefined;
-  const email = tag.userEmail.toLowerCase();
-  return signers.find((signer) => signer.email === email && (tag.wfsOrderId === undefined || signer.stepOrder === tag.wfsOrderId));
+  return signers.find((signer) => isTagFor(tag, signer));
 }
 
 /** The fields that assign a tag to a signer. */

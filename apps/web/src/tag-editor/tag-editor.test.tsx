@@ -156,7 +156,9 @@ describe('tag editor', () => {
     stubEditor([]);
     await openEditor({ ...epak, documents: [{ ...epak.documents[0]!, pageCount: 500, pages }] });
     expect(screen.getAllByTestId('tag-editor-page')).toHaveLength(500);
-    expect(observed).toHaveLength(500);
+    // The observer is attached in a passive effect, which React may run after the commit that
+    // findByRole saw (under load it did): wait for it rather than race it.
+    await waitFor(() => expect(observed).toHaveLength(500));
     await waitFor(() => expect(renderPage).toHaveBeenCalled());
     const drawn = () => new Set(renderPage.mock.calls.map((call) => (call as unknown[])[0]));
     // At first only the opening pages are drawn.

@@ -31,7 +31,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../api/client';
 import { usePublicConfiguration } from '../api/public-queries';
 import { useSession } from '../api/session-store';
-import { useCan } from '../inbox/inbox-queries';
+import { useCan } from '../routing/access';
 import { CopyIcon, PlusIcon, TrashIcon } from '../ui/icons';
 import { DocumentPages, type EpakDocument, type PagePoint } from './document-pages';
 import { problemMessage } from './problem-message';

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { callApi } from '../api/client';
 import { useSession } from '../api/session-store';
 import { openPdf, type PdfDocument } from './pdf-document';
+import { preloadPdfJs } from './pdfjs-loader';
 import { tagEditorQueryKeys } from './query-keys';
 
 export type PdfState =
@@ -37,6 +38,9 @@ export function usePdfDocument(ePakId: string, documentId: string): PdfState {
 export function useOpenedPdf(bytes: { readonly data: ArrayBuffer | undefined; readonly isError: boolean; readonly refetch: () => void }): PdfState {
   const [opened, setOpened] = useState<{ readonly source: ArrayBuffer; readonly pdf: PdfDocument | null } | null>(null);
   const [attempt, setAttempt] = useState(0);
+
+  // pdf.js and its worker load while the bytes download, not after them (pdfjs-loader.ts).
+  useEffect(() => preloadPdfJs(), []);
 
   useEffect(() => {
     const source = bytes.data;

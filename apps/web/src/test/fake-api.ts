@@ -12,7 +12,7 @@ import type { Session } from '../api/session-store';
 export const aliveData: AliveData = {
   status: 'UP',
   version: '0.1.0-test',
-  database: 'pglite',
+  database: 'embedded',
   serverTime: '2025-01-15T10:30:00.000Z',
 };
 

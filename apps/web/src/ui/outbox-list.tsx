@@ -3,6 +3,7 @@ import type { OutboxMessage } from '@pakt/domain';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from './dates';
 
 const URL_PATTERN = /(https?:\/\/[^\s<>"')]+)/g;
 
@@ -21,7 +22,7 @@ export function linkify(text: string): ReactNode[] {
 
 function MessageCard({ message, showTenant }: { readonly message: OutboxMessage; readonly showTenant: boolean }) {
   const { t, i18n } = useTranslation();
-  const time = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(message.createdAt));
+  const time = formatDateTime(message.createdAt, i18n.language);
   const state = message.lastError ? 'failed' : message.sentAt ? 'sent' : 'queued';
   return (
     <Card withBorder padding="md" component="li" aria-label={message.subject}>

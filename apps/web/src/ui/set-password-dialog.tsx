@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { registerUserTenant, type PasswordConfig, type SessionUser } from '@pakt/domain';
+import { registerUserTenant, type PasswordConfig, type SessionUser, fullName } from '@pakt/domain';
 import { useMutation } from '@tanstack/react-query';
 import type { ParseKeys } from 'i18next';
 import { useState, type FormEvent, type ReactNode } from 'react';
@@ -261,7 +261,7 @@ function RegisterForm({
 
   return (
     <FormFrame
-      intro={t('setPassword.registerIntro', { name: `${invitation.firstName} ${invitation.lastName}`.trim() })}
+      intro={t('setPassword.registerIntro', { name: fullName(invitation) })}
       message={message}
       refusal={refusal}
       configFailed={failed}

@@ -81,15 +81,33 @@ export type EndpointQuery<E extends Endpoint> = InferOr<E['query'], Record<strin
 export type EndpointBody<E extends Endpoint> = InferOr<E['body'], undefined>;
 export type EndpointData<E extends Endpoint> = z.infer<E['response']>;
 
-/** What a binary endpoint's handler hands back; the server streams it as the body. */
-export interface BinaryBody {
+/**
+ * What a binary endpoint's handler hands back; the server streams it as the body. Either the
+ * whole stream, or (for one stored file) a reader of byte ranges with the file's fixed identity,
+ * so that a client can ask for part of it (HTTP Range: a viewer reading a large PDF as it goes,
+ * a download resumed).
+ */
+export type BinaryBody = {
   contentType: string;
   size: number;
   /** Offered as a download under this name (Content-Disposition: attachment). */
   fileName?: string;
-  /** A Node readable stream on the server; opaque to this package. */
-  stream: unknown;
-}
+} & (
+  | {
+      /** A Node readable stream on the server; opaque to this package. */
+      stream: unknown;
+      ranged?: undefined;
+    }
+  | {
+      stream?: undefined;
+      ranged: {
+        /** Names these exact bytes (the stored file's hash), sent as the ETag and matched against If-Range. */
+        etag: string;
+        /** A Node readable stream of bytes start..end (inclusive), or of all of them without a range. */
+        read(range?: { start: number; end: number }): Promise<unknown>;
+      };
+    }
+);
 
 /** The full success body schema of an endpoint: `{ code, data, message? }`. */
 export function responseEnvelope<E extends Endpoint>(endpoint: E) {

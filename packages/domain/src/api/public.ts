@@ -6,7 +6,7 @@ import { defineEndpoint } from './contract';
 export const AliveData = z.object({
   status: z.literal('UP'),
   version: z.string(),
-  database: z.enum(['pglite', 'postgres']),
+  database: z.enum(['embedded', 'postgres']),
   serverTime: z.iso.datetime(),
 });
 export type AliveData = z.infer<typeof AliveData>;

@@ -8,6 +8,7 @@ import { MESSAGE_KEYS } from '../message-keys';
 import { ResponseCode } from '../response-codes';
 import { displayToPage, GEOMETRY_EPSILON, isInsidePage, pageToDisplay, tagRect, toBlockBounds, type Rect } from './geometry';
 import {
+  isTagFor,
   OWN_TAG_PROBLEM_KEYS,
   SPEC_TAG_PROBLEM_KEYS,
   TAG_PROBLEM_KEYS,
@@ -66,6 +67,22 @@ describe('problem keys', () => {
   it('keep our own keys apart from the spec catalogue', () => {
     for (const key of OWN_TAG_PROBLEM_KEYS) expect(MESSAGE_KEYS).not.toContain(key);
     expect(new Set(TAG_PROBLEM_KEYS).size).toBe(TAG_PROBLEM_KEYS.length);
+  });
+});
+
+describe('isTagFor: whose tag it is to fill', () => {
+  const tag = (userEmail: string | undefined, wfsOrderId?: number) => ({ userEmail, wfsOrderId });
+  it.each([
+    ['the same address, any case and spaces, at the same step', tag(' Asha@Example.com ', 2), { email: 'asha@example.com', stepOrder: 2 }, true],
+    ['an address padded on the person side', tag('asha@example.com', 2), { email: ' ASHA@example.com', stepOrder: 2 }, true],
+    ['a tag naming no step: theirs at any', tag('asha@example.com'), { email: 'asha@example.com', stepOrder: 3 }, true],
+    ['a person in no particular step: any of their tags', tag('asha@example.com', 4), { email: 'asha@example.com', stepOrder: null }, true],
+    ['another step', tag('asha@example.com', 1), { email: 'asha@example.com', stepOrder: 2 }, false],
+    ['another address', tag('ravi@example.com', 2), { email: 'asha@example.com', stepOrder: 2 }, false],
+    ['a tag for nobody', tag(undefined, 2), { email: 'asha@example.com', stepOrder: 2 }, false],
+    ['a blank address never matches', tag('  ', 2), { email: '  ', stepOrder: 2 }, false],
+  ] as const)('%s', (_name, given, person, expected) => {
+    expect(isTagFor(given, person)).toBe(expected);
   });
 });
 

@@ -116,6 +116,25 @@ export function signerKey(tag: Pick<Tag, 'userUuid' | 'userEmail' | 'wfsOrderId'
   return who === null ? null : `${tag.wfsOrderId ?? ''}|${who}`;
 }
 
+/** Who fills tags: an address and the step of their place (null: whichever step they are in). */
+export interface TagFiller {
+  readonly email: string;
+  readonly stepOrder: number | null;
+}
+
+/**
+ * Is this tag the person's to fill: meant for their address (both sides trimmed and case-folded)
+ * and, when the tag and the person both name a step, for that step. A tag naming no step is
+ * theirs in any; the same person may sign at two steps, each with its own tags. The one rule the
+ * server (signing, stamps, attachments, the engine) and the web app (the ceremony, stamp
+ * placement) both ask.
+ */
+export function isTagFor(tag: Pick<Tag, 'userEmail' | 'wfsOrderId'>, person: TagFiller): boolean {
+  const email = tag.userEmail?.trim().toLowerCase();
+  if (!email || email !== person.email.trim().toLowerCase()) return false;
+  return tag.wfsOrderId === undefined || person.stepOrder === null || tag.wfsOrderId === person.stepOrder;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Overlap
 
