@@ -204,6 +204,21 @@ describe.each([
     expect(await b.keys()).toEqual([]);
   });
 
+  it('leaves nothing behind when the source fails before its first byte', async () => {
+    // Fails while the destination may still be opening: a lazily opened temporary file used to
+    // appear after the cleanup had run.
+    // eslint-disable-next-line require-yield -- a source that fails before it yields anything
+    async function* failingAtOnce(): AsyncGenerator<Buffer> {
+      await Promise.resolve();
+      throw new Error('refused at once');
+    }
+    const settled = await Promise.allSettled(Array.from({ length: 40 }, () => storage.put(Readable.from(failingAtOnce()))));
+    expect(settled.map((result) => (result.status === 'rejected' ? (result.reason as Error).message : 'stored'))).toEqual(Array(40).fill('refused at once'));
+    // Anything still opening in the background has landed by the time a later put is stored.
+    const later = await storage.put(Readable.from(['after']));
+    expect(await b.keys()).toEqual([blobKey(later.sha256)]);
+  });
+
   it('aborts the whole put when a check refuses, small or multi-part, and leaves nothing behind', async () => {
     await expect(storage.put(Readable.from(['0123456789']), [refuseAfter(5)])).rejects.toThrow('too large');
     const big = patterned(3 * PART_SIZE);

@@ -111,8 +111,11 @@ export class LocalFileStorage implements FileStorage {
         callback(null, chunk);
       },
     });
+    // Opened before the pipeline starts: a write stream that opens lazily can create the file after a
+    // failing source made the catch below remove it, leaving a stray temporary file behind.
+    const handle = await fs.promises.open(tmpPath, 'wx');
     try {
-      await pipeline([content, ...checks, meter, fs.createWriteStream(tmpPath, { flags: 'wx' })]);
+      await pipeline([content, ...checks, meter, handle.createWriteStream()]);
       const sha256 = hash.digest('hex');
       const finalPath = this.pathOf(sha256);
       await fs.promises.mkdir(path.dirname(finalPath), { recursive: true });
