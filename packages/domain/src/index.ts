@@ -7,6 +7,7 @@ export * from './envelope';
 export * from './languages';
 export * from './message-keys';
 export * from './permissions';
+export * from './policies';
 export * from './person-name';
 export * from './password-policy';
 export * from './response-codes';

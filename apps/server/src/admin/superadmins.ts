@@ -1,8 +1,7 @@
-import { type Actor, notFound, type Superadmin, type SuperadminInvitee, type SuperadminStatusChange } from '@pakt/domain';
+import { type Actor, enforce, notFound, type Superadmin, type SuperadminInvitee, type SuperadminStatusChange } from '@pakt/domain';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { invitations, memberships, tenants, users } from '../db/schema';
-import { authorizeOrThrow } from '../http/auth-guard';
 import { createInvitation, INVITATION_DAYS } from '../identity/invitations';
 import { loadTenantSettings } from '../identity/tenant-configuration';
 import { recordAdminAction } from './audit-log';
@@ -101,7 +100,7 @@ export async function setSuperadminStatus(options: { db: Db; actor: Actor & { te
     const db = tx as unknown as Db;
     const row = await superadminRow(db, actor.tenantId, change.userId, true);
     if (!row) throw notFound();
-    authorizeOrThrow(actor, 'superadmin.updateStatus', { targetUserId: change.userId, targetRole: 'super_admin', targetTenantId: actor.tenantId });
+    enforce(actor, 'superadmin.updateStatus', { targetUserId: change.userId, targetRole: 'super_admin', targetTenantId: actor.tenantId });
     const current = row.membership.status;
     let next: Superadmin['status'];
     if (change.status === 'disabled') next = 'disabled';

@@ -3,6 +3,7 @@ import {
   type AdminUser,
   authorize,
   DomainError,
+  enforce,
   type FilteredUsersQuery,
   notFound,
   REFUSAL_RESPONSES,
@@ -16,7 +17,6 @@ import {
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { memberships, users } from '../db/schema';
-import { authorizeOrThrow } from '../http/auth-guard';
 import { mailResetLink } from '../identity/passwords';
 import { containing } from '../inbox/search';
 import { recordAdminAction } from './audit-log';
@@ -148,7 +148,7 @@ export async function makeAdmin(options: { db: Db; actor: Actor & { tenantId: st
     const db = tx as unknown as Db;
     const row = (await memberRows(db, actor.tenantId, [options.userId], true)).get(options.userId);
     if (!row) throw notFound();
-    authorizeOrThrow(actor, 'user.updateRole', { targetUserId: options.userId, targetRole: row.membership.role as Role, newRole: 'admin' });
+    enforce(actor, 'user.updateRole', { targetUserId: options.userId, targetRole: row.membership.role as Role, newRole: 'admin' });
     return applyRole(db, actor, row, 'admin', undefined);
   });
 }
@@ -178,7 +178,7 @@ export async function resetMemberPassword(options: { db: Db; actor: Actor & { te
   const { db, actor } = options;
   const row = (await memberRows(db, actor.tenantId, [options.userId], false)).get(options.userId);
   if (!row) throw notFound();
-  authorizeOrThrow(actor, 'user.resetPassword', {
+  enforce(actor, 'user.resetPassword', {
     targetUserId: options.userId,
     targetRole: row.membership.role as Role,
     targetInOtherTenants: await isInOtherTenants(db, row.user, actor.tenantId),
@@ -205,7 +205,7 @@ export async function setEnabled(options: { db: Db; actor: Actor & { tenantId: s
     const db = tx as unknown as Db;
     const row = (await memberRows(db, actor.tenantId, [options.userId], true)).get(options.userId);
     if (!row) throw notFound();
-    authorizeOrThrow(actor, 'user.disable', { targetUserId: options.userId, targetRole: row.membership.role as Role });
+    enforce(actor, 'user.disable', { targetUserId: options.userId, targetRole: row.membership.role as Role });
     if (row.membership.status === 'invited') {
       throw new DomainError(ResponseCode.INVALID_INPUT, 'An invitation not yet accepted is cancelled, not disabled.', { issues: [{ path: 'enabled', message: 'invitation pending' }] });
     }
@@ -238,7 +238,7 @@ export async function setPasscodeFlag(options: { db: Db; actor: Actor & { tenant
     const db = tx as unknown as Db;
     const row = (await memberRows(db, actor.tenantId, [options.userId], true)).get(options.userId);
     if (!row) throw notFound();
-    authorizeOrThrow(actor, 'user.passcodeFlag', { targetUserId: options.userId, targetRole: row.membership.role as Role });
+    enforce(actor, 'user.passcodeFlag', { targetUserId: options.userId, targetRole: row.membership.role as Role });
     if (row.membership.passcodeFlag === options.passcodeFlag) return present(row);
     const [membership] = await db
       .update(memberships)

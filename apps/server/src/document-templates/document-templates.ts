@@ -2,15 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   type BinaryBody,
+  bindTemplateTags,
+  can,
   DOCUMENT_TEMPLATE_EXPORT_FORMAT,
   DOCUMENT_TEMPLATE_EXPORT_VERSION,
   type DocumentFormat,
   type DocumentTemplate,
   DomainError,
+  enforce,
   type EpakInput,
+  fullName,
   invalidInput,
   notFound,
   type PageGeometry,
+  parseTemplateSlot,
   ResponseCode,
   type Role,
   samePages,
@@ -23,14 +28,11 @@ import {
   type TenantSettings,
   unbindTemplateTags,
   unboundSlots,
-  bindTemplateTags,
-  parseTemplateSlot,
   validateTagLayout,
   type ViewEnforceOption,
   withDerivedBounds,
   type WorkflowStepInput,
   type WorkflowTemplate,
-  fullName,
 } from '@pakt/domain';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -60,11 +62,6 @@ const isUniqueViolation = (error: unknown) =>
 const nameTaken = () => invalidInput('A document template with this name exists already.', [{ path: 'name', message: 'already used' }]);
 const noSuchTemplate = () => notFound('No such document template.');
 
-/** Templates are the tenant's to use; changing one is for its author or an admin (as letterheads). */
-const mayChange = (actor: TemplateActor, row: Pick<Row, 'ownerId'>) => row.ownerId === actor.userId || actor.role === 'admin';
-function assertMayChange(actor: TemplateActor, row: Row) {
-  if (!mayChange(actor, row)) throw new DomainError(ResponseCode.NOT_AUTHORIZED, 'Only whoever made this template, or an admin, may change it.');
-}
 
 async function workflowsById(db: Db, tenantId: string, ids: (string | null)[]): Promise<Map<string, WorkflowTemplate>> {
   const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
@@ -96,7 +93,7 @@ function present(actor: TemplateActor, row: Row, owner: { firstName: string; las
     workflowSteps: workflow?.steps ?? null,
     ownerId: row.ownerId,
     ownerName: owner ? fullName(owner) : null,
-    editable: mayChange(actor, row),
+    editable: can(actor, 'documentTemplate.change', row),
     createdOn: row.createdAt.toISOString(),
     modifiedOn: row.updatedAt.toISOString(),
   };
@@ -363,7 +360,7 @@ export interface TemplateChanges {
 export async function updateTemplate(options: { db: Db; actor: TemplateActor; docTemplateId: string; changes: TemplateChanges }): Promise<DocumentTemplate> {
   const { db, actor, changes } = options;
   const row = await loadTemplate(db, actor.tenantId, options.docTemplateId);
-  assertMayChange(actor, row);
+  enforce(actor, 'documentTemplate.change', row);
   if (changes.name !== undefined) await assertNameFree(db, actor.tenantId, changes.name, row.id);
 
   let document: Pick<Row, 'documentName' | 'sha256' | 'size' | 'pageCount' | 'pages'> = {
@@ -424,7 +421,7 @@ export async function deleteTemplates(options: { db: Db; actor: TemplateActor; d
       .where(and(eq(documentTemplates.tenantId, actor.tenantId), inArray(documentTemplates.id, ids)))
       .for('update');
     if (rows.length !== ids.length) throw noSuchTemplate();
-    for (const row of rows) assertMayChange(actor, row);
+    for (const row of rows) enforce(actor, 'documentTemplate.change', row);
     await tx.delete(documentTemplates).where(inArray(documentTemplates.id, ids));
     return ids.length;
   });

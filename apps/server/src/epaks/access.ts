@@ -1,4 +1,4 @@
-import { DomainError, type EpakViewer, invalidInput, notFound, ResponseCode, type SignerStatus, type WorkflowStateType } from '@pakt/domain';
+import { DomainError, enforce, type EpakResource, type EpakViewer, invalidInput, notFound, ResponseCode, type SignerStatus, type WorkflowStateType } from '@pakt/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, epakUserStates } from '../db/schema';
@@ -14,24 +14,40 @@ export interface EpakActor {
 
 export type EpakRow = typeof epaks.$inferSelect;
 
+/** The ePak rules a loader applies after loading (packages/domain/src/policies). */
+export type EpakAction = 'epak.view' | 'epak.manage' | 'epak.respond';
+
+export interface LoadedEpak {
+  epak: EpakRow;
+  isOwner: boolean;
+  /** The ePak as its policies see it, for rules asked later with more facts (recallDelegation). */
+  resource: EpakResource;
+}
+
 /**
- * An ePak the caller may see: theirs, or one they are a recipient of. Anyone else, inside the
- * tenant or not, is told it does not exist (404), so ids cannot be probed. `forUpdate` takes the
- * ePak's row lock, which every change of a started ePak holds.
+ * An ePak the caller may see: theirs, or one they are a recipient of; with `action`, one the
+ * caller may also do that to (the owner manages, a recipient responds). Anyone else, inside the
+ * tenant or not, is told it does not exist (404), so ids cannot be probed; a recipient asking for
+ * the owner's action gets 403. `forUpdate` takes the ePak's row lock, which every change of a
+ * started ePak holds.
  */
-export async function loadVisibleEpak(db: Db, actor: EpakActor, epakId: string, options: { forUpdate?: boolean } = {}): Promise<{ epak: EpakRow; isOwner: boolean }> {
+export async function loadVisibleEpak(db: Db, actor: EpakActor, epakId: string, options: { forUpdate?: boolean; action?: EpakAction } = {}): Promise<LoadedEpak> {
   const query = db.select().from(epaks).where(and(eq(epaks.id, epakId), eq(epaks.tenantId, actor.tenantId)));
   const [epak] = options.forUpdate ? await query.for('update') : await query;
   if (!epak) throw notFound('No such ePak.');
-  if (epak.ownerId === actor.userId) return { epak, isOwner: true };
-  const [mine] = await db
-    .select({ id: epakRecipients.id })
-    .from(epakRecipients)
-    .where(and(eq(epakRecipients.epakId, epak.id), eq(epakRecipients.userId, actor.userId)))
-    .limit(1);
-  // A draft is its owner's alone: recipients learn of an ePak when it is sent.
-  if (!mine || epak.status === 'Draft') throw notFound('No such ePak.');
-  return { epak, isOwner: false };
+  const isOwner = epak.ownerId === actor.userId;
+  // The owner sees and manages without being a recipient: the lookup is spared unless it matters.
+  const needsRecipient = !isOwner || options.action === 'epak.respond';
+  const [mine] = needsRecipient
+    ? await db
+        .select({ id: epakRecipients.id })
+        .from(epakRecipients)
+        .where(and(eq(epakRecipients.epakId, epak.id), eq(epakRecipients.userId, actor.userId)))
+        .limit(1)
+    : [];
+  const resource: EpakResource = { tenantId: epak.tenantId, ownerId: epak.ownerId, status: epak.status, actorIsRecipient: mine !== undefined };
+  enforce(actor, options.action ?? 'epak.view', resource);
+  return { epak, isOwner, resource };
 }
 
 /** Refuses any action on an ePak its owner deleted (-46) or archived (-47). */

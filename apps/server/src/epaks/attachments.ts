@@ -2,15 +2,15 @@ import { type Readable, Transform } from 'node:stream';
 import {
   ALLOWED_DOCUMENT_FORMATS,
   DomainError,
+  enforce,
   EPAK_ATTACHMENT_MAX_BYTES,
   type EpakAttachment,
   fileNameProblem,
   flattenTags,
-  forbidden,
   invalidInput,
+  notFound,
   ResponseCode,
   type Tag,
-  isTagFor,
 } from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/database';
@@ -86,7 +86,8 @@ export async function attachFile(options: {
     const tag = flattenTags(doc.tags as Tag[]).find((candidate) => candidate.uuid === target.tagUuid);
     if (!tag || !ATTACHMENT_TAG_TYPES.includes(tag.type)) throw invalidInput('No such attachment field on this document.', [{ path: 'tagId', message: 'unknown' }]);
     const [me] = await db.select({ email: users.email }).from(users).where(eq(users.id, actor.userId));
-    if (!me || !isTagFor(tag, { email: me.email, stepOrder: viewer.stepOrder })) throw forbidden('This attachment field is not yours to fill.');
+    if (!me) throw notFound('No such user.');
+    enforce(actor, 'epakTag.fill', { tag, filler: { email: me.email, stepOrder: viewer.stepOrder } });
     if (viewer.signedDocumentIds.includes(doc.id)) throw new DomainError(ResponseCode.USER_WORKFLOW_STATUS_NOT_PENDING, 'You have signed this document already.');
     if (tag.maxUpload) maxBytes = tag.maxUpload * 1024;
   } else if (!isOwner && !viewer.canAct) {

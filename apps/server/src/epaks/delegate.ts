@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import {
   displayName,
   DomainError,
+  enforce,
   type EpakStatus,
   failedRecipientFilter,
-  forbidden,
   invalidInput,
   isTagFor,
   notFound,
@@ -216,7 +216,7 @@ export async function cancelDelegation(options: {
 }): Promise<{ ePakId: string; status: EpakStatus; recipientId: string; recipientStatus: SignerStatus }> {
   const now = options.now ?? new Date();
   const email = options.userEmail.trim().toLowerCase();
-  return withLockedEpak(options.db, options.actor, options.epakId, async (tx, { epak, isOwner }) => {
+  return withLockedEpak(options.db, options.actor, options.epakId, async (tx, { epak, isOwner, resource }) => {
     const places = await tx
       .select({ recipient: epakRecipients, order: epakSteps.position, workflowStateId: epakSteps.workflowStateId, email: users.email })
       .from(epakRecipients)
@@ -230,7 +230,7 @@ export async function cancelDelegation(options: {
       return original ? [{ delegate, original }] : [];
     });
     const mine = pairs.filter((pair) => pair.original.recipient.userId === options.actor.userId);
-    if (!isOwner && mine.length === 0) throw forbidden('Only the owner or the recipient who delegated takes a delegation back.');
+    enforce(options.actor, 'epak.recallDelegation', { ...resource, actorDelegated: mine.length > 0 });
     assertActionable(epak);
     const named = (isOwner ? pairs : mine).filter((pair) => pair.delegate.email.toLowerCase() === email || pair.original.email.toLowerCase() === email);
     // A chain (A to B, B to C) names B twice: the delegation still open is the one meant.

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { DomainError, forbidden, invalidInput, ResponseCode } from '@pakt/domain';
+import { DomainError, invalidInput, ResponseCode } from '@pakt/domain';
 import { and, desc, eq } from 'drizzle-orm';
 import { digestSecret } from '../auth/secrets';
 import { issueSession } from '../auth/sessions';
@@ -35,8 +35,8 @@ export async function authorizeInPersonSigner(options: {
 }) {
   const { db, actor } = options;
   const now = options.now ?? new Date();
-  const { epak, isOwner } = await loadVisibleEpak(db, actor, options.epakId);
-  if (!isOwner) throw forbidden('Only the owner of the ePak hosts an in-person signing.');
+  // The owner hosts (epak.manage): a recipient is told 403, anyone else 404.
+  const { epak } = await loadVisibleEpak(db, actor, options.epakId, { action: 'epak.manage' });
   assertActionable(epak);
   assertNotOverdue(epak, now);
   const [place] = await db

@@ -6,7 +6,6 @@ import {
   type EpakDeleteResult,
   type EpakStatus,
   flattenTags,
-  forbidden,
   invalidInput,
   isSignatureFamilyTag,
   isSignatureTag,
@@ -22,7 +21,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../app-context';
 import type { Db } from '../db/database';
 import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, epakUserStates, users } from '../db/schema';
-import { assertActionable, type EpakActor, type EpakRow, loadViewer, loadVisibleEpak } from './access';
+import { assertActionable, type EpakAction, type EpakActor, type EpakRow, type LoadedEpak, loadViewer, loadVisibleEpak } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState, type StoredEngineState, storeEngineState } from './engine-store';
 import { reachedUserIds, recordNotifications } from '../notifications/record';
@@ -48,16 +47,15 @@ export const ENDED_STATUSES: readonly EpakStatus[] = ['Completed', 'Rejected', '
 const isEnded = (status: string) => (ENDED_STATUSES as readonly string[]).includes(status);
 const isWaiting = (status: string) => status === 'Pending' || status === 'DelegatePending';
 
-/** One transaction holding the ePak's row lock, for an ePak the caller may see (else 404). */
-export function withLockedEpak<T>(db: Db, actor: EpakActor, epakId: string, work: (tx: Db, loaded: { epak: EpakRow; isOwner: boolean }) => Promise<T>): Promise<T> {
+/**
+ * One transaction holding the ePak's row lock, for an ePak the caller may see (else 404) and, with
+ * `action`, may do that to (the policy's answer, else 403).
+ */
+export function withLockedEpak<T>(db: Db, actor: EpakActor, epakId: string, work: (tx: Db, loaded: LoadedEpak) => Promise<T>, action: EpakAction = 'epak.view'): Promise<T> {
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
-    return work(tx, await loadVisibleEpak(tx, actor, epakId, { forUpdate: true }));
+    return work(tx, await loadVisibleEpak(tx, actor, epakId, { forUpdate: true, action }));
   });
-}
-
-export function assertOwner(loaded: { isOwner: boolean }, what: string): void {
-  if (!loaded.isOwner) throw forbidden(`Only the owner of this ePak may ${what}.`);
 }
 
 export function engineRefusal(result: Extract<EngineResult, { ok: false }>): DomainError {
@@ -182,7 +180,6 @@ export async function deleteEpaks(options: { db: Db; actor: EpakActor; epakIds: 
 
 export async function archiveEpak(options: { db: Db; actor: EpakActor; epakId: string; ip?: string | null; now?: Date }) {
   return withLockedEpak(options.db, options.actor, options.epakId, async (tx, loaded) => {
-    assertOwner(loaded, 'archive it');
     const { epak } = loaded;
     assertActionable(epak);
     if (!isEnded(epak.status)) {
@@ -194,12 +191,11 @@ export async function archiveEpak(options: { db: Db; actor: EpakActor; epakId: s
     await tx.update(epaks).set({ archivedAt: now, updatedAt: now }).where(eq(epaks.id, epak.id));
     await recordEpakActivity(tx, { epakId: epak.id, actorId: options.actor.userId, action: 'archived', details: { status: epak.status }, ip: options.ip ?? null });
     return { ePakId: epak.id, status: epak.status as EpakStatus, archivedOn: now.toISOString() };
-  });
+  }, 'epak.manage');
 }
 
 export async function setNotificationStartDate(options: { db: Db; actor: EpakActor; epakId: string; date: string | null; ip?: string | null }) {
   return withLockedEpak(options.db, options.actor, options.epakId, async (tx, loaded) => {
-    assertOwner(loaded, 'change when its notifications start');
     const { epak } = loaded;
     assertActionable(epak);
     assertNotEnded(epak, 'a notification date');
@@ -218,12 +214,11 @@ export async function setNotificationStartDate(options: { db: Db; actor: EpakAct
       ip: options.ip ?? null,
     });
     return { ePakId: epak.id, notificationStartDate: date?.toISOString() ?? null };
-  });
+  }, 'epak.manage');
 }
 
 export async function setArchivalPeriod(options: { db: Db; actor: EpakActor; epakId: string; days: number; ip?: string | null }) {
   return withLockedEpak(options.db, options.actor, options.epakId, async (tx, loaded) => {
-    assertOwner(loaded, 'change its archival period');
     const { epak } = loaded;
     assertActionable(epak);
     await tx.update(epaks).set({ archivalPeriodDays: options.days, updatedAt: new Date() }).where(eq(epaks.id, epak.id));
@@ -235,7 +230,7 @@ export async function setArchivalPeriod(options: { db: Db; actor: EpakActor; epa
       ip: options.ip ?? null,
     });
     return { ePakId: epak.id, archivalPeriodDays: options.days };
-  });
+  }, 'epak.manage');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -261,7 +256,6 @@ export async function remindRecipient(options: {
 }) {
   const now = options.now ?? new Date();
   return withLockedEpak(options.db, options.actor, options.epakId, async (tx, loaded) => {
-    assertOwner(loaded, 'send reminders');
     const { epak } = loaded;
     assertActionable(epak);
     assertUnderWay(epak);
@@ -299,7 +293,7 @@ export async function remindRecipient(options: {
       ip: options.ip ?? null,
     });
     return { ePakId: epak.id, recipientId: recipient.id, remindedOn: now.toISOString() };
-  });
+  }, 'epak.manage');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -308,7 +302,6 @@ export async function remindRecipient(options: {
 export async function removeRecipient(options: { db: Db; actor: EpakActor; epakId: string; recipientId: string; mail: MailSettings; ip?: string | null; now?: Date }) {
   const now = options.now ?? new Date();
   return withLockedEpak(options.db, options.actor, options.epakId, async (tx, loaded) => {
-    assertOwner(loaded, 'remove its recipients');
     const { epak } = loaded;
     assertActionable(epak);
     const [place] = await tx
@@ -346,7 +339,7 @@ export async function removeRecipient(options: { db: Db; actor: EpakActor; epakI
       await recordNotifications(tx, { epakId: epak.id, actorId: options.actor.userId, direct: [{ type: 'epakReassignment', userIds: [place.recipient.userId], because: 'removed' }] });
     }
     return { ePakId: epak.id, status: result.state.status, currentStep: result.state.currentStep };
-  });
+  }, 'epak.manage');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -362,7 +355,6 @@ export async function editEpak(options: {
   const { input } = options;
   const now = options.now ?? new Date();
   return withLockedEpak(options.db, options.actor, input.ePakId, async (tx, loaded) => {
-    assertOwner(loaded, 'edit it');
     const { epak } = loaded;
     assertActionable(epak);
     assertNotEnded(epak, 'editing');
@@ -403,7 +395,7 @@ export async function editEpak(options: {
     const [row] = await tx.update(epaks).set({ ...set, updatedAt: now }).where(eq(epaks.id, epak.id)).returning();
     await recordEpakActivity(tx, { epakId: epak.id, actorId: options.actor.userId, action: 'edited', details: { changes }, ip: options.ip ?? null });
     return { ePakId: row!.id, subject: row!.subject, message: row!.message, expiresOn: row!.expiresAt?.toISOString() ?? null, modifiedOn: row!.updatedAt.toISOString() };
-  });
+  }, 'epak.manage');
 }
 
 // ---------------------------------------------------------------------------------------------

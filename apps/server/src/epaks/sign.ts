@@ -3,6 +3,7 @@ import {
   displayName,
   DomainError,
   flattenTags,
+  formatUtcTimestamp,
   imageValueProblem,
   invalidInput,
   isRubberStamp,
@@ -19,7 +20,6 @@ import {
   tagRect,
   toPdfUserSpace,
   transition,
-  formatUtcTimestamp,
 } from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import type { AppContext } from '../app-context';
@@ -318,11 +318,10 @@ export async function signDocument(options: SignDocumentOptions): Promise<SignDo
 async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDocumentResult | 'moved'> {
   const { ctx, actor, body } = options;
   const at = options.now?.() ?? new Date();
-  const { epak } = await loadVisibleEpak(db, actor, options.epakId);
+  const { epak } = await loadVisibleEpak(db, actor, options.epakId, { action: 'epak.respond' });
   assertActionable(epak);
   assertNotOverdue(epak, at);
   const places = await placesOf(db, epak.id, actor.userId);
-  if (places.length === 0) throw new DomainError(ResponseCode.NOT_AUTHORIZED, 'Only a recipient of this ePak signs it.', { httpStatus: 403 });
   const [doc] = await db.select().from(epakDocuments).where(and(eq(epakDocuments.id, options.documentId), eq(epakDocuments.epakId, epak.id)));
   if (!doc) throw new DomainError(ResponseCode.DOCUMENT_DOES_NOT_EXIST, 'No such document in this ePak.');
 

@@ -1,4 +1,4 @@
-import { DomainError, type EpakStatus, forbidden, invalidInput, ResponseCode, type SignerStatus, transition } from '@pakt/domain';
+import { DomainError, type EpakStatus, invalidInput, ResponseCode, type SignerStatus, transition } from '@pakt/domain';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../app-context';
 import type { Db } from '../db/database';
@@ -29,13 +29,13 @@ export async function setEpakStatus(options: {
   const at = options.now ?? new Date();
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
-    const { epak, isOwner } = await loadVisibleEpak(tx, actor, options.epakId, { forUpdate: true });
+    // Stopping is the owner's; marking reviewed a recipient's (the policies of packages/domain).
+    const { epak } = await loadVisibleEpak(tx, actor, options.epakId, { forUpdate: true, action: options.status === 'Stopped' ? 'epak.manage' : 'epak.respond' });
     assertActionable(epak);
     const stored = await loadEngineState(tx, epak);
     let recipientId: string | null = null;
     let result;
     if (options.status === 'Stopped') {
-      if (!isOwner) throw forbidden('Only the owner of an ePak stops it.');
       result = transition(stored.state, { type: 'stop' });
     } else {
       const mine = await tx
@@ -44,7 +44,7 @@ export async function setEpakStatus(options: {
         .innerJoin(epakSteps, eq(epakSteps.id, epakRecipients.stepId))
         .where(and(eq(epakRecipients.epakId, epak.id), eq(epakRecipients.userId, actor.userId)));
       const place = mine.find((r) => r.order === epak.currentStep) ?? mine[0];
-      if (!place) throw forbidden('Only a reviewer of this ePak marks it reviewed.');
+      if (!place) throw new Error('epak.respond admitted someone with no place in the ePak');
       recipientId = place.id;
       if (place.order === epak.currentStep && place.type !== 'REVIEW') {
         throw invalidInput('This step asks for a signature, not a review.', [{ path: 'status', message: place.type }]);

@@ -1,16 +1,11 @@
 import {
-  type Action,
   type Actor,
   API_HEADERS,
-  authorize,
-  type AuthorizationContext,
   DomainError,
   type EndpointAccess,
   forbidden,
   invalidInput,
   notFound,
-  REFUSAL_RESPONSES,
-  type RefusalReason,
   ResponseCode,
   type Role,
   type UserStatus,
@@ -145,18 +140,3 @@ export function actorOf(auth: UserAuth | TenantAuth): Actor {
   return { ...base, role: 'root' };
 }
 
-const REFUSAL_MESSAGES: Partial<Record<RefusalReason, string>> = {
-  outsideTenant: 'Not found.',
-  sharedAccount:
-    "This person's account belongs to another tenant too, so only they can reset its password (Forgot password on the sign-in page). You can still disable them in this tenant.",
-};
-
-/** The one place a permission refusal becomes an answer: its catalogue code and status. */
-export function authorizeOrThrow(actor: Actor, action: Action, context?: AuthorizationContext): void {
-  const decision = authorize(actor, action, context);
-  if (decision.allowed) return;
-  const entry = REFUSAL_RESPONSES[decision.reason];
-  throw new DomainError(entry, REFUSAL_MESSAGES[decision.reason] ?? 'You are not allowed to do this.', {
-    httpStatus: entry.httpStatus,
-  });
-}

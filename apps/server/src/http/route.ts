@@ -1,13 +1,14 @@
 import {
+  type BinaryBody,
   DomainError,
   effectivePermissionSettings,
-  type BinaryBody,
   type Endpoint,
-  ResponseCode,
   type EndpointBody,
   type EndpointData,
   type EndpointParams,
   type EndpointQuery,
+  enforce,
+  ResponseCode,
   responseEnvelope,
   SUCCESS_CODE,
   type TenantSettings,
@@ -18,7 +19,7 @@ import type { AppContext } from '../app-context';
 import { mustChangePassword } from '../identity/passwords';
 import { loadTenantSettings, parseTenantSettings } from '../identity/tenant-configuration';
 import { sendRangedFile } from './byte-ranges';
-import { actorOf, type AuthFor, authorizeOrThrow, resolveAuth, type TenantAuth, type UserAuth } from './auth-guard';
+import { actorOf, type AuthFor, resolveAuth, type TenantAuth, type UserAuth } from './auth-guard';
 
 // Filled before validation, so an unauthenticated caller learns nothing about the schemas.
 const authOf = new WeakMap<FastifyRequest, UserAuth | TenantAuth>();
@@ -82,7 +83,7 @@ export function route<E extends Endpoint>(
         // Setting gates (restrict-workflow, the admin sub-items' switches...) are checked with the
         // tenant's settings in force, so a screen switched off is switched off for its API too.
         const settings = 'tenant' in auth ? effectivePermissionSettings(ctx.config.features, await tenantSettingsOf(request, auth)) : undefined;
-        authorizeOrThrow(actorOf(auth), endpoint.action, settings ? { settings } : undefined);
+        enforce(actorOf(auth), endpoint.action, settings ? { settings } : undefined);
       }
       else if (endpoint.access !== 'user' && mustChangePassword(auth.user.status)) {
         // The permissions module restricts declared actions; this covers the rest, so a session

@@ -1,12 +1,13 @@
 import {
   DEFAULT_INVITATION_VALIDITY_DAYS,
   DomainError,
-  forbidden,
+  enforce,
   invalidInput,
   type Invitee,
   notFound,
   passwordProblems,
   passwordRejected,
+  type ResourceActor,
   ResponseCode,
   type Role,
 } from '@pakt/domain';
@@ -123,11 +124,12 @@ async function pendingMember(db: Db, tenantId: string, userId: string) {
  * Invite type admin_reinvite: a new link for someone invited who has not joined, mailed again;
  * their earlier links stop working (-173), so only the newest mail counts.
  */
-export async function reinviteMember(options: { db: Db; tenant: { id: string; name: string }; userId: string; invitedBy: string; publicUrl: string }) {
+export async function reinviteMember(options: { db: Db; tenant: { id: string; name: string }; actor: ResourceActor; userId: string; publicUrl: string }) {
+  const invitedBy = options.actor.userId;
   return options.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
     const { membership, user } = await pendingMember(db, options.tenant.id, options.userId);
-    refuseSuperAdminTarget(membership.role);
+    enforce(options.actor, 'invitation.manage', { tenantId: options.tenant.id, userId: user.id, role: membership.role as Role });
     await db
       .update(invitations)
       .set({ status: 'cancelled' })
@@ -140,21 +142,13 @@ export async function reinviteMember(options: { db: Db; tenant: { id: string; na
       email: user.email,
       firstName: user.firstName,
       role: membership.role as Role,
-      invitedBy: options.invitedBy,
+      invitedBy,
       publicUrl: options.publicUrl,
       days: invitationValidityDays ?? INVITATION_DAYS,
     });
-    await recordAdminAction({ db, tenantId: options.tenant.id, actorId: options.invitedBy, action: 'admin_reinvite', target: { type: 'user', id: user.id, label: user.email } });
+    await recordAdminAction({ db, tenantId: options.tenant.id, actorId: invitedBy, action: 'admin_reinvite', target: { type: 'user', id: user.id, label: user.email } });
     return { userId: user.id, email: user.email, status: 'invited' as const };
   });
-}
-
-/**
- * A super admin's invitation is the super admins' (and root's) to manage, never an admin's: the
- * permissions module protects super admins from every other user-management action too.
- */
-function refuseSuperAdminTarget(role: string) {
-  if (role === 'super_admin') throw forbidden("A super admin's invitation is managed by the super admins of the tenant.");
 }
 
 /**
@@ -163,11 +157,13 @@ function refuseSuperAdminTarget(role: string) {
  * them (-35): cancelling would strand it. An account that belongs nowhere else and never had a
  * password becomes cancelInvitation (compose then refuses it, spec §5).
  */
-export async function cancelInvitation(options: { db: Db; tenantId: string; userId: string; cancelledBy: string }) {
+export async function cancelInvitation(options: { db: Db; actor: ResourceActor & { tenantId: string }; userId: string }) {
+  const { tenantId } = options.actor;
   return options.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
-    const { membership, user } = await pendingMember(db, options.tenantId, options.userId);
-    refuseSuperAdminTarget(membership.role);
+    const { membership, user } = await pendingMember(db, tenantId, options.userId);
+    // A super admin's invitation is the super admins' to manage (the invitation.manage policy).
+    enforce(options.actor, 'invitation.manage', { tenantId, userId: user.id, role: membership.role as Role });
     const waiting = await db
       .select({ status: epakRecipients.status })
       .from(epakRecipients)
@@ -175,7 +171,7 @@ export async function cancelInvitation(options: { db: Db; tenantId: string; user
       .where(
         and(
           eq(epakRecipients.userId, user.id),
-          eq(epaks.tenantId, options.tenantId),
+          eq(epaks.tenantId, tenantId),
           inArray(epaks.status, ['Draft', 'InProgress']),
           inArray(epakRecipients.status, ['Pending', 'DelegatePending']),
         ),
@@ -189,11 +185,11 @@ export async function cancelInvitation(options: { db: Db; tenantId: string; user
     await db
       .update(invitations)
       .set({ status: 'cancelled' })
-      .where(and(eq(invitations.tenantId, options.tenantId), eq(invitations.userId, user.id), eq(invitations.status, 'pending')));
-    await db.delete(memberships).where(and(eq(memberships.tenantId, options.tenantId), eq(memberships.userId, user.id)));
+      .where(and(eq(invitations.tenantId, tenantId), eq(invitations.userId, user.id), eq(invitations.status, 'pending')));
+    await db.delete(memberships).where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, user.id)));
     const [elsewhere] = await db.select({ tenantId: memberships.tenantId }).from(memberships).where(eq(memberships.userId, user.id)).limit(1);
     if (!elsewhere && !user.passwordHash) await db.update(users).set({ status: 'cancelInvitation' }).where(eq(users.id, user.id));
-    await recordAdminAction({ db, tenantId: options.tenantId, actorId: options.cancelledBy, action: 'admin_invite_cancel', target: { type: 'user', id: user.id, label: user.email } });
+    await recordAdminAction({ db, tenantId: tenantId, actorId: options.actor.userId, action: 'admin_invite_cancel', target: { type: 'user', id: user.id, label: user.email } });
     return { userId: user.id, email: user.email, status: 'cancelled' as const };
   });
 }
@@ -298,9 +294,7 @@ export async function joinWithInvitation(options: { db: Db; code: string; tenant
     const db = tx as unknown as Db;
     const { invitation, user, tenant } = await loadUsableInvitation(db, options.code, true);
     if (tenant.id !== options.tenantUuid) throw invalidInput('The invitation is for another tenant.');
-    if (user.id !== options.userId) {
-      throw forbidden('This invitation is for another address: sign in with the account it was sent to.');
-    }
+    enforce({ userId: options.userId }, 'invitation.accept', { tenantId: tenant.id, userId: user.id, role: invitation.role as Role });
     await activateMembership(db, invitation, user);
     return { tenantUuid: tenant.id, tenantName: tenant.name, role: invitation.role as Role };
   });

@@ -1,10 +1,9 @@
-import { type Actor, DomainError, invalidInput, notFound, PHOTO_MAX_BYTES, ResponseCode, type Role } from '@pakt/domain';
+import { type Actor, DomainError, enforce, invalidInput, notFound, PHOTO_MAX_BYTES, ResponseCode, type Role } from '@pakt/domain';
 import { and, eq } from 'drizzle-orm';
 import { Transform, type Readable } from 'node:stream';
 import { recordAdminAction } from '../admin/audit-log';
 import type { Db } from '../db/database';
 import { memberships, users } from '../db/schema';
-import { authorizeOrThrow } from '../http/auth-guard';
 import type { FileStorage } from '../storage/file-storage';
 
 const tooLarge = () => new DomainError(ResponseCode.SIGNATURE_UPLOAD_SIZE, `The photo is larger than ${PHOTO_MAX_BYTES / 1024 / 1024} MB.`, { httpStatus: 413 });
@@ -75,7 +74,7 @@ export async function removeMemberPhoto(options: { db: Db; actor: Actor & { tena
       .where(and(eq(memberships.tenantId, actor.tenantId), eq(memberships.userId, userId)))
       .for('update', { of: users });
     if (!row) throw notFound();
-    authorizeOrThrow(actor, 'user.photo.delete', { targetUserId: userId, targetRole: row.role as Role, targetTenantId: actor.tenantId });
+    enforce(actor, 'user.photo.delete', { targetUserId: userId, targetRole: row.role as Role, targetTenantId: actor.tenantId });
     if (!row.user.photoSha256) return row.user;
     const updated = await removeOwnPhoto(db, userId);
     await recordAdminAction({

@@ -1,5 +1,7 @@
 import {
+  can,
   DomainError,
+  enforce,
   fullName,
   LETTERHEAD_MAX_SIDE_PX,
   LETTERHEAD_MAX_SIZE_BYTES,
@@ -35,7 +37,6 @@ export const notALetterheadImage = () =>
 
 type Row = typeof letterheadTemplates.$inferSelect;
 
-const mayDelete = (actor: LetterheadActor, row: Pick<Row, 'ownerId'>) => row.ownerId === actor.userId || actor.role === 'admin';
 
 function present(actor: LetterheadActor, row: Row, owner: { firstName: string; lastName: string } | null): LetterheadTemplate {
   return {
@@ -47,7 +48,7 @@ function present(actor: LetterheadActor, row: Row, owner: { firstName: string; l
     height: row.height,
     ownerId: row.ownerId,
     ownerName: owner ? fullName(owner) : null,
-    deletable: mayDelete(actor, row),
+    deletable: can(actor, 'letterhead.delete', row),
     createdOn: row.createdAt.toISOString(),
   };
 }
@@ -129,9 +130,7 @@ export async function deleteLetterhead(options: { db: Db; actor: LetterheadActor
       .where(and(eq(letterheadTemplates.tenantId, actor.tenantId), eq(letterheadTemplates.id, options.letterHeadDocId)))
       .for('update');
     if (!row) throw notFound('No such letterhead template.');
-    if (!mayDelete(actor, row)) {
-      throw new DomainError(ResponseCode.NOT_AUTHORIZED, 'Only whoever uploaded this letterhead, or an admin, may delete it.');
-    }
+    enforce(actor, 'letterhead.delete', row);
     await db.delete(letterheadTemplates).where(eq(letterheadTemplates.id, row.id));
   });
 }

@@ -1,7 +1,7 @@
-import { API_HEADERS, effectivePermissionSettings, listNotifications } from '@pakt/domain';
+import { API_HEADERS, effectivePermissionSettings, enforce, listNotifications } from '@pakt/domain';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context';
-import { actorOf, authorizeOrThrow, resolveAuth, type TenantAuth } from '../http/auth-guard';
+import { actorOf, resolveAuth, type TenantAuth } from '../http/auth-guard';
 import { loadTenantSettings } from '../identity/tenant-configuration';
 
 /** Who a socket speaks for, once its connect frame is accepted. */
@@ -36,6 +36,6 @@ export async function authenticateSocket(
   } as unknown as FastifyRequest;
   const auth = (await resolveAuth({ db, access: listNotifications.access, request, signingLink: false })) as TenantAuth;
   const settings = effectivePermissionSettings(ctx.config.features, await loadTenantSettings(db, auth.tenant.id));
-  authorizeOrThrow(actorOf(auth), listNotifications.action!, { settings });
+  enforce(actorOf(auth), listNotifications.action!, { settings });
   return { userId: auth.user.id, tenantId: auth.tenant.id, sessionId: auth.session.sessionId, familyId: auth.session.familyId };
 }

@@ -1,60 +1,61 @@
 import {
   accessibilities,
   API_HEADERS,
-  DEFAULT_VIEW_ENFORCE_OPTION,
-  deleteUserPhoto,
-  getUserPhoto,
-  PHOTO_MAX_BYTES,
-  uploadUserPhoto,
-  canAccessRoute,
-  GUARDED_ROUTES,
-  readProfile,
-  effectivePermissionSettings,
-  tenantConfiguration,
-  signup,
-  updateProfile,
-  visibleMenu,
   authenticate,
-  confirmTotpEnrolment,
-  disableTotp,
-  generateOtp,
-  maskedInfo,
-  startTotpEnrolment,
-  verifyOtp,
+  canAccessRoute,
   changePassword,
-  DomainError,
-  forbidden,
-  invalidInput,
-  notFound,
-  WEB_CLIENT_ID,
-  forgotPassword,
-  passwordConfiguration,
-  resetPassword,
-  ResponseCode,
-  userTenants,
   checkSession,
   completeSetup,
+  confirmTotpEnrolment,
   createTenant,
+  DEFAULT_VIEW_ENFORCE_OPTION,
+  deleteUserPhoto,
+  disableTotp,
+  DomainError,
+  effectivePermissionSettings,
+  enforce,
+  exchangeToken,
+  forbidden,
+  forgotPassword,
+  generateOtp,
+  getUserPhoto,
+  GUARDED_ROUTES,
+  invalidInput,
   invitationDetails,
   inviteUsers,
+  joinWithInvitation,
   listTenants,
   logout,
+  maskedInfo,
+  notFound,
+  passwordConfiguration,
+  PHOTO_MAX_BYTES,
+  readProfile,
   refreshToken,
-  joinWithInvitation,
   registerUserTenant,
+  resetPassword,
+  ResponseCode,
   setupStatus,
-  type TokenGrant,
-  usersValid,
-  validateOtp,
+  signup,
+  startTotpEnrolment,
   stopSessionTimer,
-  uisAuthCode,
-  UIS_CODE_SECONDS,
-  exchangeToken,
-  userType,
-  verifyEmail,
   tenantConfigByType,
   tenantConfigOfType,
+  tenantConfiguration,
   type TenantSettings,
+  type TokenGrant,
+  UIS_CODE_SECONDS,
+  uisAuthCode,
+  updateProfile,
+  uploadUserPhoto,
+  usersValid,
+  userTenants,
+  userType,
+  validateOtp,
+  verifyEmail,
+  verifyOtp,
+  visibleMenu,
+  WEB_CLIENT_ID,
 } from '@pakt/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clearRefreshCookie, deliverGrant, refreshTokenFromCookie } from '../http/refresh-cookie';
@@ -79,7 +80,7 @@ import {
 } from '../auth/two-factor';
 import { issueSession, revokeSessionFamily, rotateSession } from '../auth/sessions';
 import type { Db } from '../db/database';
-import { actorOf, authorizeOrThrow, resolveAuth } from '../http/auth-guard';
+import { actorOf, resolveAuth } from '../http/auth-guard';
 import { route } from '../http/route';
 import { completeFirstRun, rootExists } from '../identity/first-run';
 import { acceptInvitation, describeInvitation, inviteMembers, joinWithInvitation as joinTenantWithInvitation } from '../identity/invitations';
@@ -261,7 +262,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
   // user.invite itself is checked centrally (the contract's action); each role granted is checked
   // here, so which roles an admin may hand out stays the permissions module's answer.
   route(app, ctx, inviteUsers, async ({ body, auth, request }) => {
-    for (const person of body.users) authorizeOrThrow(actorOf(auth), 'user.invite', { newRole: person.role });
+    for (const person of body.users) enforce(actorOf(auth), 'user.invite', { newRole: person.role });
     const invited = await inviteMembers({ db, tenant: auth.tenant, users: body.users, invitedBy: auth.user.id, publicUrl: ctx.config.publicUrl });
     ctx.nudgeMailDelivery();
     // No admin-action audit log exists; the invitations rows keep who invited whom and when.

@@ -1,7 +1,7 @@
-import { can, getStatistics, getUserStatistics, listEpaks, markEpakRead } from '@pakt/domain';
+import { can, enforce, getStatistics, getUserStatistics, listEpaks, markEpakRead } from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
-import { actorOf as authActorOf, authorizeOrThrow } from '../http/auth-guard';
+import { actorOf as authActorOf } from '../http/auth-guard';
 import { route, type SerializedAnswer, serializeAnswer } from '../http/route';
 import { changesByClockAt, keptInboxPage, type KeptPage } from '../inbox/kept-pages';
 import { listInbox } from '../inbox/list-inbox';
@@ -40,7 +40,7 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, getStatistics, async ({ auth, query }) => {
     // The tenant's numbers are for its administrators; everyone with an inbox sees their own.
-    if (query.scope === 'all') authorizeOrThrow(authActorOf(auth), 'statistics.tenant');
+    if (query.scope === 'all') enforce(authActorOf(auth), 'statistics.tenant');
     // A group's manager reads their members' numbers (scope groupuser); the tenant's admins anyone's.
     return loadStatistics({ db, actor: actorOf(auth), query, anyMember: can(authActorOf(auth), 'statistics.tenant') });
   });

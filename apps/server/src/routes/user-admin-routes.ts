@@ -4,8 +4,8 @@ import {
   csvInvite,
   csvInviteTemplate,
   filteredUsers,
-  INVITE_CSV_MAX_BYTES,
   invalidInput,
+  INVITE_CSV_MAX_BYTES,
   makeUserAdmin,
   reinviteUser,
   resetUserPassword,
@@ -30,9 +30,9 @@ export function registerUserAdminRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, ctx, updateUserRoles, async ({ auth, body }) => updateRoles({ db, actor: tenantActor(auth), changes: body.users }));
   route(app, ctx, makeUserAdmin, async ({ auth, params }) => makeAdmin({ db, actor: tenantActor(auth), userId: params.userId }));
   route(app, ctx, reinviteUser, async ({ auth, params }) =>
-    reinviteMember({ db, tenant: auth.tenant, userId: params.userId, invitedBy: auth.user.id, publicUrl: ctx.config.publicUrl }),
+    reinviteMember({ db, tenant: auth.tenant, actor: actorOf(auth), userId: params.userId, publicUrl: ctx.config.publicUrl }),
   );
-  route(app, ctx, cancelUserInvitation, async ({ auth, params }) => cancelInvitation({ db, tenantId: auth.tenant.id, userId: params.userId, cancelledBy: auth.user.id }));
+  route(app, ctx, cancelUserInvitation, async ({ auth, params }) => cancelInvitation({ db, actor: tenantActor(auth), userId: params.userId }));
   route(app, ctx, csvInviteTemplate, async () => {
     const bytes = Buffer.from(inviteCsvTemplate(), 'utf8');
     return { contentType: 'text/csv; charset=utf-8', size: bytes.length, fileName: 'pakt-invitations.csv', stream: Readable.from([bytes]) };

@@ -16,11 +16,13 @@ import {
   type Tag,
   type TagProblem,
   isTagFor,
+  decide,
+  type ResourceRefusal,
 } from '@pakt/domain';
 import { ZodError } from 'zod';
 import type { Db } from '../db/database';
 import type { FileStorage } from '../storage/file-storage';
-import { loadAvailableStamp, mayApplyStamps } from './rubber-stamps';
+import { loadAvailableStamp, stampSettingsOf } from './rubber-stamps';
 
 /**
  * Applying rubber stamps when signing (issue 8, spec §5 and §6). The stamps are resolved once,
@@ -45,8 +47,8 @@ export interface ResolvedStamp {
  * setting is off, they lack the passcode flag, or the stamp is not theirs to use). Every such
  * case answers alike, so stamp ids of others cannot be probed.
  */
-export const stampNotAllowed = (index: number) =>
-  new DomainError(ResponseCode.NOT_AUTHORIZED, 'You may not apply this rubber stamp: it needs the rubber-stamp setting, your passcode flag, and a stamp that is yours or shared with you.', {
+export const stampNotAllowed = (index: number, refusal: ResourceRefusal) =>
+  new DomainError(ResponseCode.NOT_AUTHORIZED, refusal.message, {
     issues: [{ path: `rubberStamps.${index}`, message: 'rubberStampNotAllowed' }],
   });
 
@@ -66,11 +68,18 @@ export async function resolveStampUses(options: {
 }): Promise<ResolvedStamp[]> {
   const { db, uses } = options;
   if (uses.length === 0) return [];
-  if (!(await mayApplyStamps(db, options.tenantId, options.userId))) throw stampNotAllowed(0);
+  const actor = { tenantId: options.tenantId, userId: options.userId };
+  const { settings, passcodeFlag } = await stampSettingsOf(db, options.tenantId, options.userId);
   const out: ResolvedStamp[] = [];
   for (const [index, use] of uses.entries()) {
+    // Only the signer's own and shared stamps are found: any other id is refused like one they
+    // may not use (the rubberStamp.apply policy's one answer), so ids cannot be probed.
     const row = await loadAvailableStamp({ db, tenantId: options.tenantId, userId: options.userId, stampId: use.rubberStampId });
-    if (!row) throw stampNotAllowed(index);
+    const decision = row
+      ? decide(actor, 'rubberStamp.apply', { ...row, sharedWithActor: row.ownerId !== options.userId, settings, actorPasscodeFlag: passcodeFlag })
+      : decide(actor, 'rubberStamp.apply', { tenantId: options.tenantId, ownerId: null, sharedWithActor: false, settings, actorPasscodeFlag: passcodeFlag });
+    if (!decision.allowed) throw stampNotAllowed(index, decision);
+    if (!row) throw new Error('rubberStamp.apply admitted a stamp nobody can see');
     const bytes = await bytesOf(options.storage, row.sha256);
     out.push({
       use,

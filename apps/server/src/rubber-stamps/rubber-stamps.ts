@@ -1,16 +1,18 @@
 import {
+  can,
   type CeremonyRubberStamps,
+  displayName,
   DomainError,
+  enforce,
   mayUseRubberStamp,
   notFound,
   ResponseCode,
+  type Role,
   RUBBER_STAMP_MAX_SIDE_PX,
   RUBBER_STAMP_MAX_SIZE_BYTES,
   RUBBER_STAMP_MAX_SIZE_KB,
   type RubberStamp,
-  type Role,
   type ShareRubberStampBody,
-  displayName,
 } from '@pakt/domain';
 import { and, asc, eq, exists, inArray, or, type SQL } from 'drizzle-orm';
 import { Readable } from 'node:stream';
@@ -42,7 +44,6 @@ export const stampTooLarge = () =>
   });
 export const notAStampImage = () =>
   new DomainError(ResponseCode.INVALID_INPUT, 'Please select image in jpg/png/jpeg', { issues: [{ path: 'file', message: 'imageTypeNotAllowed' }] });
-const notTheOwner = () => new DomainError(ResponseCode.NOT_AUTHORIZED, 'Only the owner of this rubber stamp may change it.');
 const noSuchStamp = () => notFound('No such rubber stamp.');
 
 /** The stamps `userId` may apply: their own, or shared with them or with a group of theirs. */
@@ -115,7 +116,8 @@ async function presentAll(db: Db, actor: StampActor, rows: readonly Row[]): Prom
     ownerId: row.ownerId,
     ownerName: owners.get(row.ownerId) ?? '',
     owned: row.ownerId === actor.userId,
-    deletable: row.ownerId === actor.userId || actor.role === 'admin',
+    // Listed means visible to the actor (theirs, shared with them, or an admin's view of all).
+    deletable: can(actor, 'rubberStamp.delete', { ...row, sharedWithActor: true }),
     sharedWith: shares.get(row.id) ?? { users: [], groups: [] },
     updatedOn: row.updatedAt.toISOString(),
   }));
@@ -173,20 +175,23 @@ export async function createStamp(options: { db: Db; storage: FileStorage; actor
   return (await presentAll(db, actor, [row!]))[0]!;
 }
 
-/** One stamp of the tenant, locked for a change; 404 when the caller may not even see it. */
-async function lockVisible(db: Db, actor: StampActor, stampId: string): Promise<Row> {
+/**
+ * One stamp of the tenant, locked for a change the caller may make (the rubberStamp policies):
+ * 404 when they may not even see it, so ids of others' stamps cannot be probed, 403 when they see
+ * it but may not do this.
+ */
+async function lockFor(db: Db, actor: StampActor, stampId: string, action: 'rubberStamp.change' | 'rubberStamp.delete'): Promise<Row> {
   const [row] = await db
     .select()
     .from(rubberStamps)
     .where(and(eq(rubberStamps.id, stampId), eq(rubberStamps.tenantId, actor.tenantId)))
     .for('update');
   if (!row) throw noSuchStamp();
-  // An admin sees every stamp of the tenant (to delete one); anyone else only theirs and those
-  // shared with them, so ids of others' stamps cannot be probed.
-  if (row.ownerId !== actor.userId && actor.role !== 'admin') {
-    const [visible] = await db.select({ id: rubberStamps.id }).from(rubberStamps).where(and(eq(rubberStamps.id, stampId), availableTo(db, actor.tenantId, actor.userId)));
-    if (!visible) throw noSuchStamp();
-  }
+  const [shared] =
+    row.ownerId === actor.userId
+      ? []
+      : await db.select({ id: rubberStamps.id }).from(rubberStamps).where(and(eq(rubberStamps.id, stampId), availableTo(db, actor.tenantId, actor.userId)));
+  enforce(actor, action, { ...row, sharedWithActor: shared !== undefined });
   return row;
 }
 
@@ -197,8 +202,7 @@ export async function updateStamp(options: { db: Db; storage: FileStorage; actor
   const image = options.bytes ? await storeImage(options.storage, options.bytes) : undefined;
   return options.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
-    const row = await lockVisible(db, actor, options.stampId);
-    if (row.ownerId !== actor.userId) throw notTheOwner();
+    const row = await lockFor(db, actor, options.stampId, 'rubberStamp.change');
     const [updated] = await db
       .update(rubberStamps)
       .set({ ...(options.name ? { name: options.name } : {}), ...(image ?? {}), updatedAt: new Date() })
@@ -213,10 +217,7 @@ export async function deleteStamp(options: { db: Db; actor: StampActor; stampId:
   const { actor } = options;
   await options.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
-    const row = await lockVisible(db, actor, options.stampId);
-    if (row.ownerId !== actor.userId && actor.role !== 'admin') {
-      throw new DomainError(ResponseCode.NOT_AUTHORIZED, 'Only the owner of this rubber stamp, or an admin, may delete it.');
-    }
+    const row = await lockFor(db, actor, options.stampId, 'rubberStamp.delete');
     await db.delete(rubberStamps).where(eq(rubberStamps.id, row.id));
   });
 }
@@ -230,8 +231,7 @@ export async function shareStamp(options: { db: Db; actor: StampActor; body: Sha
   const { actor, body } = options;
   return options.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
-    const row = await lockVisible(db, actor, body.rubberStampId);
-    if (row.ownerId !== actor.userId) throw notTheOwner();
+    const row = await lockFor(db, actor, body.rubberStampId, 'rubberStamp.change');
     // The owner has their stamp anyway; listing them would only add a row.
     const userIds = body.userIds.filter((id) => id !== actor.userId);
     if (userIds.length > 0) {
@@ -277,9 +277,16 @@ export async function loadStampForImage(options: { db: Db; actor: StampActor; st
  * their passcode flag), and with the stamps available to them.
  */
 export async function mayApplyStamps(db: Db, tenantId: string, userId: string): Promise<boolean> {
+  const { settings, passcodeFlag } = await stampSettingsOf(db, tenantId, userId);
+  return mayUseRubberStamp({ rubberStampEnabled: settings.rubberStampEnabled, passcodeFlag });
+}
+
+/** The facts the rubberStamp.apply policy needs besides the stamp: the tenant's flag and the signer's passcode flag. */
+export async function stampSettingsOf(db: Db, tenantId: string, userId: string): Promise<{ settings: { rubberStampEnabled: boolean }; passcodeFlag: boolean }> {
   const settings = await loadTenantSettings(db, tenantId);
-  if (!settings.rubberStampEnabled) return false;
-  return mayUseRubberStamp({ rubberStampEnabled: true, passcodeFlag: await passcodeFlagOf(db, tenantId, userId) });
+  // Not asked when the tenant's flag is off: the answer is no either way.
+  const passcodeFlag = settings.rubberStampEnabled === true ? await passcodeFlagOf(db, tenantId, userId) : false;
+  return { settings: { rubberStampEnabled: settings.rubberStampEnabled === true }, passcodeFlag };
 }
 
 /** The chooser of the signing ceremony: what the viewer of an ePak of `tenantId` carries. */

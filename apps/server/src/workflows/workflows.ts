@@ -1,6 +1,6 @@
 import {
   DomainError,
-  forbidden,
+  enforce,
   fullName,
   invalidInput,
   notFound,
@@ -267,17 +267,11 @@ export async function createWorkflowTemplate(options: { db: Db; tenantId: string
   }
 }
 
-/** Templates are the tenant's to use; changing one is for its owner or an admin. */
-function assertMayChange(row: WorkflowRow, actor: { userId: string; role: Role }) {
-  if (row.ownerId !== actor.userId && actor.role !== 'admin') {
-    throw forbidden('Only the person who made this workflow template, or an admin, may change it.');
-  }
-}
 
 export async function updateWorkflowTemplate(options: { db: Db; tenantId: string; id: string; actor: { userId: string; role: Role }; input: WorkflowTemplateInput }) {
   const { db, tenantId, input } = options;
   const row = await loadWorkflow(db, tenantId, options.id);
-  assertMayChange(row, options.actor);
+  enforce({ ...options.actor, tenantId }, 'workflowTemplate.change', row);
   await checkSteps(db, tenantId, input.steps);
   try {
     const [updated] = await db
@@ -294,6 +288,6 @@ export async function updateWorkflowTemplate(options: { db: Db; tenantId: string
 
 export async function deleteWorkflowTemplate(options: { db: Db; tenantId: string; id: string; actor: { userId: string; role: Role } }) {
   const row = await loadWorkflow(options.db, options.tenantId, options.id);
-  assertMayChange(row, options.actor);
+  enforce({ ...options.actor, tenantId: options.tenantId }, 'workflowTemplate.change', row);
   await options.db.delete(workflows).where(eq(workflows.id, row.id));
 }

@@ -1,9 +1,8 @@
 import { Alert, Badge, Button, Group, List, Modal, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { BULK_SIGN_MAX, DELETE_EPAKS_MAX, type EpakStatus, type EpakSummary } from '@pakt/domain';
+import { BULK_SIGN_MAX, can, DELETE_EPAKS_MAX, epakResourceOf, type EpakStatus, type EpakSummary } from '@pakt/domain';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../api/session-store';
-import { useCan } from '../routing/access';
+import { useCan, useResourceActor } from '../routing/access';
 import { useArchiveEpaks, useBulkSign, useDeleteEpaks, useMarkManyRead } from './inbox-queries';
 
 const ENDED: readonly EpakStatus[] = ['Completed', 'Rejected', 'Stopped', 'Expired'];
@@ -36,7 +35,6 @@ type Dialog =
  */
 export function BulkActions({ selected, onDone }: { readonly selected: readonly EpakSummary[]; readonly onDone: () => void }) {
   const { t } = useTranslation();
-  const session = useSession();
   const mayAct = useCan('epak.act');
   const mayCompose = useCan('epak.compose');
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -48,7 +46,9 @@ export function BulkActions({ selected, onDone }: { readonly selected: readonly 
 
   const ids = selected.map((epak) => epak.id);
   const subjectOf = (id: string) => selected.find((epak) => epak.id === id)?.subject ?? id;
-  const owned = selected.every((epak) => epak.ownerId === session?.user.id);
+  const actor = useResourceActor();
+  // Archiving and deleting are the owner's (epak.manage), for every ePak selected.
+  const owned = actor !== null && selected.every((epak) => can(actor, 'epak.manage', epakResourceOf(actor, epak)));
   const signable = selected.some(isSignable);
   const tooManyToSign = selected.length > BULK_SIGN_MAX;
   const archivable = owned && selected.every((epak) => ENDED.includes(epak.status) && !isPutAway(epak));

@@ -1,13 +1,13 @@
 import { Alert, Badge, Button, Card, EmptyState, Group, Loader, Modal, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { deleteWorkflow, listWorkflows, listWorkflowStates, type WorkflowStep, type WorkflowTemplate } from '@pakt/domain';
+import { can, deleteWorkflow, listWorkflows, listWorkflowStates, type WorkflowStep, type WorkflowTemplate } from '@pakt/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ParseKeys } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../api/client';
 import { useSession } from '../api/session-store';
-import { effectiveRole, RequireRoute } from '../routing/access';
+import { RequireRoute, useResourceActor } from '../routing/access';
 import { PencilIcon, PlusIcon, RouteIcon, TrashIcon } from '../ui/icons';
 import { STATE_TYPE_COLORS, WorkflowFormDrawer } from './workflow-form';
 import { formatDate } from '../ui/dates';
@@ -36,7 +36,6 @@ function Workflows() {
   const { t } = useTranslation();
   const session = useSession();
   const tenantUuid = session?.tenantUuid;
-  const role = session ? effectiveRole(session) : null;
   const listKey = workflowQueryKeys.list(tenantUuid);
   const list = useQuery({ queryKey: listKey, queryFn: ({ signal }) => callApi(listWorkflows, undefined, { signal }) });
   // The catalogue the form picks steps from; read with the page so the form opens ready.
@@ -53,7 +52,8 @@ function Workflows() {
   const [notice, setNotice] = useState<Notice | null>(null);
   useDocumentTitle(`${t('workflows.title')} · Pakt`);
 
-  const mayChange = (template: WorkflowTemplate) => role === 'admin' || template.ownerId === session?.user.id;
+  const actor = useResourceActor();
+  const mayChange = (template: WorkflowTemplate) => actor !== null && can(actor, 'workflowTemplate.change', { tenantId: actor.tenantId, ownerId: template.ownerId });
   const openForm = (template: WorkflowTemplate | null) => {
     setNotice(null);
     setForm((current) => ({ serial: current.serial + 1, template, opened: true }));

@@ -12,6 +12,7 @@ import {
   type GuardedRoute,
   type MenuItemId,
   type PermissionSettings,
+  type ResourceActor,
   type Role,
   type SessionUser,
 } from '@pakt/domain';
@@ -189,4 +190,16 @@ export function useCan(action: Action): boolean {
   const role = effectiveRole(session);
   if (!role) return false;
   return can({ role, userId: session.user.id, tenantId: session.tenantUuid, userStatus: session.user.status }, action, { settings });
+}
+
+/**
+ * Who asks the per-resource policies (packages/domain/src/policies) in the selected tenant, or
+ * null when signed out: components pass it with the resource to `can` instead of comparing owner
+ * ids and roles themselves.
+ */
+export function useResourceActor(): (ResourceActor & { tenantId: string }) | null {
+  const session = useSession();
+  if (!session || !session.tenantUuid) return null;
+  const role = effectiveRole(session);
+  return { userId: session.user.id, tenantId: session.tenantUuid, ...(role ? { role } : {}) };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../constants/roles';
-import { ACTIONS, REFUSAL_REASONS, REFUSAL_RESPONSES, allowedActions, authorize, can, type Action, type Actor, type AuthorizationContext, type RefusalReason } from './actions';
+import { ACTIONS, REFUSAL_REASONS, REFUSAL_RESPONSES, allowedActions, authorize, type Action, type Actor, type AuthorizationContext, type RefusalReason } from './actions';
+import { can } from '../policies';
 import { resolvePermissionSettings } from './settings';
 
 const Y = true;

@@ -371,11 +371,7 @@ export function authorize(actor: Actor, action: Action, context: AuthorizationCo
   return ALLOWED;
 }
 
-export function can(actor: Actor, action: Action, context?: AuthorizationContext): boolean {
-  return authorize(actor, action, context).allowed;
-}
-
 /** Every action `actor` may perform in `context`, e.g. to send the web app its capabilities once. */
 export function allowedActions(actor: Actor, context?: AuthorizationContext): Action[] {
-  return ACTIONS.filter((action) => can(actor, action, context));
+  return ACTIONS.filter((action) => authorize(actor, action, context).allowed);
 }
