@@ -2,14 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   bulkComposeHeaderCsv,
   bulkComposeLayout,
-  bulkFailureCsvLine,
-  bulkFailuresCsvHeader,
   checkBulkHeader,
-  CsvStreamParser,
   validateBulkRow,
   type BulkTemplateStep,
 } from './bulk-compose';
-import { parseCsv } from './csv';
 import { Tag, type TagInput } from './tags/tag';
 
 const tag = (init: Partial<TagInput>): Tag =>
@@ -111,30 +107,5 @@ describe('validateBulkRow', () => {
     expect(twice.ok ? [] : twice.errors.map((e) => e.code)).toEqual([-1]);
     const short = check(good().slice(0, 3));
     expect(short.ok ? [] : short.errors.map((e) => [e.field, e.code])).toEqual([[null, -175]]);
-  });
-});
-
-describe('failed rows CSV', () => {
-  it('adds an errors column and neutralises formula cells', () => {
-    const head = bulkFailuresCsvHeader(['a', 'b']);
-    const line = bulkFailureCsvLine(['a', 'b'], ['=HYPERLINK("x")', '@SUM(1)'], [{ field: 'a', code: -1, message: 'Not an e-mail address.' }]);
-    expect(parseCsv(head + line)).toEqual([
-      ['a', 'b', 'errors'],
-      [`'=HYPERLINK("x")`, `'@SUM(1)`, 'a: -1 Not an e-mail address.'],
-    ]);
-    for (const start of ['+1', '-1', '\tx', '\rx']) expect(parseCsv(bulkFailureCsvLine(['a'], [start], []))[0]![0]).toBe(`'${start}`);
-  });
-});
-
-describe('CsvStreamParser', () => {
-  it('reads what parseCsv reads, whatever the chunk boundaries', () => {
-    const text = '\ufeffa,b,c\r\n"x, ""quoted""",2,"line\r\nbreak"\n\n,,\r\nlast,"",end';
-    for (let size = 1; size <= text.length; size++) {
-      const parser = new CsvStreamParser();
-      const rows: string[][] = [];
-      for (let at = 0; at < text.length; at += size) rows.push(...parser.push(text.slice(at, at + size)));
-      rows.push(...parser.end());
-      expect(rows, `chunks of ${size}`).toEqual(parseCsv(text));
-    }
   });
 });

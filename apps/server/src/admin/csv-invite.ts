@@ -9,10 +9,10 @@ import {
   INVITE_CSV_MAX_ROWS,
   INVITE_CSV_REQUIRED,
   type Invitee,
-  parseCsv,
   ResponseCode,
   toCsv,
 } from '@pakt/domain';
+import { parseCsv } from '../platform/csv';
 import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/database';

@@ -11,7 +11,6 @@ import {
   type InstallFeatures,
   invalidInput,
   notFound,
-  parseCsv,
   REFUSAL_RESPONSES,
   type RefusalReason,
   ResponseCode,
@@ -34,6 +33,7 @@ import {
   type UserSyncSource,
   fullName,
 } from '@pakt/domain';
+import { parseCsv } from '../platform/csv';
 import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { memberships, tenants, userSyncRuns, users } from '../db/schema';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   bindTemplateTags,
@@ -18,7 +18,6 @@ import {
   type BulkRowRecipient,
   type BulkTemplateStep,
   checkBulkHeader,
-  CsvStreamParser,
   DomainError,
   type EngineEffect,
   type EngineState,
@@ -70,6 +69,7 @@ import { checkSigners } from '../epaks/start';
 import { mailHeaderValue } from '../identity/outbox';
 import { loadTenantSettings } from '../identity/tenant-configuration';
 import type { FileStorage } from '../storage/file-storage';
+import { csvRefusal, csvRows } from '../platform/csv';
 import { listStates } from '../workflows/workflows';
 
 /**
@@ -130,9 +130,10 @@ export function describeColumns(template: BulkTemplate): BulkComposeColumn[] {
  * counts the rows. Nothing but the row being read is kept.
  */
 export function bulkFileCheck(layout: BulkLayout, maxRows: number) {
-  const decoder = new TextDecoder('utf-8');
-  const parser = new CsvStreamParser();
+  const rows = csvRows();
   const seen = { header: null as string[] | null, rows: 0 };
+  // A refusal found while reading rows; it fails the next chunk, or the end of the file.
+  let refused: Error | null = null;
   const take = (rows: string[][]) => {
     for (const row of rows) {
       if (!seen.header) {
@@ -142,23 +143,34 @@ export function bulkFileCheck(layout: BulkLayout, maxRows: number) {
       } else if (++seen.rows > maxRows) throw bulkRecordLimitError(maxRows);
     }
   };
+  rows.on('data', (row: string[]) => {
+    if (refused) return;
+    try {
+      take([row]);
+    } catch (error) {
+      refused = error as Error;
+    }
+  });
+  rows.on('error', (error) => {
+    refused ??= csvRefusal(error) as Error;
+  });
+  const ended = new Promise<void>((resolve) => {
+    rows.once('end', resolve);
+    rows.once('error', () => resolve());
+  });
   const transform = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      try {
-        take(parser.push(decoder.decode(chunk, { stream: true })));
-        callback(null, chunk);
-      } catch (error) {
-        callback(error as Error);
-      }
+      if (refused) return callback(refused);
+      // The chunk goes on once the parser has taken it: a file refused midway stops at the next one.
+      rows.write(chunk, () => callback(refused, refused ? undefined : chunk));
     },
     flush(callback) {
-      try {
-        take(parser.push(decoder.decode()));
-        take(parser.end());
-        callback();
-      } catch (error) {
-        callback(error as Error);
-      }
+      rows.end();
+      void ended.then(() => callback(refused));
+    },
+    destroy(error, callback) {
+      rows.destroy();
+      callback(error);
     },
   });
   return { transform, seen };
@@ -266,14 +278,13 @@ export async function listBulkRuns(db: Db, actor: { tenantId: string; userId: st
 /** The header of a run's file: its first line, read from the stored file. */
 async function readHeader(storage: FileStorage, sha256: string): Promise<string[]> {
   const stream = await storage.get(sha256);
-  const decoder = new TextDecoder('utf-8');
-  const parser = new CsvStreamParser();
+  const rows = csvRows();
+  pipeline(stream, rows, () => undefined);
   try {
-    for await (const chunk of stream) {
-      const rows = parser.push(decoder.decode(chunk as Buffer, { stream: true }));
-      if (rows.length > 0) return rows[0]!.map((name) => name.trim());
-    }
-    return parser.end()[0]?.map((name) => name.trim()) ?? [];
+    for await (const row of rows) return (row as string[]).map((name) => name.trim());
+    return [];
+  } catch (error) {
+    throw csvRefusal(error);
   } finally {
     stream.destroy();
   }
@@ -763,8 +774,8 @@ export async function runBulkCompose(options: { db: Db; storage: FileStorage; ru
     }
     const work0 = { db, run, template, states, settings: await loadTenantSettings(db, run.tenantId), notify: options.notify, ownerName: displayName(owner) };
     const stream = await options.storage.get(run.fileSha256);
-    const decoder = new TextDecoder('utf-8');
-    const parser = new CsvStreamParser();
+    const rows = csvRows();
+    pipeline(stream, rows, () => undefined);
     const batchRows = options.batchRows ?? BULK_BATCH_ROWS;
     const pauseMs = options.pauseMs ?? BULK_BATCH_PAUSE_MS;
     let header: string[] | null = null;
@@ -805,9 +816,11 @@ export async function runBulkCompose(options: { db: Db; storage: FileStorage; ru
         if (batch.length >= batchRows) await flush();
       }
     };
-    for await (const chunk of stream) await take(parser.push(decoder.decode(chunk as Buffer, { stream: true })));
-    await take(parser.push(decoder.decode()));
-    await take(parser.end());
+    try {
+      for await (const cells of rows) await take([cells as string[]]);
+    } catch (error) {
+      throw csvRefusal(error);
+    }
     await flush();
     await writing;
     await db.update(bulkComposeRuns).set({ status: 'completed', totalRows: rowNumber, finishedAt: new Date() }).where(eq(bulkComposeRuns.id, run.id));

@@ -1,4 +1,5 @@
-import { parseCsv, type TagInput } from '@pakt/domain';
+import { type TagInput } from '@pakt/domain';
+import { parseCsv } from '../platform/csv';
 import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { Readable } from 'node:stream';
