@@ -24,7 +24,7 @@ import {
   isTagFor,
 } from '@pakt/domain';
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
@@ -276,7 +276,8 @@ function Ceremony({
     );
   const [completedComposite, setCompletedComposite] = useState<string | null>(null);
 
-  useEffect(() => {
+  // An effect event: it reads the helpers of the render that ran it, and runs after each entry only.
+  const offerAutoFill = useEffectEvent(() => {
     const changed = lastChanged.current;
     lastChanged.current = null;
     if (!changed || !autoFill || !canAct) return;
@@ -290,8 +291,8 @@ function Ceremony({
       setCompletedComposite(composite.uuid);
       setAutoFillOffer(count);
     }
-    // Runs after each entry only; the helpers read the state of the render that made it.
-  }, [entered]);
+  });
+  useEffect(() => offerAutoFill(), [entered]);
 
   const acceptAutoFill = () => {
     const targets = remainingCompositeParts(completedComposite ?? '');
@@ -369,18 +370,23 @@ function Ceremony({
   /** Fields to point at (lower-case uuids): left empty when signing was tried, or named by a refusal. */
   const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(new Set());
   const [openTag, setOpenTag] = useState<string | null>(null);
-  const [focusTag, setFocusTag] = useState<string | null>(null);
+  // The field to bring into view once it is on the page: its page may render a few renders later,
+  // so every render tries until it is there. A ref, not state: finding it needs no new render.
+  const focusTag = useRef<string | null>(null);
+  const [, setFocusRequests] = useState(0);
   useEffect(() => {
-    if (!focusTag) return;
-    const element = document.querySelector<HTMLElement>(`[data-tag-uuid="${focusTag}"]`);
+    if (!focusTag.current) return;
+    const element = document.querySelector<HTMLElement>(`[data-tag-uuid="${focusTag.current}"]`);
     if (!element) return;
-    setFocusTag(null);
+    focusTag.current = null;
     element.scrollIntoView?.({ block: 'center', inline: 'nearest' });
     element.focus({ preventScroll: true });
   });
   const goTo = (target: { documentId: string; uuid: string }) => {
     setDocumentId(target.documentId);
-    setFocusTag(target.uuid);
+    focusTag.current = target.uuid;
+    // A render, so the effect above looks for it even when the document stays the same.
+    setFocusRequests((requests) => requests + 1);
   };
 
   // ---- progress ----

@@ -129,6 +129,9 @@ class SaveFailure extends Error {
 }
 
 /** Only a plain base64 PNG or JPEG goes into the box's CSS (anything else could escape url()). */
+/** One empty page list, so an editor with no document has the same one every render (a memo's dependency). */
+const NO_PAGES: readonly PageGeometry[] = [];
+
 const IMAGE_DATA_URL = /^data:image\/(png|jpeg);base64,[A-Za-z0-9+/]*={0,2}$/;
 
 type SaveOutcome = { readonly kind: 'saved' } | { readonly kind: 'failed'; readonly message: string };
@@ -252,7 +255,7 @@ export function TagEditor({
   const scrollRef = useRef<HTMLDivElement | null>(null);
   const pageElements = useRef(new Map<number, HTMLElement>());
   const [available, setAvailable] = useState(0);
-  const pages: readonly PageGeometry[] = current?.pages ?? [];
+  const pages: readonly PageGeometry[] = current?.pages ?? NO_PAGES;
   const zoom =
     zoomMode === 'fitToWidth' ? fitToWidthZoom(available, pages, limits) : zoomMode === 'actual' ? clampZoom(1, limits) : clampZoom(customZoom, limits);
   // Keep the same part of the document in view when the zoom changes.
