@@ -1,3 +1,4 @@
+import path from 'node:path';
 import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -38,6 +39,51 @@ export const domainBoundary = {
   },
 };
 
+/**
+ * Layers by folder: files under `from` may import, inside `root`, only what lies under one of
+ * `allow` (folders or files, relative to root). Relative imports are resolved against the file, so
+ * `../epaks/x` from platform/ is caught however deep the file sits.
+ */
+const layersRule = {
+  meta: { type: 'problem', schema: [{ type: 'object' }], messages: { upward: '{{from}} must not import {{target}}: {{why}}' } },
+  create(context) {
+    const { root, from, allow, why } = context.options[0];
+    const rootDir = path.resolve(context.cwd, root);
+    const file = context.filename;
+    if (!path.relative(path.join(rootDir, from), file).match(/^[^.]/)) return {};
+    const check = (node) => {
+      const source = node.source?.value;
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = path.relative(rootDir, path.resolve(path.dirname(file), source));
+      if (target.startsWith('..')) return;
+      const allowed = allow.some((entry) => target === entry || target === entry.replace(/\.ts$/, '') || target.startsWith(`${entry}/`));
+      if (!allowed) context.report({ node: node.source, messageId: 'upward', data: { from, target, why } });
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+  },
+};
+
+/**
+ * The server's platform (database, storage, jobs, mail, audit log, CSV) sits below the features:
+ * features import it, it never imports a feature back. Exported so a test proves it fails the lint.
+ */
+export const serverPlatformBoundary = {
+  files: ['apps/server/src/platform/**/*.ts'],
+  ignores: ['apps/server/src/platform/**/*.test.ts'],
+  plugins: { pakt: { rules: { layers: layersRule } } },
+  rules: {
+    'pakt/layers': [
+      'error',
+      {
+        root: 'apps/server/src',
+        from: 'platform',
+        allow: ['platform', 'paths.ts'],
+        why: 'platform/ is below the features and imports only platform/ (and paths.ts).',
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '.tmp/**', '**/test-results/**', '**/playwright-report/**', 'apps/server/drizzle/**'],
@@ -64,4 +110,5 @@ export default tseslint.config(
     },
   },
   domainBoundary,
+  serverPlatformBoundary,
 );

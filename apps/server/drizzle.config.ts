@@ -4,6 +4,6 @@ import { defineConfig } from 'drizzle-kit';
 // PostgreSQL and an external one alike.
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/db/schema.ts',
+  schema: './src/platform/db/schema.ts',
   out: './drizzle',
 });

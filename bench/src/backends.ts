@@ -38,7 +38,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { newTag } from '@pakt/domain';
-import { freePort } from '../../apps/server/src/db/embedded-postgres';
+import { freePort } from '../../apps/server/src/platform/db/embedded-postgres';
 import { REPO_ROOT } from '../../apps/server/src/paths';
 import { type Answer, call, serverBundle, startDemoServer, streamUpload } from './demo-server';
 import { backendsOf, cpuBetween, cpuSnapshot, embeddedDatabaseUrl, embeddedPostmaster, loadavg, mb, memoryOfProcesses, PG_ADMIN_URL, scratchDatabase, serverAndDatabasePids, type TreeMemory, versionOf } from './server-process';

@@ -30,7 +30,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { freePort } from '../../apps/server/src/db/embedded-postgres';
+import { freePort } from '../../apps/server/src/platform/db/embedded-postgres';
 import { type Answer, call, resetPeak, startDemoServer, streamUpload } from './demo-server';
 import { backendsOf, cpuBetween, type CpuSnapshot, cpuSnapshot, embeddedDatabaseUrl, loadavg, mb, memoryOfProcesses, queryOnce, scratchDatabase, type ScratchDatabase, serverAndDatabasePids, type TreeMemory, versionOf } from './server-process';
 

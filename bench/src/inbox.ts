@@ -33,7 +33,7 @@ import { FOLDERS, INBOX_SORTS, InboxQuery } from '@pakt/domain';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { hashPassword } from '../../apps/server/src/auth/secrets';
 import { loadConfig } from '../../apps/server/src/config';
-import { openDatabase } from '../../apps/server/src/db/database';
+import { openDatabase } from '../../apps/server/src/platform/db/database';
 import { REPO_ROOT } from '../../apps/server/src/paths';
 import { inboxStatement } from '../../apps/server/src/inbox/list-inbox';
 import { startServer } from '../../apps/server/src/server';

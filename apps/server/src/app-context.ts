@@ -1,8 +1,8 @@
 import type { Config } from './config';
-import type { Database } from './db/database';
-import type { JobQueue } from './jobs/job-queue';
+import type { Database } from './platform/db/database';
+import type { JobQueue } from './platform/jobs/job-queue';
 import type { KeyVault } from './signing/key-vault';
-import type { FileStorage } from './storage/file-storage';
+import type { FileStorage } from './platform/storage/file-storage';
 
 /** The services a request handler may use, built once at start and passed down explicitly. */
 export interface AppContext {

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './config';
-import { DirectoryLockedError } from './db/directory-lock';
-import { EmbeddedPostgresError, LegacyDataDirectoryError } from './db/embedded-postgres';
+import { DirectoryLockedError } from './platform/db/directory-lock';
+import { EmbeddedPostgresError, LegacyDataDirectoryError } from './platform/db/embedded-postgres';
 import { startServer } from './server';
 
 const USAGE = 'Usage: npm start [-- --demo]\n  --demo  seed a demo tenant with one user of every role and print their passwords';

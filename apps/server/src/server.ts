@@ -4,18 +4,19 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context';
 import { buildApp } from './app';
 import type { Config } from './config';
-import { type Database, openDatabase, openEmbeddedDatabase } from './db/database';
-import { type JobQueue, startJobQueue } from './jobs/job-queue';
-import { SWEEP_TEMPORARY_FILES_CRON, sweepTemporaryFilesJob } from './jobs/sweep-temporary-files';
-import { SWEEP_ORPHAN_BLOBS_CRON, sweepOrphanBlobsJob } from './jobs/sweep-orphan-blobs';
+import { type Database, openDatabase, openEmbeddedDatabase } from './platform/db/database';
+import { type JobQueue, startJobQueue } from './platform/jobs/job-queue';
+import { SWEEP_TEMPORARY_FILES_CRON, sweepTemporaryFilesJob } from './platform/storage/sweep-temporary-files';
+import { SWEEP_ORPHAN_BLOBS_CRON, sweepOrphanBlobsJob } from './platform/storage/sweep-orphan-blobs';
 import { EXPIRE_EPAKS_CRON, expireEpaksJob } from './jobs/expire-epaks';
+import { pinnedDocumentOpener } from './epaks/pinned-document';
 import { USER_SYNC_SWEEP_CRON, userSyncJob } from './jobs/user-sync';
 import { BULK_COMPOSE_SWEEP_CRON, bulkComposeJob } from './jobs/bulk-compose';
 import { PURGE_RATE_LIMIT_COUNTERS_CRON, purgeRateLimitCountersJob } from './jobs/purge-rate-limit-counters';
 import { seedDemo } from './identity/demo';
-import { deliverOutboxJob, deliverSmsJob, smtpTransport } from './identity/mail-delivery';
+import { deliverOutboxJob, deliverSmsJob, smtpTransport } from './platform/mail/mail-delivery';
 import { prepareFirstRun } from './identity/first-run';
-import { openFileStorage } from './storage/open-file-storage';
+import { openFileStorage } from './platform/storage/open-file-storage';
 import { VERSION } from './version';
 
 export interface RunningServer {
@@ -109,7 +110,7 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
       await opened.jobs.schedule(purgeCounters, PURGE_RATE_LIMIT_COUNTERS_CRON, {});
       const jobs = opened.jobs;
       const deliveries = [
-        config.smtp && deliverOutboxJob({ db: opened.database.db, storage, transport: smtpTransport(config.smtp.url), from: config.smtp.from }),
+        config.smtp && deliverOutboxJob({ db: opened.database.db, openAttachment: pinnedDocumentOpener(opened.database.db, storage), transport: smtpTransport(config.smtp.url), from: config.smtp.from }),
         config.sms && deliverSmsJob({ db: opened.database.db, ...config.sms }),
       ].filter((job) => !!job);
       for (const deliver of deliveries) {

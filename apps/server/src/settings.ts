@@ -2,8 +2,8 @@ import { CLIENT_TYPE, FeatureFlags, LOGIN_PAGE_DEFAULTS, type PublicConfiguratio
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from './config';
-import type { Db } from './db/database';
-import { systemSettings } from './db/schema';
+import type { Db } from './platform/db/database';
+import { systemSettings } from './platform/db/schema';
 
 /** Overrides an administrator may store; anything else in the row is ignored. */
 const PublicOverrides = z

@@ -15,8 +15,8 @@ import {
 import { parseCsv } from '../platform/csv';
 import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../db/database';
-import { memberships, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { memberships, users } from '../platform/db/schema';
 import { inviteMembers } from '../identity/invitations';
 
 type Column = (typeof INVITE_CSV_COLUMNS)[number];

@@ -1,9 +1,9 @@
 import { DomainError, fullName, type Group, type GroupSummary, invalidInput, notFound, ResponseCode } from '@pakt/domain';
 import { and, asc, count, eq, ilike, inArray, ne, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { groupMembers, groups, memberships, users } from '../db/schema';
-import { containing } from '../inbox/search';
-import { recordAdminAction } from './audit-log';
+import type { Db } from '../platform/db/database';
+import { groupMembers, groups, memberships, users } from '../platform/db/schema';
+import { containing } from '../platform/db/sql';
+import { recordAdminAction } from '../platform/audit-log';
 
 /**
  * Groups of a tenant (issue 7; domain api/groups.ts has the rules). Every change runs in one

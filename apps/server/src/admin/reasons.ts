@@ -1,8 +1,8 @@
 import { invalidInput, notFound, type BuiltInReasonKey, type SigningReason } from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { reasons } from '../db/schema';
-import { recordAdminAction } from './audit-log';
+import type { Db } from '../platform/db/database';
+import { reasons } from '../platform/db/schema';
+import { recordAdminAction } from '../platform/audit-log';
 
 type ReasonRow = typeof reasons.$inferSelect;
 

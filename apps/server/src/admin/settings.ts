@@ -12,10 +12,10 @@ import {
 } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { loadPasswordConfig } from '../auth/password-config';
-import type { Db } from '../db/database';
-import { passwordConfigs, tenants, tenantSettings } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { passwordConfigs, tenants, tenantSettings } from '../platform/db/schema';
 import { parseTenantSettings } from '../identity/tenant-configuration';
-import { recordAdminAction } from './audit-log';
+import { recordAdminAction } from '../platform/audit-log';
 
 /** GET /msbapi/v2/settings: what the tenant changed, what is in force, and the install's limits. */
 export async function loadTenantSettingsView(options: { db: Db; tenantId: string; install: InstallLimits }): Promise<TenantSettingsView> {

@@ -1,10 +1,10 @@
 import { type Actor, enforce, notFound, type Superadmin, type SuperadminInvitee, type SuperadminStatusChange } from '@pakt/domain';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { invitations, memberships, tenants, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { invitations, memberships, tenants, users } from '../platform/db/schema';
 import { createInvitation, INVITATION_DAYS } from '../identity/invitations';
 import { loadTenantSettings } from '../identity/tenant-configuration';
-import { recordAdminAction } from './audit-log';
+import { recordAdminAction } from '../platform/audit-log';
 
 /**
  * The super admins of one tenant (spec §6, §7 Superadmins). super_admin is granted only here:

@@ -35,11 +35,11 @@ import {
 } from '@pakt/domain';
 import { parseCsv } from '../platform/csv';
 import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { memberships, tenants, userSyncRuns, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { memberships, tenants, userSyncRuns, users } from '../platform/db/schema';
 import { createInvitation, INVITATION_DAYS } from '../identity/invitations';
 import { loadTenantSettings } from '../identity/tenant-configuration';
-import { recordAdminAction } from './audit-log';
+import { recordAdminAction } from '../platform/audit-log';
 
 /**
  * User sync-up (issue 7): a directory feed the operator drops in the tenant's folder of

@@ -15,11 +15,11 @@ import {
   type UserStatus,
 } from '@pakt/domain';
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { memberships, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { memberships, users } from '../platform/db/schema';
 import { mailResetLink } from '../identity/passwords';
-import { containing } from '../inbox/search';
-import { recordAdminAction } from './audit-log';
+import { containing } from '../platform/db/sql';
+import { recordAdminAction } from '../platform/audit-log';
 
 /**
  * User administration of one tenant (issue 7): the admin folders, role changes, making an

@@ -1,7 +1,7 @@
 import { type Announcement, type AnnouncementInput, notFound } from '@pakt/domain';
 import { and, asc, desc, eq, gt, isNull, or, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { announcements } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { announcements } from '../platform/db/schema';
 
 /**
  * Whose announcements a call is about: one tenant's own, or the instance-wide ones (tenant_id

@@ -1,6 +1,6 @@
 import { API_HEADERS, DomainError } from '@pakt/domain';
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../db/database';
+import type { Db } from '../platform/db/database';
 import { resolveAuth } from '../http/auth-guard';
 
 /**

@@ -1,7 +1,7 @@
 import { DomainError, PASSWORD_CHANGE_REQUIRED_USER_STATUSES, ResponseCode } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { users } from '../platform/db/schema';
 import { refuseUnverified } from '../identity/signup';
 import { hasEndedTemporaryAccess, loadUserTenants } from '../identity/session-user';
 import { claimSignInAttempt, clearSignInThrottle, recordFailedSignIn, signInThrottleKey } from './login-throttle';

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { DEFAULT_PASSWORD_CONFIG, DomainError, ResponseCode } from '@pakt/domain';
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/database';
-import { loginThrottles } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { loginThrottles } from '../platform/db/schema';
 
 /**
  * Sign-in throttling per (typed address, client address). The numbers are the install's defaults,

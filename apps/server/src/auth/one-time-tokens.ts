@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { oneTimeTokens } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { oneTimeTokens } from '../platform/db/schema';
 import { digestSecret, generateSecret } from './secrets';
 
 type Purpose = (typeof oneTimeTokens.$inferInsert)['purpose'];

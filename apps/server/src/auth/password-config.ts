@@ -1,7 +1,7 @@
 import { DEFAULT_PASSWORD_CONFIG, PasswordConfig } from '@pakt/domain';
 import { eq, inArray } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { memberships, passwordConfigs } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { memberships, passwordConfigs } from '../platform/db/schema';
 
 /** A tenant's password rules; a missing or invalid row means the defaults. */
 export async function loadPasswordConfig(db: Db, tenantId: string | undefined): Promise<PasswordConfig> {

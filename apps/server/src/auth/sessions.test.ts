@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, WEB_CLIENT_ID } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberships, sessions, tenantSettings } from '../db/schema';
+import { memberships, sessions, tenantSettings } from '../platform/db/schema';
 import { makeMember, makeTenant } from '../test/factories';
 import { buildTestApp, type TestApp } from '../test/test-app';
 import { issueSession, resolveAccessToken, rotateSession, sessionRulesFor } from './sessions';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, ResponseCode, TenantSettings } from '@pakt/domain';
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { memberships, sessions, tenantSettings, tenants, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { memberships, sessions, tenantSettings, tenants, users } from '../platform/db/schema';
 import { digestSecret, generateSecret } from './secrets';
 
 export interface TokenLifetimes {

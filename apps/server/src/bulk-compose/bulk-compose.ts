@@ -44,7 +44,7 @@ import {
 } from '@pakt/domain';
 import { and, asc, count, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../db/database';
+import type { Db } from '../platform/db/database';
 import {
   bulkComposeFailures,
   bulkComposeRuns,
@@ -60,15 +60,15 @@ import {
   outbox,
   users,
   workflows,
-} from '../db/schema';
+} from '../platform/db/schema';
 import { activityHash, GENESIS_HASH, type HashedActivity } from '../epaks/activity';
 import { appLink, queueEngineEffects, requestMail } from '../epaks/notify';
 import { digestSecret, generateSecret } from '../auth/secrets';
 import { NOTIFICATION_CHANNEL, type NotificationSignal, stepRequestNotification } from '../notifications/record';
 import { checkSigners } from '../epaks/start';
-import { mailHeaderValue } from '../identity/outbox';
+import { mailHeaderValue } from '../platform/mail/outbox';
 import { loadTenantSettings } from '../identity/tenant-configuration';
-import type { FileStorage } from '../storage/file-storage';
+import type { FileStorage } from '../platform/storage/file-storage';
 import { csvRefusal, csvRows } from '../platform/csv';
 import { listStates } from '../workflows/workflows';
 

@@ -36,11 +36,11 @@ import {
 } from '@pakt/domain';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../db/database';
-import { documentTemplates, epakDocuments, epakRecipients, epakSteps, users, workflows } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { documentTemplates, epakDocuments, epakRecipients, epakSteps, users, workflows } from '../platform/db/schema';
 import { type DocumentLimits, loadOwnDocument, storeUploadedPdf } from '../documents/documents';
 import { composeEpak, loadOwnEpak } from '../epaks/compose';
-import { type FileStorage, rangedFile } from '../storage/file-storage';
+import { type FileStorage, rangedFile } from '../platform/storage/file-storage';
 import { getWorkflowTemplate, listStates } from '../workflows/workflows';
 
 /** Who acts: the caller inside their tenant, with their role there. */

@@ -17,9 +17,9 @@ import {
   ResponseCode,
 } from '@pakt/domain';
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { documents } from '../db/schema';
-import type { FileStorage } from '../storage/file-storage';
+import type { Db } from '../platform/db/database';
+import { documents } from '../platform/db/schema';
+import type { FileStorage } from '../platform/storage/file-storage';
 import { convertWithLibreOffice } from './office';
 import type { ParserQueue } from './parser-queue';
 import { imageToPdf, inspectPdf, mergePdfs, type SandboxLimits } from './sandbox';

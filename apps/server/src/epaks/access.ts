@@ -1,7 +1,7 @@
 import { DomainError, enforce, type EpakResource, type EpakViewer, invalidInput, notFound, ResponseCode, type SignerStatus, type WorkflowStateType } from '@pakt/domain';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, epakUserStates } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, epakUserStates } from '../platform/db/schema';
 import { listCeremonyReasons } from '../admin/reasons';
 import { loadTenantSettings } from '../identity/tenant-configuration';
 import { ceremonyStamps } from '../rubber-stamps/rubber-stamps';

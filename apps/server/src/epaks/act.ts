@@ -1,8 +1,8 @@
 import { DomainError, type EpakStatus, notFound, ResponseCode, transition } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../app-context';
-import type { Db } from '../db/database';
-import { epakRecipients } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakRecipients } from '../platform/db/schema';
 import { assertActionable, assertNotOverdue, type EpakActor, loadVisibleEpak } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState, storeEngineState } from './engine-store';

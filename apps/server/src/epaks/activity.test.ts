@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database';
-import { epakActivities, epaks } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakActivities, epaks } from '../platform/db/schema';
 import { makeMember } from '../test/factories';
 import { createTestDatabase, type TestDatabase } from '../test/test-database';
 import { activityHash, canonicalJson, GENESIS_HASH, recordEpakActivity, verifyActivityChain } from './activity';

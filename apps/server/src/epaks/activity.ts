@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { type ActivityDetails, type ActivityDocumentHashes, type EpakActivity, EpakStatus, SignerStatus } from '@pakt/domain';
 import { asc, desc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { epakActivities, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakActivities, users } from '../platform/db/schema';
 import { type EpakActor, loadVisibleEpak } from './access';
 
 /**

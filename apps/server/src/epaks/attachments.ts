@@ -13,9 +13,9 @@ import {
   type Tag,
 } from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { epakAttachments, epakDocuments, users } from '../db/schema';
-import type { FileStorage } from '../storage/file-storage';
+import type { Db } from '../platform/db/database';
+import { epakAttachments, epakDocuments, users } from '../platform/db/schema';
+import type { FileStorage } from '../platform/storage/file-storage';
 import { assertActionable, assertNotOverdue, type EpakActor, loadViewer, loadVisibleEpak } from './access';
 import { recordEpakActivity } from './activity';
 

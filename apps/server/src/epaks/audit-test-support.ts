@@ -10,15 +10,15 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { epakDocumentRevisions, epakDocuments, epakRecipients, epaks, epakSteps } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakDocumentRevisions, epakDocuments, epakRecipients, epaks, epakSteps } from '../platform/db/schema';
 import { openPdfFile } from '../pdf/pdf-file';
 import { textAppearance } from '../sealing/appearance';
 import { sealRevision } from '../sealing/seal';
 import { maxCmsSize, signDigest } from '../signing/cms';
 import type { KeyVault } from '../signing/key-vault';
 import { ensureTenantSeal } from '../signing/tenant-seal';
-import type { FileStorage } from '../storage/file-storage';
+import type { FileStorage } from '../platform/storage/file-storage';
 import { makeMember, makeUser } from '../test/factories';
 import { type EpakActivityAction, recordEpakActivity } from './activity';
 

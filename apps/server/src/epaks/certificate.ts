@@ -2,15 +2,15 @@ import { formatUtcTimestamp } from '@pakt/domain';
 import { Encodings } from '@pdf-lib/standard-fonts';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
-import type { Db } from '../db/database';
-import { epakDocuments, epakRecipients, epaks, epakSteps, tenants, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakDocuments, epakRecipients, epaks, epakSteps, tenants, users } from '../platform/db/schema';
 import { textAppearance } from '../sealing/appearance';
 import { sealRevision } from '../sealing/seal';
 import type { SealKeyAlgorithm } from '../signing/algorithms';
 import { maxCmsSize, signDigest } from '../signing/cms';
 import type { KeyVault } from '../signing/key-vault';
 import { ensureTenantSeal } from '../signing/tenant-seal';
-import type { FileStorage } from '../storage/file-storage';
+import type { FileStorage } from '../platform/storage/file-storage';
 import { type ActivityRow, actorsOf, loadActivity, publicDetails, verifyActivityRows } from './activity';
 import { currentVersion, revisionsByDocument } from './revisions';
 

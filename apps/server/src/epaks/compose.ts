@@ -23,10 +23,10 @@ import {
   fullName,
 } from '@pakt/domain';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
+import type { Db } from '../platform/db/database';
 import { assertActionable, loadViewer, loadVisibleEpak } from './access';
 import { revisionsByDocument } from './revisions';
-import { documents, epakDocuments, epakRecipients, epakSteps, epaks, memberships, users } from '../db/schema';
+import { documents, epakDocuments, epakRecipients, epakSteps, epaks, memberships, users } from '../platform/db/schema';
 import { listStates } from '../workflows/workflows';
 import { recordEpakActivity } from './activity';
 

@@ -17,8 +17,8 @@ import {
   transition,
 } from '@pakt/domain';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { epakDocuments, epakLinks, epakRecipients, epakSteps, memberships, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakDocuments, epakLinks, epakRecipients, epakSteps, memberships, users } from '../platform/db/schema';
 import { assertActionable, assertNotOverdue, type EpakActor, type EpakRow } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState } from './engine-store';

@@ -9,10 +9,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
-import { type Db, openDatabase } from '../db/database';
-import { stopOrphanPostmaster } from '../db/embedded-postgres';
+import { type Db, openDatabase } from '../platform/db/database';
+import { stopOrphanPostmaster } from '../platform/db/embedded-postgres';
 import { run } from '../signing/test-support';
-import { LocalFileStorage } from '../storage/file-storage';
+import { LocalFileStorage } from '../platform/storage/file-storage';
 import { ServerProcess } from './sign-crash-support';
 
 /** Whether a process runs (a zombie, killed and not yet reaped, does not). */

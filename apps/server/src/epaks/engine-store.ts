@@ -1,7 +1,7 @@
 import type { EngineResult, EngineState, SignerStatus, WorkflowStateType } from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { epakRecipients, epakSteps, epaks } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakRecipients, epakSteps, epaks } from '../platform/db/schema';
 
 /**
  * Loading an ePak into the domain engine's state and storing what `transition` answered. Callers

@@ -4,9 +4,9 @@ import { and, desc, eq } from 'drizzle-orm';
 import { digestSecret } from '../auth/secrets';
 import { issueSession } from '../auth/sessions';
 import { IN_PERSON_CHALLENGE_PREFIX, maskEmail, OTP_RESEND_SECONDS, verifyChallenge } from '../auth/two-factor';
-import type { Db } from '../db/database';
-import { epakRecipients, epakSteps, otpChallenges, users } from '../db/schema';
-import { queueEmail } from '../identity/outbox';
+import type { Db } from '../platform/db/database';
+import { epakRecipients, epakSteps, otpChallenges, users } from '../platform/db/schema';
+import { queueEmail } from '../platform/mail/outbox';
 import { assertActionable, assertNotOverdue, type EpakActor, loadVisibleEpak } from './access';
 
 /** The code is good for ten minutes; the signer's session on the host's device for fifteen. */

@@ -2,8 +2,8 @@ import { DomainError, ResponseCode } from '@pakt/domain';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { digestSecret } from '../auth/secrets';
 import { type ClientInfo, issueSession } from '../auth/sessions';
-import type { Db } from '../db/database';
-import { epakLinks, epakRecipients, epaks, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakLinks, epakRecipients, epaks, users } from '../platform/db/schema';
 
 /** A link session lasts long enough to read and sign; opening the link again makes a new one. */
 export const SIGNING_LINK_SESSION_SECONDS = 2 * 3600;

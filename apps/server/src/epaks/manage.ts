@@ -19,8 +19,8 @@ import {
 } from '@pakt/domain';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../app-context';
-import type { Db } from '../db/database';
-import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, epakUserStates, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, epakUserStates, users } from '../platform/db/schema';
 import { assertActionable, type EpakAction, type EpakActor, type EpakRow, type LoadedEpak, loadViewer, loadVisibleEpak } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState, type StoredEngineState, storeEngineState } from './engine-store';

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { epakDocumentRevisions, epakDocuments, epakRecipients, outbox } from '../db/schema';
+import { epakDocumentRevisions, epakDocuments, epakRecipients, outbox } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';

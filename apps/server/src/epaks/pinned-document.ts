@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { epakDocuments } from '../db/schema';
-import type { FileStorage } from '../storage/file-storage';
+import type { Db } from '../platform/db/database';
+import { epakDocuments } from '../platform/db/schema';
+import type { FileStorage } from '../platform/storage/file-storage';
 import { currentVersion, type RevisionRow, revisionsOf } from './revisions';
 
 /**
@@ -43,4 +43,9 @@ export async function streamDocumentAt(db: Db, storage: FileStorage, at: { docum
     })(),
     { objectMode: false },
   );
+}
+
+/** The mail outbox's attachment opener (platform/mail): a document as it stood at the revision the message names. */
+export function pinnedDocumentOpener(db: Db, storage: FileStorage) {
+  return (attachment: { documentId: string; revisionId: string | null }): Promise<Readable> => streamDocumentAt(db, storage, attachment);
 }

@@ -1,10 +1,10 @@
 import { createHash, type Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { asc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import type { epakDocuments } from '../db/schema';
-import { epakDocumentRevisions } from '../db/schema';
-import type { FileStorage } from '../storage/file-storage';
+import type { Db } from '../platform/db/database';
+import type { epakDocuments } from '../platform/db/schema';
+import { epakDocumentRevisions } from '../platform/db/schema';
+import type { FileStorage } from '../platform/storage/file-storage';
 
 /**
  * A document's current file is the file as composed followed by each signer's revision tail,

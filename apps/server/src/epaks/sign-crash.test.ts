@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { newTag, type Tag } from '@pakt/domain';
 import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database';
+import type { Db } from '../platform/db/database';
 import { run } from '../signing/test-support';
 import { GOOD_PASSWORD, makeMember, makeTenant } from '../test/factories';
 import { multipart } from '../test/multipart';

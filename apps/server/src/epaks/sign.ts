@@ -23,8 +23,8 @@ import {
 } from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import type { AppContext } from '../app-context';
-import type { Db } from '../db/database';
-import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, users } from '../platform/db/schema';
 import type { PdfBox } from '../pdf/pdf-file';
 import { shownSizeOfRect, textAppearance, type Rotation } from '../sealing/appearance';
 import { qrPng } from '../sealing/qr-image';

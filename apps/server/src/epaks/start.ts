@@ -16,8 +16,8 @@ import {
   transition,
 } from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { epakDocuments, epakRecipients, epakSteps, epaks, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakDocuments, epakRecipients, epakSteps, epaks, users } from '../platform/db/schema';
 import { assertActionable } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState, storeEngineState } from './engine-store';

@@ -1,8 +1,8 @@
 import { DomainError, type EpakStatus, invalidInput, ResponseCode, type SignerStatus, transition } from '@pakt/domain';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../app-context';
-import type { Db } from '../db/database';
-import { epakDocuments, epakRecipients, epakSteps, epakUserStates, epaks } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakDocuments, epakRecipients, epakSteps, epakUserStates, epaks } from '../platform/db/schema';
 import { assertActionable, assertNotOverdue, type EpakActor, loadViewer, loadVisibleEpak } from './access';
 import { recordEpakActivity } from './activity';
 import { loadEngineState, storeEngineState } from './engine-store';

@@ -2,7 +2,7 @@ import { defineEndpoint } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { memberships, tenants } from '../db/schema';
+import { memberships, tenants } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember, makeTenant } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';

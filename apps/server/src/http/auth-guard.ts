@@ -14,8 +14,8 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type ResolvedSession, resolveAccessTokenIn } from '../auth/sessions';
-import type { Db } from '../db/database';
-import { memberships, tenants } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { memberships, tenants } from '../platform/db/schema';
 
 export interface UserAuth {
   session: ResolvedSession;

@@ -1,7 +1,7 @@
 import { authenticate, forgotPassword, publicAlive, setupStatus, verifyOtp } from '@pakt/domain';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
-import { rateLimitCounters } from '../db/schema';
+import { rateLimitCounters } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { buildTestApp, type TestApp } from '../test/test-app';
 import { purgeRateLimitCounters, rateLimitGroupOf } from './rate-limit';

@@ -18,7 +18,7 @@ import {
 } from '@pakt/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
-import type { SqlExecutor } from '../db/database';
+import type { SqlExecutor } from '../platform/db/database';
 
 /** Which budget a route spends: each client address has one counter per group and window. */
 export type RateLimitGroup = 'sign-in' | 'public';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { memberships, passwordHistory, tenants, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { memberships, passwordHistory, tenants, users } from '../platform/db/schema';
 import { hashPassword } from '../auth/secrets';
 import { rootExists } from './first-run';
 

@@ -1,7 +1,7 @@
 import { DEFAULT_PASSWORD_CONFIG, DomainError, forbidden, passwordProblems, passwordRejected, ResponseCode } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { passwordHistory, systemSettings, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { passwordHistory, systemSettings, users } from '../platform/db/schema';
 import { digestSecret, generateSecret, hashPassword, secretsEqual } from '../auth/secrets';
 
 const SETUP_KEY = 'setup';

@@ -12,13 +12,13 @@ import {
   type Role,
 } from '@pakt/domain';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { epakRecipients, epaks, invitations, memberships, passwordHistory, tenants, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakRecipients, epaks, invitations, memberships, passwordHistory, tenants, users } from '../platform/db/schema';
 import { loadPasswordConfig } from '../auth/password-config';
 import { digestSecret, generateSecret, hashPassword } from '../auth/secrets';
-import { queueEmail } from './outbox';
+import { queueEmail } from '../platform/mail/outbox';
 import { loadTenantSettings } from './tenant-configuration';
-import { recordAdminAction } from '../admin/audit-log';
+import { recordAdminAction } from '../platform/audit-log';
 
 export const INVITATION_DAYS = DEFAULT_INVITATION_VALIDITY_DAYS;
 

@@ -1,11 +1,11 @@
 import { DomainError, PASSWORD_CHANGE_REQUIRED_USER_STATUSES, type PasswordConfig, passwordProblems, passwordRejected, ResponseCode } from '@pakt/domain';
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { passwordHistory, passwordResets, sessions, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { passwordHistory, passwordResets, sessions, users } from '../platform/db/schema';
 import { clearSignInThrottle, signInThrottleKey } from '../auth/login-throttle';
 import { loadStrictestPasswordConfig } from '../auth/password-config';
 import { digestSecret, generateSecret, hashPassword, verifyPassword } from '../auth/secrets';
-import { queueEmail } from './outbox';
+import { queueEmail } from '../platform/mail/outbox';
 
 export const RESET_LINK_MINUTES = 60;
 /** Reset mails per address per day; beyond it -227 (spec: maximum password reset attempts). */

@@ -1,10 +1,10 @@
 import { type Actor, DomainError, enforce, invalidInput, notFound, PHOTO_MAX_BYTES, ResponseCode, type Role } from '@pakt/domain';
 import { and, eq } from 'drizzle-orm';
 import { Transform, type Readable } from 'node:stream';
-import { recordAdminAction } from '../admin/audit-log';
-import type { Db } from '../db/database';
-import { memberships, users } from '../db/schema';
-import type { FileStorage } from '../storage/file-storage';
+import { recordAdminAction } from '../platform/audit-log';
+import type { Db } from '../platform/db/database';
+import { memberships, users } from '../platform/db/schema';
+import type { FileStorage } from '../platform/storage/file-storage';
 
 const tooLarge = () => new DomainError(ResponseCode.SIGNATURE_UPLOAD_SIZE, `The photo is larger than ${PHOTO_MAX_BYTES / 1024 / 1024} MB.`, { httpStatus: 413 });
 const notAnImage = () => invalidInput('The photo must be a PNG or JPEG image.');

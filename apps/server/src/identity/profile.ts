@@ -1,7 +1,7 @@
 import type { UserInfo } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { users } from '../platform/db/schema';
 
 type UserRow = typeof users.$inferSelect;
 

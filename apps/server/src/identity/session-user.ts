@@ -1,7 +1,7 @@
 import type { SessionUser, UserTenant } from '@pakt/domain';
 import { and, asc, eq, gt, isNull, lte, ne, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { memberships, tenants, type users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { memberships, tenants, type users } from '../platform/db/schema';
 
 type UserRow = typeof users.$inferSelect;
 

@@ -1,10 +1,10 @@
 import { DEFAULT_PASSWORD_CONFIG, DomainError, passwordProblems, passwordRejected, ResponseCode } from '@pakt/domain';
 import { eq, gt, isNull, and, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { memberships, outbox, passwordHistory, tenants, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { memberships, outbox, passwordHistory, tenants, users } from '../platform/db/schema';
 import { hashPassword } from '../auth/secrets';
 import { consumeOneTimeToken, issueOneTimeToken, lastIssuedAt } from '../auth/one-time-tokens';
-import { queueEmail } from './outbox';
+import { queueEmail } from '../platform/mail/outbox';
 
 /** How long a verification link works, and how often one may be sent again. */
 export const VERIFICATION_LINK_HOURS = 48;

@@ -1,7 +1,7 @@
 import { TenantSettings } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { tenantSettings } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { tenantSettings } from '../platform/db/schema';
 
 /** A tenant's stored switches; an invalid row counts as "nothing changed" rather than an outage. */
 export async function loadTenantSettings(db: Db, tenantId: string, onInvalid?: (error: unknown) => void): Promise<TenantSettings> {

@@ -1,7 +1,7 @@
 import { DomainError, ResponseCode, type TenantSummary } from '@pakt/domain';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { memberships, tenants, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { memberships, tenants, users } from '../platform/db/schema';
 import { createInvitation } from './invitations';
 
 export async function listTenantSummaries(db: Db, onlyIds?: string[]): Promise<TenantSummary[]> {

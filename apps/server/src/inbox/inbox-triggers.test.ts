@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database';
-import { epakDocuments, epakInbox, epakInboxCounts, epakRecipients, epaks, epakSteps, epakTagValues, epakUserStates, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakDocuments, epakInbox, epakInboxCounts, epakRecipients, epaks, epakSteps, epakTagValues, epakUserStates, users } from '../platform/db/schema';
 import { makeTenant, makeUser } from '../test/factories';
 import { createTestDatabase, type TestDatabase } from '../test/test-database';
 

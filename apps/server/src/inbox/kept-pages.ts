@@ -1,5 +1,5 @@
 import type { InboxPage, InboxQuery } from '@pakt/domain';
-import type { SqlExecutor } from '../db/database';
+import type { SqlExecutor } from '../platform/db/database';
 import type { EpakActor } from '../epaks/access';
 import type { PageCache } from './page-cache';
 

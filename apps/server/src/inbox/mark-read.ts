@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { epakUserStates } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakUserStates } from '../platform/db/schema';
 import { type EpakActor, loadVisibleEpak } from '../epaks/access';
 
 /**

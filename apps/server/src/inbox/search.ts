@@ -1,6 +1,7 @@
 import { invalidInput, type SearchType } from '@pakt/domain';
 import { type SQL, sql } from 'drizzle-orm';
-import { epakInbox } from '../db/schema';
+import { epakInbox } from '../platform/db/schema';
+import { containing } from '../platform/db/sql';
 
 /**
  * The global search (spec §2) as a condition on inbox rows: "the row's ePak is one of these",
@@ -60,10 +61,6 @@ export function searchCondition(tenantId: string, key: SearchType, value: string
   }
 }
 
-/** A LIKE pattern for "contains `text`", lower-cased, with the user's \, % and _ taken literally. */
-export function containing(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** The UTC day YYYY-MM-DD as [start, next start), as ISO strings; a date that does not exist is -6. */
 export function utcDay(value: string): [string, string] {

@@ -14,8 +14,8 @@ import {
 } from '@pakt/domain';
 import { and, eq, gte, lt, ne, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from '../db/database';
-import { epakInbox, epaks, groupMembers, memberships, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakInbox, epaks, groupMembers, memberships, users } from '../platform/db/schema';
 import type { EpakActor } from '../epaks/access';
 import { folderCounts } from './list-inbox';
 

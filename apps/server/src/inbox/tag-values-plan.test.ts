@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database';
+import type { Db } from '../platform/db/database';
 import { MIGRATIONS_DIR } from '../paths';
 import { makeTenant, makeUser } from '../test/factories';
 import { createTestDatabase, type TestDatabase } from '../test/test-database';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../app-context';
 import { runBulkCompose, sweepBulkComposeRuns } from '../bulk-compose/bulk-compose';
-import { defineJob } from './job-queue';
+import { defineJob } from '../platform/jobs/job-queue';
 
 /** Every minute: picks up runs whose job was never sent (a crash between the upload's commit and the send). */
 export const BULK_COMPOSE_SWEEP_CRON = '* * * * *';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, type WorkflowStateDefinition } from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { epakActivities, epakRecipients, epaks, outbox } from '../db/schema';
+import { epakActivities, epakRecipients, epaks, outbox } from '../platform/db/schema';
 import { verifyActivityChain } from '../epaks/activity';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { multipart } from '../test/multipart';

@@ -1,13 +1,13 @@
 import { DomainError, ResponseCode, transition } from '@pakt/domain';
 import { and, asc, eq, isNull, lte } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../db/database';
-import { epaks } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epaks } from '../platform/db/schema';
 import { recordEpakActivity } from '../epaks/activity';
 import { loadEngineState } from '../epaks/engine-store';
 import { applyEngineAnswer, type MailSettings } from '../epaks/manage';
 import { queueEngineEffects } from '../epaks/notify';
-import { defineJob } from './job-queue';
+import { defineJob } from '../platform/jobs/job-queue';
 
 /** Every minute: an ePak is not signed long after its expiry just because the sweep was asleep. */
 export const EXPIRE_EPAKS_CRON = '* * * * *';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { SqlExecutor } from '../db/database';
+import type { SqlExecutor } from '../platform/db/database';
 import { purgeRateLimitCounters } from '../http/rate-limit';
-import { defineJob } from './job-queue';
+import { defineJob } from '../platform/jobs/job-queue';
 
 /** Every ten minutes: the counters live a minute, so the table holds about ten minutes of addresses at most. */
 export const PURGE_RATE_LIMIT_COUNTERS_CRON = '*/10 * * * *';

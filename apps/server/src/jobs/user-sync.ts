@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../app-context';
 import { runUserSync, sweepUserSyncRuns } from '../admin/user-sync';
-import { defineJob } from './job-queue';
+import { defineJob } from '../platform/jobs/job-queue';
 
 /** Every minute: picks up runs whose job was never sent, and fails runs a stopped process left. */
 export const USER_SYNC_SWEEP_CRON = '* * * * *';

@@ -13,9 +13,9 @@ import {
 } from '@pakt/domain';
 import { and, desc, eq } from 'drizzle-orm';
 import { Readable } from 'node:stream';
-import type { Db } from '../db/database';
-import { letterheadTemplates, users } from '../db/schema';
-import type { FileStorage } from '../storage/file-storage';
+import type { Db } from '../platform/db/database';
+import { letterheadTemplates, users } from '../platform/db/schema';
+import type { FileStorage } from '../platform/storage/file-storage';
 import { readImageSize } from './image-size';
 
 /** Who acts: the caller inside their tenant, with their role there. */

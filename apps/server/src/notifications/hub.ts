@@ -9,7 +9,7 @@ import {
 } from '@pakt/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
-import type { Database } from '../db/database';
+import type { Database } from '../platform/db/database';
 import { NOTIFICATION_CHANNEL, NotificationSignal } from './record';
 import type { SocketIdentity } from './socket-auth';
 import { loadNotification, notificationsSince } from './store';

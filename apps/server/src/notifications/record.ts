@@ -2,8 +2,8 @@ import { displayName } from '@pakt/domain';
 import type { EngineEffect, NotificationType } from '@pakt/domain';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../db/database';
-import { epakRecipients, epakSteps, epaks, memberships, notifications, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epakRecipients, epakSteps, epaks, memberships, notifications, users } from '../platform/db/schema';
 
 /**
  * Writing notifications (spec §4 "Notification handling by type", §7 WebSocket). Each is a row

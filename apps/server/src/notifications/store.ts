@@ -1,7 +1,7 @@
 import { type Notification, NotificationType } from '@pakt/domain';
 import { and, count, desc, eq, gte, inArray, isNull } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { epaks, notifications } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { epaks, notifications } from '../platform/db/schema';
 
 /**
  * Reading notifications: always one person's in one tenant, so no query here can reach anyone

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { announcements } from '../db/schema';
+import { announcements } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember, makeRoot } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';

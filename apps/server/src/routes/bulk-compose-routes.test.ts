@@ -5,7 +5,7 @@ import { PDFDocument } from 'pdf-lib';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBulkCompose, sweepBulkComposeRuns } from '../bulk-compose/bulk-compose';
-import { bulkComposeFailures, bulkComposeRuns, documentTemplates, epakDocuments, epakRecipients, epaks, outbox, users, workflows } from '../db/schema';
+import { bulkComposeFailures, bulkComposeRuns, documentTemplates, epakDocuments, epakRecipients, epaks, outbox, users, workflows } from '../platform/db/schema';
 import { verifyActivityChain } from '../epaks/activity';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';

@@ -9,7 +9,7 @@ import { count, eq } from 'drizzle-orm';
 import { GifWriter } from 'omggif';
 import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { documents, tenantSettings } from '../db/schema';
+import { documents, tenantSettings } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { multipart } from '../test/multipart';
 import { bearer, signIn } from '../test/sign-in';

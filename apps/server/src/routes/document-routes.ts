@@ -30,7 +30,7 @@ import { findLibreOffice } from '../documents/office';
 import { parserQueueOf } from '../documents/parser-queue';
 import { clientGoneSignal } from '../http/client-gone';
 import { route } from '../http/route';
-import { rangedFile } from '../storage/file-storage';
+import { rangedFile } from '../platform/storage/file-storage';
 
 export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;

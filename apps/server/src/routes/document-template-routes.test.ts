@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { DocumentSummary, DocumentTemplate, EpakDetail, newTag, type Tag, type WorkflowStateDefinition } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentTemplates, epaks, workflows } from '../db/schema';
+import { documentTemplates, epaks, workflows } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { multipart } from '../test/multipart';
 import { bearer, signIn } from '../test/sign-in';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, newTag, type Tag, type TokenGrant, type WorkflowStateDefinition, type WorkflowStateType } from '@pakt/domain';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { epakActivities, epakDocuments, epakRecipients, epaks, epakUserStates, memberships, outbox, tenantSettings, users } from '../db/schema';
+import { epakActivities, epakDocuments, epakRecipients, epaks, epakUserStates, memberships, outbox, tenantSettings, users } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember, makeUser } from '../test/factories';
 import { multipart } from '../test/multipart';
 import { bearer, signIn } from '../test/sign-in';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, type GeolocationType, type WorkflowStateDefinition } from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { epakActivities, epakDocumentRevisions, epakDocuments, epakRecipients, epaks, outbox } from '../db/schema';
+import { epakActivities, epakDocumentRevisions, epakDocuments, epakRecipients, epaks, outbox } from '../platform/db/schema';
 import { run } from '../signing/test-support';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { multipart } from '../test/multipart';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, newTag, tagRect, toBlockBounds, type Tag, type TokenGrant, type WorkflowStateDefinition } from '@pakt/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { epakActivities, epaks, memberships, tenantSettings, users } from '../db/schema';
+import { epakActivities, epaks, memberships, tenantSettings, users } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember, makeUser } from '../test/factories';
 import { multipart } from '../test/multipart';
 import { bearer, signIn } from '../test/sign-in';

@@ -32,7 +32,7 @@ import { exchangeSigningLink } from '../epaks/links';
 import { revisionsOf, streamCurrentDocument } from '../epaks/revisions';
 import { signDocument } from '../epaks/sign';
 import { recordDocumentView, setEpakStatus as changeStatus } from '../epaks/status';
-import { rangedFile } from '../storage/file-storage';
+import { rangedFile } from '../platform/storage/file-storage';
 
 export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;

@@ -6,7 +6,7 @@ import { DocumentSummary, EpakDetail, newTag, type Tag, type TokenGrant, type Wo
 import { asc, eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { epakActivities, epakDocumentRevisions, epaks, outbox } from '../db/schema';
+import { epakActivities, epakDocumentRevisions, epaks, outbox } from '../platform/db/schema';
 import { readZip } from '../epaks/audit-test-support';
 import { run } from '../signing/test-support';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';

@@ -2,7 +2,7 @@ import type { AdminAuditEntry, GroupSummary } from '@pakt/domain';
 import { Group } from '@pakt/domain';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminAuditLog, groupMembers, groups } from '../db/schema';
+import { adminAuditLog, groupMembers, groups } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember, makeTenant } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';

@@ -1,6 +1,6 @@
 import { addGroupUsers, createGroup, deleteGroup, getGroup, listAdminAudit, listGroups, removeGroupUsers, renameGroup } from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
-import { listAdminAudit as readAuditLog } from '../admin/audit-log';
+import { listAdminAudit as readAuditLog } from '../platform/audit-log';
 import * as groupCommands from '../admin/groups';
 import type { AppContext } from '../app-context';
 import { route } from '../http/route';

@@ -1,7 +1,7 @@
 import { ErrorEnvelope, TokenGrant } from '@pakt/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { invitations, loginThrottles, memberships, outbox, sessions, systemSettings, tenants, users } from '../db/schema';
+import { invitations, loginThrottles, memberships, outbox, sessions, systemSettings, tenants, users } from '../platform/db/schema';
 import { prepareFirstRun } from '../identity/first-run';
 import { makeMember, makeRoot, makeTenant, makeUser, GOOD_PASSWORD } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';

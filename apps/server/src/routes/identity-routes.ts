@@ -79,7 +79,7 @@ import {
   verifyChallenge,
 } from '../auth/two-factor';
 import { issueSession, revokeSessionFamily, rotateSession } from '../auth/sessions';
-import type { Db } from '../db/database';
+import type { Db } from '../platform/db/database';
 import { actorOf, resolveAuth } from '../http/auth-guard';
 import { route } from '../http/route';
 import { completeFirstRun, rootExists } from '../identity/first-run';
@@ -87,7 +87,7 @@ import { acceptInvitation, describeInvitation, inviteMembers, joinWithInvitation
 import { changeOwnPassword, requestPasswordReset, resetPasswordWithToken } from '../identity/passwords';
 import { loadPasswordConfig } from '../auth/password-config';
 import { loadUserTenants, presentSessionUser } from '../identity/session-user';
-import { memberships, tenants, users } from '../db/schema';
+import { memberships, tenants, users } from '../platform/db/schema';
 import { createTenantWithAdmin, listTenantSummaries } from '../identity/tenants';
 import { and, eq } from 'drizzle-orm';
 

@@ -17,7 +17,7 @@ import {
 } from '@pakt/domain';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { epakInbox, epakInboxCounts, epakInboxVersions, epaks, epakTagValues, epakUserStates, memberships, users } from '../db/schema';
+import { epakInbox, epakInboxCounts, epakInboxVersions, epaks, epakTagValues, epakUserStates, memberships, users } from '../platform/db/schema';
 import { loadStatistics } from '../inbox/statistics';
 import { expireDueEpaks } from '../jobs/expire-epaks';
 import { GOOD_PASSWORD, makeMember, makeTenant, makeUser } from '../test/factories';

@@ -2,7 +2,7 @@ import { LETTERHEAD_MAX_SIZE_BYTES } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { letterheadTemplates } from '../db/schema';
+import { letterheadTemplates } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { multipart } from '../test/multipart';
 import { bearer, signIn } from '../test/sign-in';

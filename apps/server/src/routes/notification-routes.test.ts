@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, newTag, Notification, type Tag, type TokenGrant, type WorkflowStateDefinition, type WorkflowStateType } from '@pakt/domain';
 import { asc, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberships, notifications } from '../db/schema';
+import { memberships, notifications } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { multipart } from '../test/multipart';
 import { bearer, signIn } from '../test/sign-in';

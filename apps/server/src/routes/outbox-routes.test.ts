@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactSecrets } from './outbox-routes';
-import { queueEmail, queueSms } from '../identity/outbox';
+import { queueEmail, queueSms } from '../platform/mail/outbox';
 import { GOOD_PASSWORD, makeMember, makeRoot } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';

@@ -2,8 +2,8 @@ import { OUTBOX_PAGE_SIZE, type OutboxMessage, systemOutbox, tenantOutbox } from
 import { desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
-import type { Db } from '../db/database';
-import { outbox, tenants } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { outbox, tenants } from '../platform/db/schema';
 import { route } from '../http/route';
 
 // Our bearer secrets all carry a pk?_ prefix (auth/secrets.ts); sign-in codes are six digits.

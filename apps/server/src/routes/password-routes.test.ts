@@ -2,7 +2,7 @@ import { defineEndpoint, DEFAULT_PASSWORD_CONFIG, PasswordConfig } from '@pakt/d
 import { count, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { outbox, passwordConfigs, passwordResets, sessions, users } from '../db/schema';
+import { outbox, passwordConfigs, passwordResets, sessions, users } from '../platform/db/schema';
 import { route } from '../http/route';
 import { GOOD_PASSWORD, makeMember, makeTenant } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';

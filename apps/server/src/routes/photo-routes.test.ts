@@ -1,7 +1,7 @@
 import { PHOTO_MAX_BYTES, type Role } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminAuditLog, users } from '../db/schema';
+import { adminAuditLog, users } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { multipart } from '../test/multipart';

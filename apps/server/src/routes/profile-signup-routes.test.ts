@@ -1,7 +1,7 @@
 import { DEFAULT_PASSWORD_CONFIG, TokenGrant, UserInfo } from '@pakt/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { memberships, oneTimeTokens, outbox, passwordConfigs, sessions, tenantSettings, tenants, users } from '../db/schema';
+import { memberships, oneTimeTokens, outbox, passwordConfigs, sessions, tenantSettings, tenants, users } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';

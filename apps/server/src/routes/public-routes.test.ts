@@ -1,6 +1,6 @@
 import { AliveData, PublicConfiguration, responseEnvelope, publicAlive, publicConfiguration } from '@pakt/domain';
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemSettings } from '../db/schema';
+import { systemSettings } from '../platform/db/schema';
 import { PUBLIC_SETTINGS_KEY } from '../settings';
 import { buildTestApp, type TestApp } from '../test/test-app';
 import { testBackend } from '../test/test-database';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, SigningReason, type TenantSettings, type WorkflowStateDefinition } from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminAuditLog, outbox, reasons, tenantSettings } from '../db/schema';
+import { adminAuditLog, outbox, reasons, tenantSettings } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { multipart } from '../test/multipart';
 import { bearer, signIn } from '../test/sign-in';

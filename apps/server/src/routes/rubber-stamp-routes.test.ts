@@ -2,7 +2,7 @@ import { RUBBER_STAMP_MAX_SIZE_BYTES, RubberStamp } from '@pakt/domain';
 import { and, eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminAuditLog, groupMembers, groups, memberships, rubberStamps, rubberStampShares, tenantSettings } from '../db/schema';
+import { adminAuditLog, groupMembers, groups, memberships, rubberStamps, rubberStampShares, tenantSettings } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';

@@ -5,7 +5,7 @@ import { DocumentSummary, EpakDetail, newTag, RUBBER_STAMP_SUB_TYPE, type Tag, t
 import { eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { epakActivities, epakDocumentRevisions, epakDocuments, groupMembers, groups, memberships, tenantSettings } from '../db/schema';
+import { epakActivities, epakDocumentRevisions, epakDocuments, groupMembers, groups, memberships, tenantSettings } from '../platform/db/schema';
 import { CORPUS } from '../epaks/audit-test-support';
 import { run } from '../signing/test-support';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';

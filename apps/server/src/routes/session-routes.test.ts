@@ -1,7 +1,7 @@
 import { TokenGrant, WEB_CLIENT_ID } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { memberships, oneTimeTokens, sessions, users } from '../db/schema';
+import { memberships, oneTimeTokens, sessions, users } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember, makeTenant } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';

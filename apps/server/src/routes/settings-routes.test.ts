@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_PASSWORD_CONFIG, DocumentSummary, EpakDetail, type AdminAuditEntry, TenantSettingsView, type WorkflowStateDefinition } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminAuditLog, epaks, passwordConfigs, tenants, tenantSettings } from '../db/schema';
+import { adminAuditLog, epaks, passwordConfigs, tenants, tenantSettings } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { multipart } from '../test/multipart';
 import { bearer, signIn } from '../test/sign-in';

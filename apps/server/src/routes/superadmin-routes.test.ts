@@ -2,7 +2,7 @@ import type { AdminAuditEntry, Superadmin } from '@pakt/domain';
 import { TokenGrant } from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminAuditLog, invitations, memberships, outbox, users } from '../db/schema';
+import { adminAuditLog, invitations, memberships, outbox, users } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember, makeRoot, makeTenant, makeUser } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';

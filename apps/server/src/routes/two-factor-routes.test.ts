@@ -2,7 +2,7 @@ import { ErrorEnvelope, TokenGrant, TwoFactorChallenge } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { otpChallenges, outbox, sessions, tenants, users } from '../db/schema';
+import { otpChallenges, outbox, sessions, tenants, users } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';

@@ -2,7 +2,7 @@ import type { AdminAuditEntry, AdminUser } from '@pakt/domain';
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminAuditLog, epakRecipients, epaks, epakSteps, memberships, outbox, users } from '../db/schema';
+import { adminAuditLog, epakRecipients, epaks, epakSteps, memberships, outbox, users } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { multipart } from '../test/multipart';
 import { bearer, signIn } from '../test/sign-in';

@@ -1,7 +1,7 @@
 import { ErrorEnvelope, TokenGrant } from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invitations, memberships, outbox, tenantSettings, users } from '../db/schema';
+import { invitations, memberships, outbox, tenantSettings, users } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember, makeRoot, makeTenant, makeUser } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';

@@ -5,7 +5,7 @@ import { type TenantSettings, type UserSyncRun, type UserSyncRunDetail, UserSync
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUserSyncFeed, runUserSync, userSyncFilePath } from '../admin/user-sync';
-import { adminAuditLog, memberships, outbox, tenantSettings, users, userSyncRuns } from '../db/schema';
+import { adminAuditLog, memberships, outbox, tenantSettings, users, userSyncRuns } from '../platform/db/schema';
 import { userSyncJob } from '../jobs/user-sync';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';

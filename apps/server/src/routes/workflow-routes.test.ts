@@ -1,7 +1,7 @@
 import { WorkflowStateDefinition, WorkflowTemplate } from '@pakt/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { adminAuditLog, tenantSettings, workflows, workflowStates } from '../db/schema';
+import { adminAuditLog, tenantSettings, workflows, workflowStates } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';

@@ -20,8 +20,8 @@ import {
   type ResourceRefusal,
 } from '@pakt/domain';
 import { ZodError } from 'zod';
-import type { Db } from '../db/database';
-import type { FileStorage } from '../storage/file-storage';
+import type { Db } from '../platform/db/database';
+import type { FileStorage } from '../platform/storage/file-storage';
 import { loadAvailableStamp, stampSettingsOf } from './rubber-stamps';
 
 /**

@@ -16,11 +16,11 @@ import {
 } from '@pakt/domain';
 import { and, asc, eq, exists, inArray, or, type SQL } from 'drizzle-orm';
 import { Readable } from 'node:stream';
-import type { Db } from '../db/database';
-import { groupMembers, groups, memberships, rubberStamps, rubberStampShares, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { groupMembers, groups, memberships, rubberStamps, rubberStampShares, users } from '../platform/db/schema';
 import { loadTenantSettings } from '../identity/tenant-configuration';
 import { readImageSize } from '../letterheads/image-size';
-import type { FileStorage } from '../storage/file-storage';
+import type { FileStorage } from '../platform/storage/file-storage';
 
 /**
  * Rubber stamps (issue 8, spec §6 and §7): a member's images, kept to be applied when signing,

@@ -2,7 +2,7 @@ import { TwoFactorChallenge } from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import { generate, generateSecret } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberships, outbox, passwordResets, sessions, users } from '../db/schema';
+import { memberships, outbox, passwordResets, sessions, users } from '../platform/db/schema';
 import { startEpakWithEmailStep } from '../epaks/email-step-test-support';
 import { GOOD_PASSWORD, makeMember, makeRoot } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';

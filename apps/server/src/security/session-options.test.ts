@@ -1,6 +1,6 @@
 import { type TokenGrant, WEB_CLIENT_ID } from '@pakt/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberships } from '../db/schema';
+import { memberships } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember, makeTenant } from '../test/factories';
 import { buildTestApp, type TestApp } from '../test/test-app';
 

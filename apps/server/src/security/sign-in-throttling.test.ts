@@ -2,7 +2,7 @@ import { ErrorEnvelope, TwoFactorChallenge } from '@pakt/domain';
 import { count, eq } from 'drizzle-orm';
 import { generate, generateSecret } from 'otplib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { memberships, otpChallenges, outbox, sessions, tenants, users } from '../db/schema';
+import { memberships, otpChallenges, outbox, sessions, tenants, users } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember, makeRoot } from '../test/factories';
 import { buildTestApp, type TestApp } from '../test/test-app';
 

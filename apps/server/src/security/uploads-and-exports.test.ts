@@ -8,9 +8,10 @@ import { eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBulkCompose } from '../bulk-compose/bulk-compose';
-import { documents, documentTemplates, epaks, outbox, workflows } from '../db/schema';
+import { documents, documentTemplates, epaks, outbox, workflows } from '../platform/db/schema';
 import { parserQueueOf } from '../documents/parser-queue';
-import { deliverOutbox, type MailTransport } from '../identity/mail-delivery';
+import { deliverOutbox, type MailTransport } from '../platform/mail/mail-delivery';
+import { pinnedDocumentOpener } from '../epaks/pinned-document';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { multipart } from '../test/multipart';
 import { bearer, signIn } from '../test/sign-in';
@@ -155,7 +156,7 @@ describe('ePak subjects and mail headers', () => {
         return {};
       },
     };
-    await deliverOutbox({ db: t.database.db, storage: t.context.storage, transport, from: 'Pakt <no-reply@pakt.test>' });
+    await deliverOutbox({ db: t.database.db, openAttachment: pinnedDocumentOpener(t.database.db, t.context.storage), transport, from: 'Pakt <no-reply@pakt.test>' });
     const toB = handed.filter((m) => m.to === tenantB.user.email);
     expect(toB.map((m) => m.subject)).toEqual(['Please sign: Offer Bcc: thief@evil.test']);
     expect(handed.every((m) => !/[\r\n\u2028\u2029]/.test(m.to + m.subject))).toBe(true);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tenantSeals } from '../db/schema';
+import { tenantSeals } from '../platform/db/schema';
 import { makeTenant } from '../test/factories';
 import { createTestDatabase, type TestDatabase } from '../test/test-database';
 import { KeyVaultError, keyVault, loadMasterKey } from './key-vault';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { tenants, tenantSeals } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { tenants, tenantSeals } from '../platform/db/schema';
 import { DEFAULT_SEAL_KEY_ALGORITHM, type SealKeyAlgorithm } from './algorithms';
 import type { KeyVault } from './key-vault';
 import { createTenantCa, issueSealCertificate } from './tenant-ca';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Role } from '@pakt/domain';
-import type { Db } from '../db/database';
-import { memberships, tenants, users } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { memberships, tenants, users } from '../platform/db/schema';
 import { hashPassword } from '../auth/secrets';
 
 /** A password that meets the default rules; tests that need a weak one say so. */

@@ -8,7 +8,7 @@ import pino from 'pino';
 import type { AppContext } from '../app-context';
 import { buildApp } from '../app';
 import { type Config, loadConfig } from '../config';
-import { LocalFileStorage } from '../storage/file-storage';
+import { LocalFileStorage } from '../platform/storage/file-storage';
 import { VERSION } from '../version';
 import { createTestDatabase, type TestDatabase } from './test-database';
 

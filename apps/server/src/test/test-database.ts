@@ -2,10 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { type Database, openDatabase } from '../db/database';
-import { DirectoryLockedError, acquireDirectoryLock } from '../db/directory-lock';
-import { type EmbeddedPostgres, startEmbeddedPostgres, stopOrphanPostmaster } from '../db/embedded-postgres';
-import { startJobQueue } from '../jobs/job-queue';
+import { type Database, openDatabase } from '../platform/db/database';
+import { DirectoryLockedError, acquireDirectoryLock } from '../platform/db/directory-lock';
+import { type EmbeddedPostgres, startEmbeddedPostgres, stopOrphanPostmaster } from '../platform/db/embedded-postgres';
+import { startJobQueue } from '../platform/jobs/job-queue';
 import { REPO_ROOT } from '../paths';
 
 /**

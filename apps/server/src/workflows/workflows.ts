@@ -13,9 +13,9 @@ import {
   type WorkflowTemplateInput,
 } from '@pakt/domain';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { recordAdminAction } from '../admin/audit-log';
-import { users, workflowStates, workflows } from '../db/schema';
+import type { Db } from '../platform/db/database';
+import { recordAdminAction } from '../platform/audit-log';
+import { users, workflowStates, workflows } from '../platform/db/schema';
 
 type StateRow = typeof workflowStates.$inferSelect;
 type WorkflowRow = typeof workflows.$inferSelect;

@@ -4,9 +4,8 @@ import nodemailer from 'nodemailer';
 import { z } from 'zod';
 import type { Db } from '../db/database';
 import { outbox } from '../db/schema';
-import { streamDocumentAt } from '../epaks/pinned-document';
 import { defineJob } from '../jobs/job-queue';
-import type { FileStorage } from '../storage/file-storage';
+import type { OutboxAttachment } from '../db/schema';
 import { mailHeaderValue } from './outbox';
 
 export const DELIVERY_BATCH = 50;
@@ -99,11 +98,11 @@ export async function deliverQueued(options: {
  * is streamed, so a large document does not sit in memory once per recipient. Anything missing
  * throws before the transport is called: that message's attempt fails, the others go out.
  */
-async function openAttachments(db: Db, storage: FileStorage, row: OutboxRow): Promise<(MailAttachment & { content: Readable })[]> {
+async function openAttachments(openAttachment: AttachmentOpener, row: OutboxRow): Promise<(MailAttachment & { content: Readable })[]> {
   const opened: (MailAttachment & { content: Readable })[] = [];
   try {
     for (const attachment of row.attachments ?? []) {
-      const content = await streamDocumentAt(db, storage, attachment).catch((error: Error) => {
+      const content = await openAttachment(attachment).catch((error: Error) => {
         throw new Error(`attachment ${attachment.filename}: ${error.message}`);
       });
       opened.push({ filename: attachment.filename, contentType: attachment.contentType, content });
@@ -115,13 +114,20 @@ async function openAttachments(db: Db, storage: FileStorage, row: OutboxRow): Pr
   }
 }
 
-/** Sends queued email over SMTP, with the attachments it references read from `storage`. */
-export function deliverOutbox(options: { db: Db; storage: FileStorage; transport: MailTransport; from: string }): Promise<{ sent: number; failed: number }> {
+/**
+ * Reads an attachment a queued message references (a document as it stood at a revision). The
+ * feature that attaches documents provides it (epaks/pinned-document.ts), so mail knows nothing of
+ * ePaks.
+ */
+export type AttachmentOpener = (attachment: OutboxAttachment) => Promise<Readable>;
+
+/** Sends queued email over SMTP, with the attachments it references opened as it goes. */
+export function deliverOutbox(options: { db: Db; openAttachment: AttachmentOpener; transport: MailTransport; from: string }): Promise<{ sent: number; failed: number }> {
   return deliverQueued({
     db: options.db,
     channel: 'email',
     send: async (row) => {
-      const attachments = await openAttachments(options.db, options.storage, row);
+      const attachments = await openAttachments(options.openAttachment, row);
       try {
         return await options.transport.sendMail({
           from: options.from,
@@ -139,7 +145,7 @@ export function deliverOutbox(options: { db: Db; storage: FileStorage; transport
   });
 }
 
-export function deliverOutboxJob(options: { db: Db; storage: FileStorage; transport: MailTransport; from: string }) {
+export function deliverOutboxJob(options: { db: Db; openAttachment: AttachmentOpener; transport: MailTransport; from: string }) {
   return defineJob({
     name: 'mail.deliver-outbox',
     payload: z.object({}).default({}),

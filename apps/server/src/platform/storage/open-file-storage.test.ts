@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startS3rver, type TestS3Server } from '../test/s3-server';
+import { startS3rver, type TestS3Server } from '../../test/s3-server';
 import { LocalFileStorage } from './file-storage';
 import { openFileStorage } from './open-file-storage';
 import { S3FileStorage } from './s3-file-storage';

@@ -19,10 +19,10 @@ import {
   rubberStamps,
   users,
 } from '../db/schema';
-import { blobKey, LocalFileStorage, type StoredFile } from '../storage/file-storage';
-import { makeMember } from '../test/factories';
-import { createTestDatabase, type TestDatabase } from '../test/test-database';
-import { startJobQueue } from './job-queue';
+import { blobKey, LocalFileStorage, type StoredFile } from './file-storage';
+import { makeMember } from '../../test/factories';
+import { createTestDatabase, type TestDatabase } from '../../test/test-database';
+import { startJobQueue } from '../jobs/job-queue';
 import { BLOB_REFERENCES, sweepOrphanBlobs, sweepOrphanBlobsJob } from './sweep-orphan-blobs';
 
 const HOUR = 3600_000;

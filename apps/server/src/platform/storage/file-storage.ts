@@ -30,7 +30,7 @@ export interface FileStorage {
   /**
    * `checks` sit between the source and the store; one that errors aborts the whole put and
    * leaves nothing behind. Storing content that is there already writes it again, so its
-   * modification time is fresh (the orphan sweep relies on that: jobs/sweep-orphan-blobs.ts).
+   * modification time is fresh (the orphan sweep relies on that: sweep-orphan-blobs.ts).
    */
   put(content: Readable, checks?: Transform[]): Promise<StoredFile>;
   /**

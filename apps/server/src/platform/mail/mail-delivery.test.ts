@@ -8,12 +8,13 @@ import { asc, eq, ne } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epakDocumentRevisions, epakDocuments, outbox } from '../db/schema';
-import { pdfFileName } from '../epaks/download';
-import { startEpakWithEmailStep } from '../epaks/email-step-test-support';
-import { readCurrentDocument, revisionsOf } from '../epaks/revisions';
+import { pdfFileName } from '../../epaks/download';
+import { startEpakWithEmailStep } from '../../epaks/email-step-test-support';
+import { readCurrentDocument, revisionsOf } from '../../epaks/revisions';
 import { LocalFileStorage } from '../storage/file-storage';
-import { buildTestApp } from '../test/test-app';
-import { createTestDatabase, type TestDatabase } from '../test/test-database';
+import { buildTestApp } from '../../test/test-app';
+import { createTestDatabase, type TestDatabase } from '../../test/test-database';
+import { pinnedDocumentOpener } from '../../epaks/pinned-document';
 import { deliverOutbox, deliverQueued, MAX_DELIVERY_ATTEMPTS, type MailTransport, smsWebhookSender, smtpTransport } from './mail-delivery';
 import { queueEmail, queueSms } from './outbox';
 
@@ -54,7 +55,7 @@ describe('mail delivery', () => {
   it('sends queued mail over SMTP once and marks it sent', async () => {
     await queueEmail({ db: database.db, tenantId: null, to: 'asha@example.test', subject: 'Reset your Pakt password', body: 'Open https://pakt.test/x', kind: 'password-reset' });
     const transport = smtpTransport(`smtp://127.0.0.1:${port}`);
-    expect(await deliverOutbox({ db: database.db, storage, transport, from: 'Pakt <no-reply@pakt.test>' })).toEqual({ sent: 1, failed: 0 });
+    expect(await deliverOutbox({ db: database.db, openAttachment: pinnedDocumentOpener(database.db, storage), transport, from: 'Pakt <no-reply@pakt.test>' })).toEqual({ sent: 1, failed: 0 });
     expect(received).toHaveLength(1);
     expect(received[0]!.to).toEqual(['asha@example.test']);
     expect(received[0]!.data).toContain('Subject: Reset your Pakt password');
@@ -62,7 +63,7 @@ describe('mail delivery', () => {
     const [row] = await database.db.select().from(outbox);
     expect(row!.sentAt).not.toBeNull();
     // Nothing left: a second run sends nothing more.
-    expect(await deliverOutbox({ db: database.db, storage, transport, from: 'x@pakt.test' })).toEqual({ sent: 0, failed: 0 });
+    expect(await deliverOutbox({ db: database.db, openAttachment: pinnedDocumentOpener(database.db, storage), transport, from: 'x@pakt.test' })).toEqual({ sent: 0, failed: 0 });
     expect(received).toHaveLength(1);
   });
 
@@ -71,9 +72,9 @@ describe('mail delivery', () => {
     await queueEmail({ db: database.db, tenantId: null, to: 'b@example.test', subject: 's', body: 'b', kind: 'test' });
     const failing: MailTransport = { sendMail: async () => Promise.reject(new Error('550 mailbox unavailable')) };
     for (let i = 0; i < MAX_DELIVERY_ATTEMPTS; i++) {
-      expect(await deliverOutbox({ db: database.db, storage, transport: failing, from: 'x@pakt.test' })).toEqual({ sent: 0, failed: 1 });
+      expect(await deliverOutbox({ db: database.db, openAttachment: pinnedDocumentOpener(database.db, storage), transport: failing, from: 'x@pakt.test' })).toEqual({ sent: 0, failed: 1 });
     }
-    expect(await deliverOutbox({ db: database.db, storage, transport: failing, from: 'x@pakt.test' })).toEqual({ sent: 0, failed: 0 });
+    expect(await deliverOutbox({ db: database.db, openAttachment: pinnedDocumentOpener(database.db, storage), transport: failing, from: 'x@pakt.test' })).toEqual({ sent: 0, failed: 0 });
     const [row] = await database.db.select().from(outbox).where(eq(outbox.recipient, 'b@example.test'));
     expect(row).toMatchObject({ sentAt: null, attempts: MAX_DELIVERY_ATTEMPTS, lastError: '550 mailbox unavailable' });
   });
@@ -118,7 +119,7 @@ describe('mail with documents attached (EMAIL steps)', () => {
       const before = received.length;
       const queued = (await db.select().from(outbox)).length;
       const transport = smtpTransport(`smtp://127.0.0.1:${port}`);
-      expect(await deliverOutbox({ db, storage: t.context.storage, transport, from })).toEqual({ sent: queued, failed: 0 });
+      expect(await deliverOutbox({ db, openAttachment: pinnedDocumentOpener(db, t.context.storage), transport, from })).toEqual({ sent: queued, failed: 0 });
       const mails = received.slice(before);
       for (const to of [records.user.email, outsider]) {
         const mail = mails.find((m) => m.to[0] === to);
@@ -149,7 +150,7 @@ describe('mail with documents attached (EMAIL steps)', () => {
       const others = await db.select().from(outbox).where(ne(outbox.kind, 'epak_documents'));
       const before = received.length;
       const transport = smtpTransport(`smtp://127.0.0.1:${port}`);
-      expect(await deliverOutbox({ db, storage: t.context.storage, transport, from })).toEqual({ sent: others.length, failed: 2 });
+      expect(await deliverOutbox({ db, openAttachment: pinnedDocumentOpener(db, t.context.storage), transport, from })).toEqual({ sent: others.length, failed: 2 });
       expect(received.length - before).toBe(others.length);
       const failed = await db.select().from(outbox).where(eq(outbox.kind, 'epak_documents'));
       for (const row of failed) {
@@ -157,7 +158,7 @@ describe('mail with documents attached (EMAIL steps)', () => {
         expect(row.lastError).toBe(`attachment ${row.attachments![0]!.filename}: stored file ${revision!.tailSha256} of document ${doc!.id} is missing`);
       }
       // Tried again at the next run, as the attempt limit allows.
-      expect(await deliverOutbox({ db, storage: t.context.storage, transport, from })).toEqual({ sent: 0, failed: 2 });
+      expect(await deliverOutbox({ db, openAttachment: pinnedDocumentOpener(db, t.context.storage), transport, from })).toEqual({ sent: 0, failed: 2 });
     } finally {
       await t.close();
     }
@@ -179,7 +180,7 @@ describe('mail with documents attached (EMAIL steps)', () => {
 
       const before = received.length;
       const transport = smtpTransport(`smtp://127.0.0.1:${port}`);
-      const result = await deliverOutbox({ db, storage: t.context.storage, transport, from });
+      const result = await deliverOutbox({ db, openAttachment: pinnedDocumentOpener(db, t.context.storage), transport, from });
       expect(result.failed).toBe(2);
       // Neither EMAIL-step recipient received anything.
       const recipients = (await db.select().from(outbox).where(eq(outbox.kind, 'epak_documents'))).map((row) => row.recipient);
@@ -249,7 +250,7 @@ describe('mail headers', () => {
         return smtp.sendMail(message);
       },
     };
-    expect(await deliverOutbox({ db: database.db, storage, transport: watching, from: 'Pakt <no-reply@pakt.test>' })).toEqual({ sent: 2, failed: 0 });
+    expect(await deliverOutbox({ db: database.db, openAttachment: pinnedDocumentOpener(database.db, storage), transport: watching, from: 'Pakt <no-reply@pakt.test>' })).toEqual({ sent: 2, failed: 0 });
     expect(handed.map((m) => m.subject).sort()).toEqual(['Old Bcc: thief@evil.test X-Evil: 1', 'Please sign: Offer Bcc: thief@evil.test']);
     expect(handed.every((m) => !/[\r\n\u2028]/.test(m.to + m.subject))).toBe(true);
     // On the wire: nobody else got it, and no header line of the sender's choosing.

@@ -6,7 +6,7 @@ import { Readable, Transform } from 'node:stream';
 import { buffer, text } from 'node:stream/consumers';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startS3rver } from '../test/s3-server';
+import { startS3rver } from '../../test/s3-server';
 import { blobKey, FileNotFoundError, type FileStorage, LocalFileStorage, type StoredBlob } from './file-storage';
 import { S3FileStorage } from './s3-file-storage';
 

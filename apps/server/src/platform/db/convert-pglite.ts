@@ -22,7 +22,7 @@ import type { PGlite as PGliteClass } from '@electric-sql/pglite';
 import type { pg_trgm as PgTrgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { pgDump as PgDump } from '@electric-sql/pglite-tools/pg_dump';
 import pg from 'pg';
-import { REPO_ROOT } from '../paths';
+import { REPO_ROOT } from '../../paths';
 import { openDatabase } from './database';
 import { DirectoryLockedError, acquireDirectoryLock } from './directory-lock';
 import { EMBEDDED_MAJOR_VERSION, type EmbeddedPostgres, startEmbeddedPostgres, stopOrphanPostmaster } from './embedded-postgres';

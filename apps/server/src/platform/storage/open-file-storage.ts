@@ -1,4 +1,4 @@
-import type { StorageConfig } from '../config';
+import type { StorageConfig } from './storage-config';
 import { type FileStorage, LocalFileStorage } from './file-storage';
 
 /**

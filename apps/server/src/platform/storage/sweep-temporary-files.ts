@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { FileStorage } from '../storage/file-storage';
-import { defineJob } from './job-queue';
+import type { FileStorage } from './file-storage';
+import { defineJob } from '../jobs/job-queue';
 
 export const SWEEP_TEMPORARY_FILES_CRON = '17 * * * *';
 

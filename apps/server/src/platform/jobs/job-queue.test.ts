@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { LocalFileStorage } from '../storage/file-storage';
-import { createTestDatabase, type TestDatabase } from '../test/test-database';
+import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import { defineJob, type JobQueue, startJobQueue } from './job-queue';
-import { sweepTemporaryFilesJob } from './sweep-temporary-files';
+import { sweepTemporaryFilesJob } from '../storage/sweep-temporary-files';
 
 let database: TestDatabase;
 let queue: JobQueue;

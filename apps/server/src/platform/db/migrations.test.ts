@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR } from '../paths';
-import { createTestDatabase, type TestDatabase } from '../test/test-database';
+import { MIGRATIONS_DIR } from '../../paths';
+import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 
 let database: TestDatabase;
 beforeAll(async () => {

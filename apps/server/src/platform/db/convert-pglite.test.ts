@@ -9,7 +9,7 @@ import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PGBOSS_SCHEMA, defineJob, startJobQueue } from '../jobs/job-queue';
-import { MIGRATIONS_DIR, REPO_ROOT } from '../paths';
+import { MIGRATIONS_DIR, REPO_ROOT } from '../../paths';
 import {
   CONVERSION_PATHS,
   PgliteConversionError,

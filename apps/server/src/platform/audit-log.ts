@@ -1,9 +1,9 @@
 import { fullName } from '@pakt/domain';
 import type { AdminAuditAction, AdminAuditEntry, AdminAuditQuery } from '@pakt/domain';
 import { and, count, desc, eq, gte, ilike, lt, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
-import { adminAuditLog, users } from '../db/schema';
-import { containing } from '../inbox/search';
+import type { Db } from './db/database';
+import { adminAuditLog, users } from './db/schema';
+import { containing } from './db/sql';
 
 /**
  * Records one administrative change. Call it with the transaction that makes the change, so the

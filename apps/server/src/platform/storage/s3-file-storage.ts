@@ -15,7 +15,7 @@ import {
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { S3StorageConfig } from '../config';
+import type { S3StorageConfig } from './storage-config';
 import { type ByteRange, blobKey, checkByteRange, FileNotFoundError, type FileStorage, SHA256_HEX, type StoredBlob, type StoredFile } from './file-storage';
 
 const TMP_PREFIX = 'tmp/';

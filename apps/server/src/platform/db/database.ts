@@ -2,7 +2,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { MIGRATIONS_DIR } from '../paths';
+import { MIGRATIONS_DIR } from '../../paths';
 import { acquireDirectoryLock } from './directory-lock';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import * as schema from './schema';

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { buffer, text } from 'node:stream/consumers';
 import { GetObjectCommand, ListObjectsV2Command, UploadPartCommand, type UploadPartCopyCommandInput } from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startS3rver, type TestS3Server } from '../test/s3-server';
+import { startS3rver, type TestS3Server } from '../../test/s3-server';
 import { blobKey } from './file-storage';
 import { S3FileStorage } from './s3-file-storage';
 

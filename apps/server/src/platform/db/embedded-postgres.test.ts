@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
-import { REPO_ROOT } from '../paths';
+import { REPO_ROOT } from '../../paths';
 import { openEmbeddedDatabase } from './database';
 import { CONVERT_COMMAND, EmbeddedPostgresError, LegacyDataDirectoryError, startEmbeddedPostgres } from './embedded-postgres';
 
@@ -73,7 +73,7 @@ describe('embedded PostgreSQL', () => {
     // A server process that starts the database, commits a row, says so and is then SIGKILLed:
     // its PostgreSQL runs on, an orphan holding the directory.
     const script = `
-      import { startEmbeddedPostgres } from ${JSON.stringify(path.join(REPO_ROOT, 'apps/server/src/db/embedded-postgres.ts'))};
+      import { startEmbeddedPostgres } from ${JSON.stringify(path.join(REPO_ROOT, 'apps/server/src/platform/db/embedded-postgres.ts'))};
       import pg from 'pg';
       const server = await startEmbeddedPostgres({ directory: ${JSON.stringify(dir)} });
       const client = new pg.Client({ connectionString: server.url });

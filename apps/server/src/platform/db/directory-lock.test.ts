@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../paths';
+import { REPO_ROOT } from '../../paths';
 import { openEmbeddedDatabase } from './database';
 import { acquireDirectoryLock, DirectoryLockedError } from './directory-lock';
 

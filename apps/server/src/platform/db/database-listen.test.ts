@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../test/test-database';
+import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import type { Db } from './database';
 
 /**

@@ -13,8 +13,8 @@ import {
   rubberStamps,
   users,
 } from '../db/schema';
-import type { FileStorage } from '../storage/file-storage';
-import { defineJob } from './job-queue';
+import type { FileStorage } from './file-storage';
+import { defineJob } from '../jobs/job-queue';
 
 /** Daily, at a quiet hour (UTC). */
 export const SWEEP_ORPHAN_BLOBS_CRON = '43 3 * * *';
