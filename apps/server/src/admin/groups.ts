@@ -257,7 +257,7 @@ const unique = (ids: readonly string[]) => [...new Set(ids)];
  */
 async function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
   try {
-    return await db.transaction((tx) => work(tx as unknown as Db));
+    return await db.transaction((tx) => work(tx));
   } catch (error) {
     const constraint = (error as { constraint?: string; cause?: { constraint?: string } }).constraint ?? (error as { cause?: { constraint?: string } }).cause?.constraint;
     if (constraint === 'groups_name') throw invalidInput('A group with this name exists already.', [{ path: 'groupName', message: 'already used' }]);

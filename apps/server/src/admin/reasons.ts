@@ -52,8 +52,7 @@ function sameWords(a: string, b: string) {
 export async function createReason(options: { db: Db; tenantId: string; actorId: string; text: string }): Promise<SigningReason> {
   const { tenantId } = options;
   try {
-    return await options.db.transaction(async (tx) => {
-      const db = tx as unknown as Db;
+    return await options.db.transaction(async (db) => {
       const rows = await lockReasons(db, tenantId);
       if (rows.some((row) => sameWords(row.text, options.text))) throw textTaken();
       const position = rows.reduce((last, row) => Math.max(last, row.position), 0) + 1;
@@ -96,8 +95,7 @@ export async function updateReason(options: {
 }): Promise<SigningReason[]> {
   const { tenantId } = options;
   try {
-    return await options.db.transaction(async (tx) => {
-      const db = tx as unknown as Db;
+    return await options.db.transaction(async (db) => {
       const rows = await lockReasons(db, tenantId);
       const row = rows.find((r) => r.id === options.reasonId);
       // Another tenant's reason is not found, like none at all: nothing leaks.

@@ -56,8 +56,7 @@ export async function updateTenantSettings(options: {
   passwordConfig?: PasswordConfig;
 }): Promise<TenantSettingsView> {
   const { db, tenantId, install } = options;
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  await db.transaction(async (tx) => {
     const [tenant] = await tx.select({ id: tenants.id, name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId)).for('update');
     if (!tenant) throw notFound();
     const [row] = await tx.select().from(tenantSettings).where(eq(tenantSettings.tenantId, tenantId)).for('update');

@@ -57,8 +57,7 @@ export async function inviteSuperadmin(options: {
   publicUrl: string;
 }): Promise<{ superadmin: Superadmin; inviteLink: string }> {
   const { tenant, person } = options;
-  return options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return options.db.transaction(async (db) => {
     const { invitationValidityDays } = await loadTenantSettings(db, tenant.id);
     const { userId, link } = await createInvitation({
       db,
@@ -96,8 +95,7 @@ export async function inviteTenantSuperadmin(options: { db: Db; tenantId: string
  */
 export async function setSuperadminStatus(options: { db: Db; actor: Actor & { tenantId: string }; change: SuperadminStatusChange }): Promise<Superadmin> {
   const { actor, change } = options;
-  return options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return options.db.transaction(async (db) => {
     const row = await superadminRow(db, actor.tenantId, change.userId, true);
     if (!row) throw notFound();
     enforce(actor, 'superadmin.updateStatus', { targetUserId: change.userId, targetRole: 'super_admin', targetTenantId: actor.tenantId });

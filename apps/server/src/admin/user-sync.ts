@@ -239,8 +239,7 @@ export async function startUserSync(options: { db: Db; tenantId: string; started
   if (!fileName) {
     throw invalidInput('No user sync-up feed is configured: a super admin sets its file name in Settings.', [{ path: 'userSyncFileName', message: 'not set' }]);
   }
-  const { row, queued } = await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  const { row, queued } = await db.transaction(async (t) => {
     const existing = await openRun(t, tenantId);
     if (existing) return { row: existing, queued: false };
     // The partial unique index settles a race between two starts: the loser answers the winner's run.
@@ -338,8 +337,7 @@ export async function runUserSync(options: UserSyncWorkOptions & { runId: string
     const { actor, tenant, settings } = await loadStarter(db, run, options.installFeatures);
     const text = await readFeed({ userSyncDir: options.userSyncDir, tenantId: run.tenantId, fileName: run.fileName });
     const feed = parseUserSyncFeed({ fileName: run.fileName, text });
-    const counts = await db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
+    const counts = await db.transaction(async (t) => {
       const { changes, errors, unchanged } = await applyFeed({ db: t, run, actor, tenant, settings, feed, publicUrl: options.publicUrl });
       const counts: UserSyncCounts = {
         rows: feed.total,
@@ -374,8 +372,7 @@ async function failRun(db: Db, run: RunRow, error: unknown) {
   const known = error instanceof DomainError;
   const message = known ? error.message : 'The run stopped on an unexpected fault; nothing was changed.';
   const code = known ? error.code : ResponseCode.SYSTEM_ERROR.code;
-  await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  await db.transaction(async (t) => {
     await t
       .update(userSyncRuns)
       .set({ status: 'failed', error: message, report: { changes: [], errors: [{ line: null, email: null, field: null, code, message }] }, finishedAt: new Date() })

@@ -114,8 +114,7 @@ export async function listFilteredUsers(options: { db: Db; tenantId: string; que
 export async function updateRoles(options: { db: Db; actor: Actor & { tenantId: string }; changes: readonly RoleChange[] }) {
   const { actor } = options;
   const failed: Array<{ userId: string; code: number; message: string }> = [];
-  const updated = await options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  const updated = await options.db.transaction(async (db) => {
     const rows = await memberRows(db, actor.tenantId, options.changes.map((c) => c.userId), true);
     const done: AdminUser[] = [];
     for (const change of options.changes) {
@@ -144,8 +143,7 @@ export async function updateRoles(options: { db: Db; actor: Actor & { tenantId: 
 /** POST /msbapi/v1/users/:userId/admin. */
 export async function makeAdmin(options: { db: Db; actor: Actor & { tenantId: string }; userId: string }): Promise<AdminUser> {
   const { actor } = options;
-  return options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return options.db.transaction(async (db) => {
     const row = (await memberRows(db, actor.tenantId, [options.userId], true)).get(options.userId);
     if (!row) throw notFound();
     enforce(actor, 'user.updateRole', { targetUserId: options.userId, targetRole: row.membership.role as Role, newRole: 'admin' });
@@ -201,8 +199,7 @@ export async function resetMemberPassword(options: { db: Db; actor: Actor & { te
 /** PUT /msbapi/v2/users/:userId/status: disabled members answer -13 at every request. */
 export async function setEnabled(options: { db: Db; actor: Actor & { tenantId: string }; userId: string; enabled: boolean }): Promise<AdminUser> {
   const { actor } = options;
-  return options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return options.db.transaction(async (db) => {
     const row = (await memberRows(db, actor.tenantId, [options.userId], true)).get(options.userId);
     if (!row) throw notFound();
     enforce(actor, 'user.disable', { targetUserId: options.userId, targetRole: row.membership.role as Role });
@@ -234,8 +231,7 @@ export async function setEnabled(options: { db: Db; actor: Actor & { tenantId: s
  */
 export async function setPasscodeFlag(options: { db: Db; actor: Actor & { tenantId: string }; userId: string; passcodeFlag: boolean }): Promise<AdminUser> {
   const { actor } = options;
-  return options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return options.db.transaction(async (db) => {
     const row = (await memberRows(db, actor.tenantId, [options.userId], true)).get(options.userId);
     if (!row) throw notFound();
     enforce(actor, 'user.passcodeFlag', { targetUserId: options.userId, targetRole: row.membership.role as Role });

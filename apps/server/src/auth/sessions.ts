@@ -85,8 +85,7 @@ export async function issueSession(options: {
   scope?: { tenantId: string; epakId: string };
 }): Promise<IssuedTokens> {
   if (options.familyId) return insertSession(options.db, options, options.boundIpAddress ?? null);
-  return options.db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return options.db.transaction(async (tx) => {
     const rules = await sessionRulesFor(tx, options.userId);
     // Signing-link and in-person sessions reach one ePak for minutes, opened from a mail or on
     // someone else's device: they are not the person signing in again, so they neither end the
@@ -174,7 +173,7 @@ export async function rotateSession(options: {
     if (row.refreshExpiresAt.getTime() <= Date.now()) throw invalidToken();
     await tx.update(sessions).set({ rotatedAt: new Date() }).where(eq(sessions.id, row.id));
     const issued = await issueSession({
-      db: tx as unknown as Db,
+      db: tx,
       userId: row.userId,
       clientId: row.clientId,
       lifetimes: options.lifetimes,

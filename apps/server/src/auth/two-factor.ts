@@ -167,7 +167,7 @@ export async function sendChallengeCode(options: { db: Db; otpId: string; channe
     await tx.update(otpChallenges).set({ codeHash: digestSecret(`${challenge.id}:${code}`), sentAt: new Date() }).where(eq(otpChallenges.id, challenge.id));
     if (options.channel === 'sms') {
       await queueSms({
-        db: tx as unknown as Db,
+        db: tx,
         tenantId: null,
         to: user.phone!,
         body: `Pakt sign-in code: ${code}. Valid ${CHALLENGE_MINUTES} min. Not you? Change your password.`,
@@ -175,7 +175,7 @@ export async function sendChallengeCode(options: { db: Db; otpId: string; channe
       });
     } else {
       await queueEmail({
-        db: tx as unknown as Db,
+        db: tx,
         tenantId: null,
         to: user.email,
         subject: 'Your Pakt sign-in code',

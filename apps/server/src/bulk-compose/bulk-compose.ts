@@ -489,8 +489,7 @@ async function processBatch(work: Work, checked: CheckedBatch): Promise<number> 
   const { template, run } = work;
   const batch = checked.rows;
   const last = batch.at(-1)!.rowNumber;
-  return await work.db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return await work.db.transaction(async (tx) => {
     const already = new Set(
       (
         await tx

@@ -235,8 +235,7 @@ export async function createTemplateFromEpak(options: {
   const reuse = own[0] && sameStepShape(own[0].steps as StepInput[], ePakShape) ? own[0] : undefined;
 
   try {
-    const row = await db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
+    const row = await db.transaction(async (t) => {
       let workflowId = reuse?.id ?? null;
       if (!reuse) {
         const madeSteps: StepInput[] = shaped.map(({ step, recipients }) => ({

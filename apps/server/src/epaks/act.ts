@@ -24,8 +24,7 @@ export async function rejectEpak(options: {
 }): Promise<{ status: EpakStatus }> {
   const { ctx } = options;
   const at = options.now ?? new Date();
-  return ctx.database.db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return ctx.database.db.transaction(async (tx) => {
     const { epak } = await loadVisibleEpak(tx, options.actor, options.epakId, { forUpdate: true });
     assertActionable(epak);
     assertNotOverdue(epak, at);

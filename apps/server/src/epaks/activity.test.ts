@@ -27,7 +27,7 @@ const SHA_B = 'b'.repeat(64);
 async function record(action: 'composed' | 'started' | 'signed' | 'rejected', details: Record<string, unknown> = {}, ip: string | null = '203.0.113.7') {
   await db.transaction(async (tx) => {
     await tx.select().from(epaks).where(eq(epaks.id, epakId)).for('update');
-    await recordEpakActivity(tx as unknown as Db, { epakId, actorId, action, details, ip });
+    await recordEpakActivity(tx, { epakId, actorId, action, details, ip });
   });
 }
 

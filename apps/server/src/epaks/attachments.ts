@@ -95,8 +95,7 @@ export async function attachFile(options: {
   }
 
   const stored = await options.storage.put(options.stream, [sizeLimit(maxBytes)]);
-  const row = await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  const row = await db.transaction(async (tx) => {
     const { epak: locked } = await loadVisibleEpak(tx, actor, epak.id, { forUpdate: true });
     assertActionable(locked);
     assertNotOverdue(locked);

@@ -156,7 +156,7 @@ export async function buildAuditEpak(options: {
   for (const entry of entries) {
     await db.transaction(async (tx) => {
       await tx.select({ id: epaks.id }).from(epaks).where(eq(epaks.id, epakId)).for('update');
-      await recordEpakActivity(tx as unknown as Db, { epakId, ...entry });
+      await recordEpakActivity(tx, { epakId, ...entry });
     });
   }
   return { epakId, tenant, owner, reviewer, signer, documentIds };

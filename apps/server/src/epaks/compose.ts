@@ -192,11 +192,11 @@ export async function composeEpak(options: {
         .values({ epakId: epak!.id, position: position + 1, workflowStateId: state.id, name: state.name, type: state.type })
         .returning({ id: epakSteps.id });
       for (const [at, recipient] of step.recipients.entries()) {
-        const user = await resolveRecipient(tx as unknown as Db, scope.tenantId, recipient.email, options.skipNewUsers);
+        const user = await resolveRecipient(tx, scope.tenantId, recipient.email, options.skipNewUsers);
         await tx.insert(epakRecipients).values({ epakId: epak!.id, stepId: row!.id, userId: user.id, position: at + 1 });
       }
     }
-    await recordEpakActivity(tx as unknown as Db, {
+    await recordEpakActivity(tx, {
       epakId: epak!.id,
       actorId: scope.ownerId,
       action: 'composed',

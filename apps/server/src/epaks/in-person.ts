@@ -69,8 +69,7 @@ export async function authorizeInPersonSigner(options: {
       throw new DomainError(ResponseCode.OTP_RETRY_TIMEOUT, `Wait ${resendAfter} seconds before asking for another code.`, { data: { resendAfter } });
     }
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    const otpId = await db.transaction(async (txRaw) => {
-      const tx = txRaw as unknown as Db;
+    const otpId = await db.transaction(async (tx) => {
       const [challenge] = await tx
         .insert(otpChallenges)
         .values({ userId: place.user.id, method: 'email', clientId: binding, sentAt: now, expiresAt: new Date(now.getTime() + IN_PERSON_CODE_MINUTES * 60_000) })

@@ -52,8 +52,7 @@ const isWaiting = (status: string) => status === 'Pending' || status === 'Delega
  * `action`, may do that to (the policy's answer, else 403).
  */
 export function withLockedEpak<T>(db: Db, actor: EpakActor, epakId: string, work: (tx: Db, loaded: LoadedEpak) => Promise<T>, action: EpakAction = 'epak.view'): Promise<T> {
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return db.transaction(async (tx) => {
     return work(tx, await loadVisibleEpak(tx, actor, epakId, { forUpdate: true, action }));
   });
 }
@@ -142,8 +141,7 @@ export async function deleteEpaks(options: { db: Db; actor: EpakActor; epakIds: 
   const results: Array<{ ePakId: string; result: EpakDeleteResult; status: EpakStatus | null }> = [];
   for (const epakId of [...new Set(options.epakIds)]) {
     results.push(
-      await db.transaction(async (txRaw) => {
-        const tx = txRaw as unknown as Db;
+      await db.transaction(async (tx) => {
         const now = options.now ?? new Date();
         const [epak] = await tx
           .select()

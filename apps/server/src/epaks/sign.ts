@@ -394,8 +394,7 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
   await options.afterBlobStored?.();
 
   const doneUuids = new Set([...filled, ...owners].map((tag) => tag.uuid));
-  const committed = await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  const committed = await db.transaction(async (tx) => {
     const [locked] = await tx.select().from(epaks).where(eq(epaks.id, epak.id)).for('update');
     if (!locked) throw new DomainError(ResponseCode.EPAK_DELETED, 'This ePak no longer exists.');
     assertActionable(locked);

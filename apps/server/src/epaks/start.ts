@@ -97,8 +97,7 @@ export async function startEpak(options: {
   defaultRetentionDays?: number | null;
 }): Promise<void> {
   const { db, scope } = options;
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  await db.transaction(async (tx) => {
     const [epak] = await tx
       .select()
       .from(epaks)

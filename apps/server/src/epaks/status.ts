@@ -27,8 +27,7 @@ export async function setEpakStatus(options: {
   const { ctx, actor } = options;
   const db = ctx.database.db;
   const at = options.now ?? new Date();
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  return db.transaction(async (tx) => {
     // Stopping is the owner's; marking reviewed a recipient's (the policies of packages/domain).
     const { epak } = await loadVisibleEpak(tx, actor, options.epakId, { forUpdate: true, action: options.status === 'Stopped' ? 'epak.manage' : 'epak.respond' });
     assertActionable(epak);
@@ -91,8 +90,7 @@ export async function recordDocumentView(options: { db: Db; actor: EpakActor; ep
   const { epak } = await loadVisibleEpak(db, actor, options.epakId);
   const documentIds = (await db.select({ id: epakDocuments.id }).from(epakDocuments).where(eq(epakDocuments.epakId, epak.id))).map((d) => d.id);
   if (!documentIds.includes(options.documentId)) throw new DomainError(ResponseCode.DOCUMENT_DOES_NOT_EXIST, 'No such document in this ePak.');
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
+  await db.transaction(async (tx) => {
     await tx.insert(epakUserStates).values({ epakId: epak.id, userId: actor.userId }).onConflictDoNothing();
     const [state] = await tx.select().from(epakUserStates).where(eqPair(epak.id, actor.userId)).for('update');
     const viewed = new Set([...((state?.viewedDocumentIds as string[]) ?? []), options.documentId]);

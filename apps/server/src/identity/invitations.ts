@@ -126,8 +126,7 @@ async function pendingMember(db: Db, tenantId: string, userId: string) {
  */
 export async function reinviteMember(options: { db: Db; tenant: { id: string; name: string }; actor: ResourceActor; userId: string; publicUrl: string }) {
   const invitedBy = options.actor.userId;
-  return options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return options.db.transaction(async (db) => {
     const { membership, user } = await pendingMember(db, options.tenant.id, options.userId);
     enforce(options.actor, 'invitation.manage', { tenantId: options.tenant.id, userId: user.id, role: membership.role as Role });
     await db
@@ -159,8 +158,7 @@ export async function reinviteMember(options: { db: Db; tenant: { id: string; na
  */
 export async function cancelInvitation(options: { db: Db; actor: ResourceActor & { tenantId: string }; userId: string }) {
   const { tenantId } = options.actor;
-  return options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return options.db.transaction(async (db) => {
     const { membership, user } = await pendingMember(db, tenantId, options.userId);
     // A super admin's invitation is the super admins' to manage (the invitation.manage policy).
     enforce(options.actor, 'invitation.manage', { tenantId, userId: user.id, role: membership.role as Role });
@@ -206,8 +204,7 @@ export async function inviteMembers(options: {
   invitedBy: string;
   publicUrl: string;
 }) {
-  return options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return options.db.transaction(async (db) => {
     const { invitationValidityDays } = await loadTenantSettings(db, options.tenant.id);
     const invited: { email: string; userId: string; status: 'invited' }[] = [];
     for (const person of options.users) {
@@ -290,8 +287,7 @@ async function activateMembership(db: Db, invitation: typeof invitations.$inferS
  * with throttling and the second factor, at /authenticate. The invitation must be theirs.
  */
 export async function joinWithInvitation(options: { db: Db; code: string; tenantUuid: string; userId: string }) {
-  return options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return options.db.transaction(async (db) => {
     const { invitation, user, tenant } = await loadUsableInvitation(db, options.code, true);
     if (tenant.id !== options.tenantUuid) throw invalidInput('The invitation is for another tenant.');
     enforce({ userId: options.userId }, 'invitation.accept', { tenantId: tenant.id, userId: user.id, role: invitation.role as Role });
@@ -327,10 +323,10 @@ export async function acceptInvitation(options: {
   }
   const passwordHash = await hashPassword(options.password);
   return db.transaction(async (tx) => {
-    const { invitation, user } = await loadUsableInvitation(tx as unknown as Db, options.code, true);
+    const { invitation, user } = await loadUsableInvitation(tx, options.code, true);
     // Checked again under the lock: an account made meanwhile must not have its password replaced.
     if (user.passwordHash) throw alreadyHasAccount();
-    await activateMembership(tx as unknown as Db, invitation, user);
+    await activateMembership(tx, invitation, user);
     await tx
       .update(users)
       .set({

@@ -65,7 +65,7 @@ export async function changeOwnPassword(options: {
   }
   await assertAcceptable(db, user, options.newPassword, await loadStrictestPasswordConfig(db, user.id), 'newPassword');
   await db.transaction(async (tx) => {
-    await storeNewPassword(tx as unknown as Db, user.id, options.newPassword);
+    await storeNewPassword(tx, user.id, options.newPassword);
     await tx
       .update(sessions)
       .set({ revokedAt: new Date() })
@@ -115,7 +115,7 @@ export async function mailResetLink(options: {
     });
     const link = `${options.publicUrl}/resetpassword?token=${encodeURIComponent(token)}`;
     await queueEmail({
-      db: tx as unknown as Db,
+      db: tx,
       tenantId: options.tenantId ?? null,
       to: user.email,
       subject: 'Reset your Pakt password',
@@ -131,7 +131,7 @@ export async function mailResetLink(options: {
       ].join('\n'),
       kind: 'password-reset',
     });
-    await options.onCommit?.(tx as unknown as Db);
+    await options.onCommit?.(tx);
   });
 }
 
@@ -164,7 +164,7 @@ export async function resetPasswordWithToken(options: {
       .where(and(eq(passwordResets.id, row.reset.id), isNull(passwordResets.usedAt)))
       .returning({ id: passwordResets.id });
     if (used.length === 0) throw new DomainError(ResponseCode.INVALID_EASY_SIGN_LINK, 'This reset link was already used.', { httpStatus: 404 });
-    await storeNewPassword(tx as unknown as Db, row.user.id, options.newPassword);
+    await storeNewPassword(tx, row.user.id, options.newPassword);
     // The link came by mail, so the address is proven (a pending sign-up can finish this way too).
     await tx.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, row.user.id), isNull(users.emailVerifiedAt)));
     await tx.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, row.user.id), isNull(sessions.revokedAt)));
@@ -172,7 +172,7 @@ export async function resetPasswordWithToken(options: {
     // at once, from where they reset it. Other clients' throttles stay (they guessed the old one).
     // The second-factor lock stays too: the mailed link proves the mailbox, not the authenticator.
     if (options.clientAddress) {
-      await clearSignInThrottle({ db: tx as unknown as Db, key: signInThrottleKey(row.user.email, options.clientAddress) });
+      await clearSignInThrottle({ db: tx, key: signInThrottleKey(row.user.email, options.clientAddress) });
     }
   });
 }

@@ -65,8 +65,7 @@ export async function removeOwnPhoto(db: Db, userId: string) {
  */
 export async function removeMemberPhoto(options: { db: Db; actor: Actor & { tenantId: string }; userId: string }) {
   const { actor, userId } = options;
-  return options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return options.db.transaction(async (db) => {
     const [row] = await db
       .select({ user: users, role: memberships.role })
       .from(memberships)

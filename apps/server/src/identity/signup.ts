@@ -25,13 +25,13 @@ export async function sendVerificationLink(options: { db: Db; user: UserRow; pub
   if (last && Date.now() - last.getTime() < VERIFICATION_RESEND_SECONDS * 1000) return false;
   await db.transaction(async (tx) => {
     const token = await issueOneTimeToken({
-      db: tx as unknown as Db,
+      db: tx,
       purpose: 'verify_email',
       userId: user.id,
       seconds: VERIFICATION_LINK_HOURS * 3600,
     });
     await queueEmail({
-      db: tx as unknown as Db,
+      db: tx,
       tenantId: null,
       to: user.email,
       subject: 'Confirm your email address for Pakt',

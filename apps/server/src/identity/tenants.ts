@@ -41,8 +41,7 @@ export async function createTenantWithAdmin(options: {
   invitedBy: string;
   publicUrl: string;
 }) {
-  const result = await options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  const result = await options.db.transaction(async (db) => {
     const [clash] = await db
       .select({ id: tenants.id })
       .from(tenants)

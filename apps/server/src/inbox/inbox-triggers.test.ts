@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const tx = <T>(work: (tx: Db) => Promise<T>) => db.transaction((raw) => work(raw as unknown as Db));
+const tx = <T>(work: (tx: Db) => Promise<T>) => db.transaction((raw) => work(raw));
 
 async function rowsOf(epakId: string) {
   const rows = await db.select().from(epakInbox).where(eq(epakInbox.epakId, epakId));

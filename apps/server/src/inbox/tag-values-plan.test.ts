@@ -84,8 +84,7 @@ function nodesOf(plan: PlanNode): PlanNode[] {
  */
 async function genericPlan(statement: string): Promise<PlanNode> {
   const text = statement.replaceAll('pakt_sync_tag_values.document', '$1');
-  return db.transaction(async (raw) => {
-    const tx = raw as unknown as Db;
+  return db.transaction(async (tx) => {
     await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
     await tx.execute(sql.raw(`prepare tag_values_statement(uuid) as ${text}`));
     try {

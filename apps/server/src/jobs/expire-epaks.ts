@@ -33,8 +33,7 @@ export async function expireDueEpaks(options: { db: Db; mail: MailSettings; now?
   const expired: string[] = [];
   for (const { id } of due) {
     try {
-      const done = await db.transaction(async (txRaw) => {
-        const tx = txRaw as unknown as Db;
+      const done = await db.transaction(async (tx) => {
         const [epak] = await tx.select().from(epaks).where(eq(epaks.id, id)).for('update');
         if (!epak || epak.status !== 'InProgress' || !epak.expiresAt || epak.expiresAt.getTime() > now.getTime() || epak.deletedAt || epak.archivedAt) return false;
         const stored = await loadEngineState(tx, epak);

@@ -122,8 +122,7 @@ export async function loadLetterhead(options: { db: Db; tenantId: string; letter
  */
 export async function deleteLetterhead(options: { db: Db; actor: LetterheadActor; letterHeadDocId: string }): Promise<void> {
   const { actor } = options;
-  await options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  await options.db.transaction(async (db) => {
     const [row] = await db
       .select()
       .from(letterheadTemplates)

@@ -6,7 +6,6 @@ import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../platform/db/database';
 import { outbox, tenantSettings } from '../platform/db/schema';
 import { installErrorHandling } from '../http/error-handler';
 import { registerNotificationRoutes } from '../routes/notification-routes';
@@ -80,7 +79,7 @@ async function sendEpak(owner: Person, recipients: string[], subject = 'Lease of
 function notify(epakId: string, userId: string, options: { rollBack?: boolean } = {}) {
   return t.database.db
     .transaction(async (tx) => {
-      await recordNotifications(tx as unknown as Db, { epakId, direct: [{ type: 'epakDeleted', userIds: [userId] }] });
+      await recordNotifications(tx, { epakId, direct: [{ type: 'epakDeleted', userIds: [userId] }] });
       if (options.rollBack) throw new Error('rolled back');
     })
     .catch((error: unknown) => {

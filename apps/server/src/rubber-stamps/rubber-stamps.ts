@@ -200,8 +200,7 @@ export async function updateStamp(options: { db: Db; storage: FileStorage; actor
   const { actor } = options;
   // The image is judged and stored before the row is locked: a refused one changes nothing.
   const image = options.bytes ? await storeImage(options.storage, options.bytes) : undefined;
-  return options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return options.db.transaction(async (db) => {
     const row = await lockFor(db, actor, options.stampId, 'rubberStamp.change');
     const [updated] = await db
       .update(rubberStamps)
@@ -215,8 +214,7 @@ export async function updateStamp(options: { db: Db; storage: FileStorage; actor
 /** DELETE /msbapi/v2/rubberstamp/:id: the owner, or an admin; the sharing rows go with it. */
 export async function deleteStamp(options: { db: Db; actor: StampActor; stampId: string }): Promise<void> {
   const { actor } = options;
-  await options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  await options.db.transaction(async (db) => {
     const row = await lockFor(db, actor, options.stampId, 'rubberStamp.delete');
     await db.delete(rubberStamps).where(eq(rubberStamps.id, row.id));
   });
@@ -229,8 +227,7 @@ export async function deleteStamp(options: { db: Db; actor: StampActor; stampId:
  */
 export async function shareStamp(options: { db: Db; actor: StampActor; body: ShareRubberStampBody }): Promise<RubberStamp> {
   const { actor, body } = options;
-  return options.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  return options.db.transaction(async (db) => {
     const row = await lockFor(db, actor, body.rubberStampId, 'rubberStamp.change');
     // The owner has their stamp anyway; listing them would only add a row.
     const userIds = body.userIds.filter((id) => id !== actor.userId);

@@ -70,8 +70,7 @@ export async function createState(options: {
   // Seeded outside the change: the defaults are the tenant's starting point, not this admin's act.
   await listStates(options.db, tenantId);
   try {
-    return await options.db.transaction(async (tx) => {
-      const db = tx as unknown as Db;
+    return await options.db.transaction(async (db) => {
       const existing = await db.select().from(workflowStates).where(eq(workflowStates.tenantId, tenantId)).for('update');
       const position = existing.reduce((last, row) => Math.max(last, row.position), 0) + 1;
       const [row] = await db
@@ -120,8 +119,7 @@ export async function updateState(options: {
 }) {
   const { tenantId } = options;
   try {
-    return await options.db.transaction(async (tx) => {
-      const db = tx as unknown as Db;
+    return await options.db.transaction(async (db) => {
       const row = await lockState(db, tenantId, options.id);
       const renamed = options.name !== undefined && options.name !== row.name;
       // An empty description is no description: the list shows none rather than a blank line.
@@ -173,7 +171,7 @@ export async function reorderState(options: { db: Db; tenantId: string; actorId:
     }
     if (at + 1 !== from) {
       await recordAdminAction({
-        db: tx as unknown as Db,
+        db: tx,
         tenantId,
         actorId: options.actorId,
         action: 'workflow_state_moved',

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
-import type { Db } from './database';
 
 /**
  * Database.listen on the backend the suite runs on: NOTIFY arrives at commit only, and after
@@ -45,7 +44,7 @@ function collector() {
 const send = (channel: string, payload: string, rollBack = false) =>
   database.db
     .transaction(async (tx) => {
-      await (tx as unknown as Db).execute(sql`select pg_notify(${channel}, ${payload})`);
+      await (tx).execute(sql`select pg_notify(${channel}, ${payload})`);
       if (rollBack) throw new Error('rolled back');
     })
     .catch((error: unknown) => {
