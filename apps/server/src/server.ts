@@ -10,6 +10,7 @@ import { SWEEP_TEMPORARY_FILES_CRON, sweepTemporaryFilesJob } from './platform/s
 import { SWEEP_ORPHAN_BLOBS_CRON, sweepOrphanBlobsJob } from './platform/storage/sweep-orphan-blobs';
 import { EXPIRE_EPAKS_CRON, expireEpaksJob } from './jobs/expire-epaks';
 import { pinnedDocumentOpener } from './epaks/pinned-document';
+import { deliverAfterCommit } from './platform/mail/queued-mail';
 import { USER_SYNC_SWEEP_CRON, userSyncJob } from './jobs/user-sync';
 import { BULK_COMPOSE_SWEEP_CRON, bulkComposeJob } from './jobs/bulk-compose';
 import { PURGE_RATE_LIMIT_COUNTERS_CRON, purgeRateLimitCountersJob } from './jobs/purge-rate-limit-counters';
@@ -33,7 +34,9 @@ export interface RunningServer {
  */
 export async function startServer(config: Config, options: { demo?: boolean } = {}): Promise<RunningServer> {
   const opened: { database?: Database; jobs?: JobQueue; app?: FastifyInstance } = {};
+  let stopMailListener: (() => Promise<void>) | undefined;
   const close = async () => {
+    await stopMailListener?.();
     await opened.app?.close();
     await opened.jobs?.stop();
     await opened.database?.close();
@@ -94,7 +97,7 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
       const expire = expireEpaksJob({
         db: opened.database.db,
         mail: { publicUrl: config.publicUrl, linkDays: config.signingLinkDays },
-        onExpired: (ids) => ids.length > 0 && (app.log.info({ ePakIds: ids }, 'ePaks expired'), context.nudgeMailDelivery()),
+        onExpired: (ids) => ids.length > 0 && app.log.info({ ePakIds: ids }, 'ePaks expired'),
         onError: (ePakId, error) => app.log.error({ err: error, ePakId }, 'could not expire an ePak'),
       });
       await opened.jobs.register(expire);
@@ -124,6 +127,8 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
             jobs.send(deliver, {}).catch((error: unknown) => app.log.error({ err: error }, `could not enqueue ${deliver.name}`));
           }
         };
+        // Every commit that queues mail nudges delivery (the outbox's trigger), whoever queued it.
+        stopMailListener = await deliverAfterCommit(opened.database, () => context.nudgeMailDelivery());
       }
     }
     const url = await app.listen({ host: config.host, port: config.port });

@@ -9,7 +9,7 @@ import { recordAdminAction } from '../platform/audit-log';
 /**
  * The super admins of one tenant (spec §6, §7 Superadmins). super_admin is granted only here:
  * by a super admin of the tenant, or by root for a tenant's first one. Each change is recorded
- * in the admin audit log in the transaction that makes it; the caller nudges mail after commit.
+ * in the admin audit log in the transaction that makes it; its mail goes out after the commit.
  */
 
 type Row = { user: typeof users.$inferSelect; membership: typeof memberships.$inferSelect };

@@ -9,17 +9,16 @@ export const BULK_COMPOSE_SWEEP_CRON = '* * * * *';
 /**
  * The bulk compose job (issue 8). Sent with a run's id after the upload commits; scheduled without
  * one as the sweep. A run crashed half way is carried on from its last batch when pg-boss retries
- * the job (its rows already made are skipped), and mail is nudged after each run.
+ * the job (its rows already made are skipped). Each batch's mail goes out as it commits (the
+ * outbox's trigger, platform/mail/queued-mail.ts).
  */
-export function bulkComposeJob(ctx: Pick<AppContext, 'config' | 'database' | 'storage' | 'nudgeMailDelivery'>, onError?: (error: unknown) => void) {
+export function bulkComposeJob(ctx: Pick<AppContext, 'config' | 'database' | 'storage'>, onError?: (error: unknown) => void) {
   const runOne = async (runId: string, signal: AbortSignal) => {
     await runBulkCompose({
       db: ctx.database.db,
       storage: ctx.storage,
       runId,
       notify: { publicUrl: ctx.config.publicUrl, linkDays: ctx.config.signingLinkDays },
-      // Read at call time: server.ts installs the real nudge after the jobs are registered.
-      onBatch: () => ctx.nudgeMailDelivery(),
       // On shutdown the run goes back to queued after its batch in flight; the sweep carries it on.
       signal,
     });

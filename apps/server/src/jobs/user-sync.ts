@@ -9,7 +9,9 @@ export const USER_SYNC_SWEEP_CRON = '* * * * *';
 /**
  * The user sync-up job (issue 7). Sent with a run's id right after the start commits; scheduled
  * without one as the sweep. A run is claimed before it is worked, so a job delivered twice, or
- * a sweep racing a send, applies a feed once. Invitation mail is nudged after the run commits.
+ * a sweep racing a send, applies a feed once. Invitation mail goes out as the run commits (the
+ * outbox's trigger); the job also nudges delivery itself when the run invited anyone, so a feed's
+ * invitations do not wait on a listener that is reconnecting.
  */
 export function userSyncJob(ctx: Pick<AppContext, 'config' | 'database' | 'nudgeMailDelivery'>, onError?: (error: unknown) => void) {
   const work = { db: ctx.database.db, userSyncDir: ctx.config.userSyncDir, publicUrl: ctx.config.publicUrl, installFeatures: ctx.config.features };

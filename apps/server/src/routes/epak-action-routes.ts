@@ -65,26 +65,22 @@ export function registerEpakActionRoutes(app: FastifyInstance, ctx: AppContext) 
       mail,
       ip: request.ip,
     });
-    ctx.nudgeMailDelivery();
     request.log.info({ ePakId: params.ePakId, delegate: answer.delegate.recipientId }, 'ePak place delegated');
     return answer;
   });
 
   route(app, ctx, cancelDelegation, async ({ auth, params, request }) => {
     const answer = await takeBack({ db, actor: actorOf(auth), epakId: params.ePakId, userEmail: params.userEmail, workflowStateId: params.workflowStateId, mail, ip: request.ip });
-    ctx.nudgeMailDelivery();
     return answer;
   });
 
   route(app, ctx, remindRecipient, async ({ auth, params, request }) => {
     const answer = await remind({ db, actor: actorOf(auth), epakId: params.ePakId, userId: params.userId, state: params.state, stepOrder: params.wfOrderId, mail, ip: request.ip });
-    ctx.nudgeMailDelivery();
     return answer;
   });
 
   route(app, ctx, removeEpakRecipient, async ({ auth, params, body, request }) => {
     const answer = await removeRecipient({ db, actor: actorOf(auth), epakId: params.ePakId, recipientId: body.recipientId, mail, ip: request.ip });
-    ctx.nudgeMailDelivery();
     request.log.info({ ePakId: params.ePakId, recipientId: body.recipientId }, 'ePak recipient removed');
     return answer;
   });
@@ -93,7 +89,6 @@ export function registerEpakActionRoutes(app: FastifyInstance, ctx: AppContext) 
 
   route(app, ctx, bulkSignEpaks, async ({ auth, body, request }) => {
     const answer = await bulkSign({ ctx, actor: actorOf(auth), epakIds: body.ePakIds, reason: body.reason, ip: request.ip });
-    ctx.nudgeMailDelivery();
     return answer;
   });
 }

@@ -82,13 +82,11 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
       inPerson: auth.session.clientId === IN_PERSON_CLIENT_ID,
     });
     request.log.info({ ePakId: params.ePakId, documentId: params.documentId, revision: result.revision }, 'document signed');
-    ctx.nudgeMailDelivery();
     return result;
   });
 
   route(app, ctx, setEpakStatus, async ({ auth, body, request }) => {
     const result = await changeStatus({ ctx, actor: actorOf(auth), epakId: body.ePakId, status: body.status, comment: body.comment, ip: request.ip });
-    ctx.nudgeMailDelivery();
     return result;
   });
 
@@ -106,7 +104,6 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
       code: body.code,
       client: { ipAddress: request.ip, ...(request.headers['user-agent'] ? { userAgent: request.headers['user-agent'] } : {}) },
     });
-    ctx.nudgeMailDelivery();
     return result;
   });
 
@@ -159,14 +156,12 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
       defaultRetentionDays: settings.ePakRetentionDays,
     });
     request.log.info({ ePakId: params.ePakId }, 'ePak started');
-    ctx.nudgeMailDelivery();
     return loadEpakDetail(db, scopeOf(auth), params.ePakId);
   });
 
   route(app, ctx, rejectEpak, async ({ auth, params, body, request }) => {
     const { status } = await reject({ ctx, actor: actorOf(auth), epakId: params.ePakId, comment: body.comment, ip: request.ip });
     request.log.info({ ePakId: params.ePakId }, 'ePak rejected');
-    ctx.nudgeMailDelivery();
     return { ePakId: params.ePakId, status };
   });
 

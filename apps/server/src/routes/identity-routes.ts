@@ -133,7 +133,6 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
       clientAddress: request.ip,
       publicUrl: ctx.config.publicUrl,
     });
-    if (!user.emailVerifiedAt) ctx.nudgeMailDelivery();
     const method = await secondFactorFor(db, user);
     if (method) await openChallenge({ db, user, method, clientId: body.client_id, smsAvailable });
     return grantFor(ctx, user, body.client_id, request, reply);
@@ -141,7 +140,6 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, generateOtp, async ({ body }) => {
     const sent = await sendChallengeCode({ db, otpId: body.otpId, channel: body.channel, smsAvailable });
-    ctx.nudgeMailDelivery();
     return sent;
   });
 
@@ -255,7 +253,6 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
       invitedBy: auth.user.id,
       publicUrl: ctx.config.publicUrl,
     });
-    ctx.nudgeMailDelivery();
     return created;
   });
 
@@ -264,7 +261,6 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, ctx, inviteUsers, async ({ body, auth, request }) => {
     for (const person of body.users) enforce(actorOf(auth), 'user.invite', { newRole: person.role });
     const invited = await inviteMembers({ db, tenant: auth.tenant, users: body.users, invitedBy: auth.user.id, publicUrl: ctx.config.publicUrl });
-    ctx.nudgeMailDelivery();
     // No admin-action audit log exists; the invitations rows keep who invited whom and when.
     request.log.info({ tenantId: auth.tenant.id, invitedBy: auth.user.id, userIds: invited.map((u) => u.userId) }, 'members invited');
     return { users: invited };
@@ -311,7 +307,6 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, forgotPassword, async ({ body }) => {
     await requestPasswordReset({ db, email: body.email, publicUrl: ctx.config.publicUrl });
-    ctx.nudgeMailDelivery();
     return { sent: true as const };
   });
 
@@ -355,7 +350,6 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
       jobTitle: body.jobTitle,
       password: body.newPassword,
     });
-    ctx.nudgeMailDelivery();
     return { verificationSent: true as const, email: user.email };
   });
 

@@ -14,7 +14,6 @@ export function registerSuperadminRoutes(app: FastifyInstance, ctx: AppContext) 
   route(app, ctx, registerSuperadmin, async ({ auth, body }) => {
     const { superadmin } = await inviteSuperadmin({ db, tenant: auth.tenant, person: body, invitedBy: auth.user.id, selfId: auth.user.id, publicUrl: ctx.config.publicUrl });
     // The link goes out by mail only: a super admin has no outbox to copy it from, unlike root.
-    ctx.nudgeMailDelivery();
     return superadmin;
   });
 
@@ -24,7 +23,6 @@ export function registerSuperadminRoutes(app: FastifyInstance, ctx: AppContext) 
 
   route(app, ctx, inviteTenantSuperadmin, async ({ auth, params, body }) => {
     const invited = await inviteIntoTenant({ db, tenantId: params.tenantId, person: body, invitedBy: auth.user.id, publicUrl: ctx.config.publicUrl });
-    ctx.nudgeMailDelivery();
     return invited;
   });
 }
