@@ -1,13 +1,5 @@
 import {
-  createAnnouncement as createAnnouncementEndpoint,
-  createInstanceAnnouncement,
-  currentAnnouncements,
-  deleteAnnouncement as deleteAnnouncementEndpoint,
-  deleteInstanceAnnouncement,
-  listAnnouncements,
-  listInstanceAnnouncements,
-  updateAnnouncement as updateAnnouncementEndpoint,
-  updateInstanceAnnouncement,
+  notificationApi,
 } from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
@@ -28,33 +20,33 @@ export function registerAnnouncementRoutes(app: FastifyInstance, ctx: AppContext
   const db = ctx.database.db;
   const instance: AnnouncementScope = { instance: true };
 
-  route(app, ctx, currentAnnouncements, async ({ request }) => ({
+  route(app, ctx, notificationApi.currentAnnouncements, async ({ request }) => ({
     items: await listCurrentAnnouncements({ db, tenantId: await viewerTenantId(db, request) }),
   }));
 
   // A tenant admin's own announcements.
-  route(app, ctx, listAnnouncements, async ({ auth }) => ({
+  route(app, ctx, notificationApi.listAnnouncements, async ({ auth }) => ({
     items: await listScopeAnnouncements({ db, scope: { tenantId: auth.tenant.id } }),
   }));
-  route(app, ctx, createAnnouncementEndpoint, async ({ auth, body }) =>
+  route(app, ctx, notificationApi.createAnnouncement, async ({ auth, body }) =>
     createAnnouncement({ db, scope: { tenantId: auth.tenant.id }, input: body, createdBy: auth.user.id }),
   );
-  route(app, ctx, updateAnnouncementEndpoint, async ({ auth, params, body }) =>
+  route(app, ctx, notificationApi.updateAnnouncement, async ({ auth, params, body }) =>
     updateAnnouncement({ db, scope: { tenantId: auth.tenant.id }, announcementId: params.announcementId, input: body }),
   );
-  route(app, ctx, deleteAnnouncementEndpoint, async ({ auth, params }) =>
+  route(app, ctx, notificationApi.deleteAnnouncement, async ({ auth, params }) =>
     deleteAnnouncement({ db, scope: { tenantId: auth.tenant.id }, announcementId: params.announcementId }),
   );
 
   // Root's instance-wide announcements.
-  route(app, ctx, listInstanceAnnouncements, async () => ({ items: await listScopeAnnouncements({ db, scope: instance }) }));
-  route(app, ctx, createInstanceAnnouncement, async ({ auth, body }) =>
+  route(app, ctx, notificationApi.listInstanceAnnouncements, async () => ({ items: await listScopeAnnouncements({ db, scope: instance }) }));
+  route(app, ctx, notificationApi.createInstanceAnnouncement, async ({ auth, body }) =>
     createAnnouncement({ db, scope: instance, input: body, createdBy: auth.user.id }),
   );
-  route(app, ctx, updateInstanceAnnouncement, async ({ params, body }) =>
+  route(app, ctx, notificationApi.updateInstanceAnnouncement, async ({ params, body }) =>
     updateAnnouncement({ db, scope: instance, announcementId: params.announcementId, input: body }),
   );
-  route(app, ctx, deleteInstanceAnnouncement, async ({ params }) =>
+  route(app, ctx, notificationApi.deleteInstanceAnnouncement, async ({ params }) =>
     deleteAnnouncement({ db, scope: instance, announcementId: params.announcementId }),
   );
 }

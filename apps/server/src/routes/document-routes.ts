@@ -1,17 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  convertDocument,
-  deleteDocuments,
   DOCUMENT_PAGE_SIZE,
-  downloadDocument,
+  documentApi,
   invalidInput,
-  listDocuments,
-  mergeDocuments,
-  preconfiguredTags,
   type PreconfiguredTag,
-  renameDocument,
-  uploadDocument,
 } from '@pakt/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context';
@@ -24,7 +17,7 @@ import {
   mergeOwnDocuments,
   presentDocument,
   renameOwnDocument,
-  uploadDocument as receiveDocument,
+  uploadDocument,
 } from '../documents/documents';
 import { findLibreOffice } from '../documents/office';
 import { parserQueueOf } from '../documents/parser-queue';
@@ -51,9 +44,9 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
     return file;
   };
 
-  route(app, ctx, uploadDocument, async ({ auth, request, reply, tenantSettings }) => {
+  route(app, ctx, documentApi.uploadDocument, async ({ auth, request, reply, tenantSettings }) => {
     const file = await fileOf(request);
-    const row = await receiveDocument({
+    const row = await uploadDocument({
       db,
       storage: ctx.storage,
       workRoot,
@@ -69,18 +62,18 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
     return presentDocument(row);
   });
 
-  route(app, ctx, listDocuments, async ({ auth, query }) => {
+  route(app, ctx, documentApi.listDocuments, async ({ auth, query }) => {
     const { rows, total } = await listOwnDocuments(db, scopeOf(auth), query.page, DOCUMENT_PAGE_SIZE);
     return { documents: rows.map(presentDocument), total, pageSize: DOCUMENT_PAGE_SIZE };
   });
 
-  route(app, ctx, deleteDocuments, async ({ auth, body }) => ({ deleted: await deleteOwnDocuments(db, scopeOf(auth), body.documentIds) }));
+  route(app, ctx, documentApi.deleteDocuments, async ({ auth, body }) => ({ deleted: await deleteOwnDocuments(db, scopeOf(auth), body.documentIds) }));
 
-  route(app, ctx, renameDocument, async ({ auth, params, body }) =>
+  route(app, ctx, documentApi.renameDocument, async ({ auth, params, body }) =>
     presentDocument(await renameOwnDocument(db, scopeOf(auth), params.documentId, body.name)),
   );
 
-  route(app, ctx, mergeDocuments, async ({ auth, body, reply }) =>
+  route(app, ctx, documentApi.mergeDocuments, async ({ auth, body, reply }) =>
     presentDocument(
       await mergeOwnDocuments({
         db,
@@ -95,7 +88,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
     ),
   );
 
-  route(app, ctx, convertDocument, async ({ request, reply, tenantSettings }) => {
+  route(app, ctx, documentApi.convertDocument, async ({ request, reply, tenantSettings }) => {
     const file = await fileOf(request);
     return convertToPdf({
       workRoot,
@@ -112,13 +105,13 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
     });
   });
 
-  route(app, ctx, downloadDocument, async ({ auth, params }) => {
+  route(app, ctx, documentApi.downloadDocument, async ({ auth, params }) => {
     const row = await loadOwnDocument(db, scopeOf(auth), params.documentId);
     const fileName = /\.pdf$/i.test(row.name) ? row.name : `${path.parse(row.name).name}.pdf`;
     return { contentType: 'application/pdf', size: row.size, fileName, ranged: rangedFile(ctx.storage, row.sha256) };
   });
 
-  route(app, ctx, preconfiguredTags, async ({ auth, params }) => {
+  route(app, ctx, documentApi.preconfiguredTags, async ({ auth, params }) => {
     const row = await loadOwnDocument(db, scopeOf(auth), params.documentId);
     return { tags: row.formFields as PreconfiguredTag[] };
   });

@@ -1,25 +1,15 @@
 import {
-  archiveEpak,
-  bulkSignEpaks,
-  cancelDelegation,
-  deleteEpaks,
-  delegateEpak,
-  editEpak,
-  remindRecipient,
-  removeEpakRecipient,
-  toggleEpakStar,
-  updateEpakArchivalPeriod,
-  updateEpakNotificationDate,
+  epakActionApi,
 } from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
-import { cancelDelegation as takeBack, delegateEpak as delegate } from '../epaks/delegate';
+import { cancelDelegation, delegateEpak } from '../epaks/delegate';
 import {
-  archiveEpak as archive,
+  archiveEpak,
   bulkSign,
-  deleteEpaks as moveToDeleted,
-  editEpak as edit,
-  remindRecipient as remind,
+  deleteEpaks,
+  editEpak,
+  remindRecipient,
   removeRecipient,
   setArchivalPeriod,
   setNotificationStartDate,
@@ -27,33 +17,33 @@ import {
 } from '../epaks/manage';
 import { route } from '../http/route';
 
-/** The management actions of a sent ePak (issue 5); the commands are in epaks/manage.ts and epaks/delegate.ts. */
+/** The management actions of a sent ePak (issue 5); the commands are in epaks/manage.ts and epaks/delegateEpak.ts. */
 export function registerEpakActionRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
   const actorOf = (auth: { tenant: { id: string }; user: { id: string } }) => ({ tenantId: auth.tenant.id, userId: auth.user.id });
   const mail = { publicUrl: ctx.config.publicUrl, linkDays: ctx.config.signingLinkDays };
 
-  route(app, ctx, toggleEpakStar, async ({ auth, params }) => ({ ePakId: params.ePakId, ...(await toggleStar(db, actorOf(auth), params.ePakId)) }));
+  route(app, ctx, epakActionApi.toggleEpakStar, async ({ auth, params }) => ({ ePakId: params.ePakId, ...(await toggleStar(db, actorOf(auth), params.ePakId)) }));
 
-  route(app, ctx, deleteEpaks, async ({ auth, body, request }) => {
-    const answer = await moveToDeleted({ db, actor: actorOf(auth), epakIds: body.ePakIds, ip: request.ip });
+  route(app, ctx, epakActionApi.deleteEpaks, async ({ auth, body, request }) => {
+    const answer = await deleteEpaks({ db, actor: actorOf(auth), epakIds: body.ePakIds, ip: request.ip });
     request.log.info({ deleted: answer.results.filter((r) => r.result === 'DELETED').map((r) => r.ePakId) }, 'ePaks deleted');
     return answer;
   });
 
-  route(app, ctx, archiveEpak, async ({ auth, params, request }) => archive({ db, actor: actorOf(auth), epakId: params.epakId, ip: request.ip }));
+  route(app, ctx, epakActionApi.archiveEpak, async ({ auth, params, request }) => archiveEpak({ db, actor: actorOf(auth), epakId: params.epakId, ip: request.ip }));
 
-  route(app, ctx, updateEpakNotificationDate, async ({ auth, body, request }) =>
+  route(app, ctx, epakActionApi.updateEpakNotificationDate, async ({ auth, body, request }) =>
     setNotificationStartDate({ db, actor: actorOf(auth), epakId: body.ePakId, date: body.notificationStartDate, ip: request.ip }),
   );
 
-  route(app, ctx, updateEpakArchivalPeriod, async ({ auth, params, body, request }) =>
+  route(app, ctx, epakActionApi.updateEpakArchivalPeriod, async ({ auth, params, body, request }) =>
     setArchivalPeriod({ db, actor: actorOf(auth), epakId: params.ePakId, days: body.archivalPeriodDays, ip: request.ip }),
   );
 
-  route(app, ctx, delegateEpak, async ({ auth, params, body, request, tenantSettings }) => {
+  route(app, ctx, epakActionApi.delegateEpak, async ({ auth, params, body, request, tenantSettings }) => {
     const settings = await tenantSettings();
-    const answer = await delegate({
+    const answer = await delegateEpak({
       db,
       actor: actorOf(auth),
       epakId: params.ePakId,
@@ -69,25 +59,25 @@ export function registerEpakActionRoutes(app: FastifyInstance, ctx: AppContext) 
     return answer;
   });
 
-  route(app, ctx, cancelDelegation, async ({ auth, params, request }) => {
-    const answer = await takeBack({ db, actor: actorOf(auth), epakId: params.ePakId, userEmail: params.userEmail, workflowStateId: params.workflowStateId, mail, ip: request.ip });
+  route(app, ctx, epakActionApi.cancelDelegation, async ({ auth, params, request }) => {
+    const answer = await cancelDelegation({ db, actor: actorOf(auth), epakId: params.ePakId, userEmail: params.userEmail, workflowStateId: params.workflowStateId, mail, ip: request.ip });
     return answer;
   });
 
-  route(app, ctx, remindRecipient, async ({ auth, params, request }) => {
-    const answer = await remind({ db, actor: actorOf(auth), epakId: params.ePakId, userId: params.userId, state: params.state, stepOrder: params.wfOrderId, mail, ip: request.ip });
+  route(app, ctx, epakActionApi.remindRecipient, async ({ auth, params, request }) => {
+    const answer = await remindRecipient({ db, actor: actorOf(auth), epakId: params.ePakId, userId: params.userId, state: params.state, stepOrder: params.wfOrderId, mail, ip: request.ip });
     return answer;
   });
 
-  route(app, ctx, removeEpakRecipient, async ({ auth, params, body, request }) => {
+  route(app, ctx, epakActionApi.removeEpakRecipient, async ({ auth, params, body, request }) => {
     const answer = await removeRecipient({ db, actor: actorOf(auth), epakId: params.ePakId, recipientId: body.recipientId, mail, ip: request.ip });
     request.log.info({ ePakId: params.ePakId, recipientId: body.recipientId }, 'ePak recipient removed');
     return answer;
   });
 
-  route(app, ctx, editEpak, async ({ auth, body, request }) => edit({ db, actor: actorOf(auth), input: body, ip: request.ip }));
+  route(app, ctx, epakActionApi.editEpak, async ({ auth, body, request }) => editEpak({ db, actor: actorOf(auth), input: body, ip: request.ip }));
 
-  route(app, ctx, bulkSignEpaks, async ({ auth, body, request }) => {
+  route(app, ctx, epakActionApi.bulkSignEpaks, async ({ auth, body, request }) => {
     const answer = await bulkSign({ ctx, actor: actorOf(auth), epakIds: body.ePakIds, reason: body.reason, ip: request.ip });
     return answer;
   });

@@ -1,44 +1,28 @@
 import {
-  actOnEpakDocument,
-  attachToEpak,
-  attachToTag,
-  downloadEpakAttachment,
   EPAK_ATTACHMENT_MAX_BYTES,
+  epakApi,
+  epakSigningApi,
   invalidInput,
-  listEpakAttachments,
-  authorizeInPersonSigner,
-  createEpak,
-  exchangeEasyToken,
-  setEpakStatus,
-  signEpakDocument,
-  createSignatureBlocks,
-  downloadEpakDocument,
-  getEpak,
-  getSignatureBlocks,
-  rejectEpak,
-  searchDirectory,
-  startEpak,
-  updateSignatureBlocks,
 } from '@pakt/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context';
-import { composeEpak, loadEpakDetail, loadEpakDocument, readTags, saveTags, searchDirectory as findPeople } from '../epaks/compose';
-import { startEpak as sendEpak } from '../epaks/start';
-import { rejectEpak as reject } from '../epaks/act';
+import { composeEpak, loadEpakDetail, loadEpakDocument, readTags, saveTags, searchDirectory } from '../epaks/compose';
+import { startEpak } from '../epaks/start';
+import { rejectEpak } from '../epaks/act';
 import { route } from '../http/route';
 import { attachFile, listAttachments, loadAttachment } from '../epaks/attachments';
-import { authorizeInPersonSigner as startInPerson, IN_PERSON_CLIENT_ID } from '../epaks/in-person';
+import { authorizeInPersonSigner, IN_PERSON_CLIENT_ID } from '../epaks/in-person';
 import { exchangeSigningLink } from '../epaks/links';
 import { revisionsOf, streamCurrentDocument } from '../epaks/revisions';
 import { signDocument } from '../epaks/sign';
-import { recordDocumentView, setEpakStatus as changeStatus } from '../epaks/status';
+import { recordDocumentView, setEpakStatus } from '../epaks/status';
 import { rangedFile } from '../platform/storage/file-storage';
 
 export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
   const scopeOf = (auth: { tenant: { id: string }; user: { id: string } }) => ({ tenantId: auth.tenant.id, ownerId: auth.user.id });
 
-  route(app, ctx, createEpak, async ({ auth, body, request, tenantSettings }) => {
+  route(app, ctx, epakApi.createEpak, async ({ auth, body, request, tenantSettings }) => {
     const settings = await tenantSettings();
     const id = await composeEpak({
       db,
@@ -52,15 +36,15 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
     return loadEpakDetail(db, scopeOf(auth), id);
   });
 
-  route(app, ctx, searchDirectory, async ({ auth, query, tenantSettings }) => ({
-    users: await findPeople(db, auth.tenant.id, query.q, query.limit, await tenantSettings()),
+  route(app, ctx, epakApi.searchDirectory, async ({ auth, query, tenantSettings }) => ({
+    users: await searchDirectory(db, auth.tenant.id, query.q, query.limit, await tenantSettings()),
   }));
 
-  route(app, ctx, getEpak, async ({ auth, params }) => loadEpakDetail(db, scopeOf(auth), params.ePakId));
+  route(app, ctx, epakApi.getEpak, async ({ auth, params }) => loadEpakDetail(db, scopeOf(auth), params.ePakId));
 
-  route(app, ctx, getSignatureBlocks, async ({ auth, params }) => ({ tags: await readTags(db, scopeOf(auth), params.ePakId, params.documentId) }));
+  route(app, ctx, epakApi.getSignatureBlocks, async ({ auth, params }) => ({ tags: await readTags(db, scopeOf(auth), params.ePakId, params.documentId) }));
 
-  route(app, ctx, downloadEpakDocument, async ({ auth, params }) => {
+  route(app, ctx, epakApi.downloadEpakDocument, async ({ auth, params }) => {
     const { doc } = await loadEpakDocument(db, scopeOf(auth), params.ePakId, params.documentId);
     const fileName = /\.pdf$/i.test(doc.name) ? doc.name : `${doc.name.replace(/\.[^.]*$/, '')}.pdf`;
     // The file as composed followed by every signer's revision: what pdfsig verifies.
@@ -71,7 +55,7 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
 
   const actorOf = (auth: { tenant: { id: string }; user: { id: string } }) => ({ tenantId: auth.tenant.id, userId: auth.user.id });
 
-  route(app, ctx, signEpakDocument, async ({ auth, params, body, request }) => {
+  route(app, ctx, epakSigningApi.signEpakDocument, async ({ auth, params, body, request }) => {
     const result = await signDocument({
       ctx,
       actor: actorOf(auth),
@@ -85,17 +69,17 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
     return result;
   });
 
-  route(app, ctx, setEpakStatus, async ({ auth, body, request }) => {
-    const result = await changeStatus({ ctx, actor: actorOf(auth), epakId: body.ePakId, status: body.status, comment: body.comment, ip: request.ip });
+  route(app, ctx, epakSigningApi.setEpakStatus, async ({ auth, body, request }) => {
+    const result = await setEpakStatus({ ctx, actor: actorOf(auth), epakId: body.ePakId, status: body.status, comment: body.comment, ip: request.ip });
     return result;
   });
 
-  route(app, ctx, actOnEpakDocument, async ({ auth, params }) =>
+  route(app, ctx, epakSigningApi.actOnEpakDocument, async ({ auth, params }) =>
     recordDocumentView({ db, actor: actorOf(auth), epakId: params.epakId, documentId: params.documentId }),
   );
 
-  route(app, ctx, authorizeInPersonSigner, async ({ auth, body, request }) => {
-    const result = await startInPerson({
+  route(app, ctx, epakSigningApi.authorizeInPersonSigner, async ({ auth, body, request }) => {
+    const result = await authorizeInPersonSigner({
       db,
       actor: actorOf(auth),
       epakId: body.ePakId,
@@ -114,7 +98,7 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
     return file;
   };
 
-  route(app, ctx, attachToTag, async ({ auth, params, request }) => {
+  route(app, ctx, epakSigningApi.attachToTag, async ({ auth, params, request }) => {
     const file = await uploadOf(request);
     return attachFile({
       db,
@@ -128,25 +112,25 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
     });
   });
 
-  route(app, ctx, attachToEpak, async ({ auth, params, request }) => {
+  route(app, ctx, epakSigningApi.attachToEpak, async ({ auth, params, request }) => {
     const file = await uploadOf(request);
     return attachFile({ db, storage: ctx.storage, actor: actorOf(auth), epakId: params.ePakId, target: null, fileName: file.filename, stream: file.file, ip: request.ip });
   });
 
-  route(app, ctx, listEpakAttachments, async ({ auth, params }) => ({ attachments: await listAttachments(db, actorOf(auth), params.ePakId) }));
+  route(app, ctx, epakSigningApi.listEpakAttachments, async ({ auth, params }) => ({ attachments: await listAttachments(db, actorOf(auth), params.ePakId) }));
 
-  route(app, ctx, downloadEpakAttachment, async ({ auth, params }) => {
+  route(app, ctx, epakSigningApi.downloadEpakAttachment, async ({ auth, params }) => {
     const row = await loadAttachment(db, actorOf(auth), params.ePakId, params.attachmentId);
     return { contentType: 'application/octet-stream', size: row.size, fileName: row.name, ranged: rangedFile(ctx.storage, row.sha256) };
   });
 
-  route(app, ctx, exchangeEasyToken, async ({ params, request }) =>
+  route(app, ctx, epakSigningApi.exchangeEasyToken, async ({ params, request }) =>
     exchangeSigningLink({ db, token: params.easytoken, client: { ipAddress: request.ip, userAgent: request.headers['user-agent'] } }),
   );
 
-  route(app, ctx, startEpak, async ({ auth, params, request, tenantSettings }) => {
+  route(app, ctx, epakApi.startEpak, async ({ auth, params, request, tenantSettings }) => {
     const settings = await tenantSettings();
-    await sendEpak({
+    await startEpak({
       db,
       scope: scopeOf(auth),
       epakId: params.ePakId,
@@ -159,13 +143,13 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
     return loadEpakDetail(db, scopeOf(auth), params.ePakId);
   });
 
-  route(app, ctx, rejectEpak, async ({ auth, params, body, request }) => {
-    const { status } = await reject({ ctx, actor: actorOf(auth), epakId: params.ePakId, comment: body.comment, ip: request.ip });
+  route(app, ctx, epakApi.rejectEpak, async ({ auth, params, body, request }) => {
+    const { status } = await rejectEpak({ ctx, actor: actorOf(auth), epakId: params.ePakId, comment: body.comment, ip: request.ip });
     request.log.info({ ePakId: params.ePakId }, 'ePak rejected');
     return { ePakId: params.ePakId, status };
   });
 
-  for (const endpoint of [createSignatureBlocks, updateSignatureBlocks]) {
+  for (const endpoint of [epakApi.createSignatureBlocks, epakApi.updateSignatureBlocks]) {
     route(app, ctx, endpoint, async ({ auth, params, body }) => ({
       tags: await saveTags({ db, scope: scopeOf(auth), epakId: params.ePakId, documentId: params.documentId, tags: body.tags }),
     }));

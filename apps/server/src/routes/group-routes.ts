@@ -1,6 +1,9 @@
-import { addGroupUsers, createGroup, deleteGroup, getGroup, listAdminAudit, listGroups, removeGroupUsers, renameGroup } from '@pakt/domain';
+import {
+  auditApi,
+  groupApi,
+} from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
-import { listAdminAudit as readAuditLog } from '../platform/audit-log';
+import { listAdminAudit } from '../platform/audit-log';
 import * as groupCommands from '../admin/groups';
 import type { AppContext } from '../app-context';
 import { route } from '../http/route';
@@ -10,19 +13,19 @@ export function registerGroupRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
   const actorOf = (auth: { tenant: { id: string }; user: { id: string } }) => ({ tenantId: auth.tenant.id, userId: auth.user.id });
 
-  route(app, ctx, listGroups, async ({ auth, query }) => ({ groups: await groupCommands.listGroups({ db, tenantId: auth.tenant.id, q: query.q }) }));
-  route(app, ctx, getGroup, async ({ auth, params }) => groupCommands.loadGroup({ db, tenantId: auth.tenant.id, groupId: params.id }));
-  route(app, ctx, createGroup, async ({ auth, body }) =>
+  route(app, ctx, groupApi.listGroups, async ({ auth, query }) => ({ groups: await groupCommands.listGroups({ db, tenantId: auth.tenant.id, q: query.q }) }));
+  route(app, ctx, groupApi.getGroup, async ({ auth, params }) => groupCommands.loadGroup({ db, tenantId: auth.tenant.id, groupId: params.id }));
+  route(app, ctx, groupApi.createGroup, async ({ auth, body }) =>
     groupCommands.createGroup({ db, actor: actorOf(auth), name: body.groupName, userIds: body.userIds, managerId: body.managerId }),
   );
-  route(app, ctx, renameGroup, async ({ auth, body }) => groupCommands.renameGroup({ db, actor: actorOf(auth), groupId: body.groupId, name: body.groupName }));
-  route(app, ctx, deleteGroup, async ({ auth, params }) => groupCommands.deleteGroup({ db, actor: actorOf(auth), groupId: params.groupId }));
-  route(app, ctx, addGroupUsers, async ({ auth, params, body }) =>
+  route(app, ctx, groupApi.renameGroup, async ({ auth, body }) => groupCommands.renameGroup({ db, actor: actorOf(auth), groupId: body.groupId, name: body.groupName }));
+  route(app, ctx, groupApi.deleteGroup, async ({ auth, params }) => groupCommands.deleteGroup({ db, actor: actorOf(auth), groupId: params.groupId }));
+  route(app, ctx, groupApi.addGroupUsers, async ({ auth, params, body }) =>
     groupCommands.addGroupUsers({ db, actor: actorOf(auth), groupId: params.groupId, userIds: body.userIds, manager: body.manager }),
   );
-  route(app, ctx, removeGroupUsers, async ({ auth, params, body }) =>
+  route(app, ctx, groupApi.removeGroupUsers, async ({ auth, params, body }) =>
     groupCommands.removeGroupUsers({ db, actor: actorOf(auth), groupId: params.groupId, userIds: body.userIds }),
   );
 
-  route(app, ctx, listAdminAudit, async ({ auth, query }) => readAuditLog({ db, tenantId: auth.tenant.id, query }));
+  route(app, ctx, auditApi.listAdminAudit, async ({ auth, query }) => listAdminAudit({ db, tenantId: auth.tenant.id, query }));
 }

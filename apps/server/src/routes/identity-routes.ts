@@ -1,59 +1,21 @@
 import {
-  accessibilities,
   API_HEADERS,
-  authenticate,
   canAccessRoute,
-  changePassword,
-  checkSession,
-  completeSetup,
-  confirmTotpEnrolment,
-  createTenant,
   DEFAULT_VIEW_ENFORCE_OPTION,
-  deleteUserPhoto,
-  disableTotp,
   DomainError,
   effectivePermissionSettings,
   enforce,
-  exchangeToken,
   forbidden,
-  forgotPassword,
-  generateOtp,
-  getUserPhoto,
   GUARDED_ROUTES,
+  identityApi,
   invalidInput,
-  invitationDetails,
-  inviteUsers,
-  joinWithInvitation,
-  listTenants,
-  logout,
-  maskedInfo,
   notFound,
-  passwordConfiguration,
   PHOTO_MAX_BYTES,
-  readProfile,
-  refreshToken,
-  registerUserTenant,
-  resetPassword,
   ResponseCode,
-  setupStatus,
-  signup,
-  startTotpEnrolment,
-  stopSessionTimer,
-  tenantConfigByType,
   tenantConfigOfType,
-  tenantConfiguration,
   type TenantSettings,
   type TokenGrant,
   UIS_CODE_SECONDS,
-  uisAuthCode,
-  updateProfile,
-  uploadUserPhoto,
-  usersValid,
-  userTenants,
-  userType,
-  validateOtp,
-  verifyEmail,
-  verifyOtp,
   visibleMenu,
   WEB_CLIENT_ID,
 } from '@pakt/domain';
@@ -62,7 +24,7 @@ import { clearRefreshCookie, deliverGrant, refreshTokenFromCookie } from '../htt
 import type { AppContext } from '../app-context';
 import { authenticateUser } from '../auth/authenticate-user';
 import { presentUserInfo, updateOwnProfile } from '../identity/profile';
-import { signUp, verifyEmail as verifyEmailAddress } from '../identity/signup';
+import { signUp, verifyEmail } from '../identity/signup';
 import { consumeOneTimeToken, issueOneTimeToken } from '../auth/one-time-tokens';
 import { maySeePhoto, removeMemberPhoto, removeOwnPhoto, storeOwnPhoto } from '../identity/photo';
 import { loadTenantSettings } from '../identity/tenant-configuration';
@@ -83,7 +45,7 @@ import type { Db } from '../platform/db/database';
 import { actorOf, resolveAuth } from '../http/auth-guard';
 import { route } from '../http/route';
 import { completeFirstRun, rootExists } from '../identity/first-run';
-import { acceptInvitation, describeInvitation, inviteMembers, joinWithInvitation as joinTenantWithInvitation } from '../identity/invitations';
+import { acceptInvitation, describeInvitation, inviteMembers, joinWithInvitation } from '../identity/invitations';
 import { changeOwnPassword, requestPasswordReset, resetPasswordWithToken } from '../identity/passwords';
 import { loadPasswordConfig } from '../auth/password-config';
 import { loadUserTenants, presentSessionUser } from '../identity/session-user';
@@ -125,7 +87,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
   // Texts reach people through a relay; with no delivery at all, root hands the outbox on.
   const smsAvailable = !!ctx.config.sms || !ctx.config.smtp;
 
-  route(app, ctx, authenticate, async ({ body, request, reply }) => {
+  route(app, ctx, identityApi.authenticate, async ({ body, request, reply }) => {
     const user = await authenticateUser({
       db,
       email: body.username,
@@ -138,33 +100,33 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return grantFor(ctx, user, body.client_id, request, reply);
   });
 
-  route(app, ctx, generateOtp, async ({ body }) => {
+  route(app, ctx, identityApi.generateOtp, async ({ body }) => {
     const sent = await sendChallengeCode({ db, otpId: body.otpId, channel: body.channel, smsAvailable });
     return sent;
   });
 
-  route(app, ctx, validateOtp, async ({ body }) => describeChallenge({ db, otpId: body.otpId, smsAvailable }));
+  route(app, ctx, identityApi.validateOtp, async ({ body }) => describeChallenge({ db, otpId: body.otpId, smsAvailable }));
 
-  route(app, ctx, verifyOtp, async ({ body, request, reply }) => {
+  route(app, ctx, identityApi.verifyOtp, async ({ body, request, reply }) => {
     const { user, clientId } = await verifyChallenge({ db, otpId: body.otpId, code: body.code });
     return grantFor(ctx, user, clientId, request, reply);
   });
 
-  route(app, ctx, startTotpEnrolment, async ({ body, auth }) =>
+  route(app, ctx, identityApi.startTotpEnrolment, async ({ body, auth }) =>
     startEnrolment({ db, user: auth.user, password: body.password, issuer: 'Pakt' }),
   );
 
-  route(app, ctx, confirmTotpEnrolment, async ({ body, auth }) =>
+  route(app, ctx, identityApi.confirmTotpEnrolment, async ({ body, auth }) =>
     presentSessionUser(db, await confirmEnrolment({ db, user: auth.user, code: body.code })),
   );
 
-  route(app, ctx, disableTotp, async ({ body, auth }) =>
+  route(app, ctx, identityApi.disableTotp, async ({ body, auth }) =>
     presentSessionUser(db, await disableSecondFactor({ db, user: auth.user, password: body.password })),
   );
 
-  route(app, ctx, maskedInfo, async ({ auth }) => ({ email: maskEmail(auth.user.email), phone: maskPhone(auth.user.phone) }));
+  route(app, ctx, identityApi.maskedInfo, async ({ auth }) => ({ email: maskEmail(auth.user.email), phone: maskPhone(auth.user.phone) }));
 
-  route(app, ctx, refreshToken, async ({ body, request, reply }) => {
+  route(app, ctx, identityApi.refreshToken, async ({ body, request, reply }) => {
     // The body wins (API clients); the browser app's token is in the httpOnly cookie.
     const fromCookie = body.refreshToken === undefined ? refreshTokenFromCookie(request) : undefined;
     const presented = body.refreshToken ?? fromCookie;
@@ -188,25 +150,25 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return deliverGrant({ config: ctx.config, request, reply, grant, viaCookie: fromCookie !== undefined });
   });
 
-  route(app, ctx, logout, async ({ auth, request, reply }) => {
+  route(app, ctx, identityApi.logout, async ({ auth, request, reply }) => {
     await revokeSessionFamily({ db, familyId: auth.session.familyId });
     clearRefreshCookie(ctx.config, request, reply);
     return { loggedOut: true as const };
   });
 
-  route(app, ctx, stopSessionTimer, async ({ auth, request, reply }) => {
+  route(app, ctx, identityApi.stopSessionTimer, async ({ auth, request, reply }) => {
     await revokeSessionFamily({ db, familyId: auth.session.familyId });
     clearRefreshCookie(ctx.config, request, reply);
     request.log.info({ userId: auth.user.id }, 'session ended by the user-session timer');
     return { loggedOut: true as const };
   });
 
-  route(app, ctx, uisAuthCode, async ({ query, auth }) => ({
+  route(app, ctx, identityApi.uisAuthCode, async ({ query, auth }) => ({
     code: await issueOneTimeToken({ db, purpose: 'uis', userId: auth.user.id, clientId: query.clientId, seconds: UIS_CODE_SECONDS }),
     expiresIn: UIS_CODE_SECONDS,
   }));
 
-  route(app, ctx, exchangeToken, async ({ body, request, reply }) => {
+  route(app, ctx, identityApi.exchangeToken, async ({ body, request, reply }) => {
     const invalid = () => new DomainError(ResponseCode.INVALID_UIS_TOKEN, 'This code is not valid (it lasts a minute and works once).');
     const spent = await consumeOneTimeToken({ db, purpose: 'uis', token: body.code });
     if (!spent) throw invalid();
@@ -218,7 +180,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return grantFor(ctx, user, body.clientId, request, reply);
   });
 
-  route(app, ctx, userType, async ({ query }) => {
+  route(app, ctx, identityApi.userType, async ({ query }) => {
     const [sso] = await db
       .select({ userId: memberships.userId })
       .from(memberships)
@@ -228,24 +190,24 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return { userLoginType: sso ? ('SSO' as const) : ('Email' as const) };
   });
 
-  route(app, ctx, checkSession, async ({ auth }) => ({
+  route(app, ctx, identityApi.checkSession, async ({ auth }) => ({
     active: true as const,
     expiresIn: Math.max(0, Math.floor((auth.session.accessExpiresAt.getTime() - Date.now()) / 1000)),
   }));
 
-  route(app, ctx, usersValid, async ({ auth }) => presentSessionUser(db, auth.user));
+  route(app, ctx, identityApi.usersValid, async ({ auth }) => presentSessionUser(db, auth.user));
 
-  route(app, ctx, setupStatus, async () => ({ required: !(await rootExists(db)) }));
+  route(app, ctx, identityApi.setupStatus, async () => ({ required: !(await rootExists(db)) }));
 
-  route(app, ctx, completeSetup, async ({ body, request, reply }) => {
+  route(app, ctx, identityApi.completeSetup, async ({ body, request, reply }) => {
     const root = await completeFirstRun({ db, ...body });
     request.log.info({ userId: root.id }, 'first-run setup completed: root account created');
     return grantFor(ctx, root, WEB_CLIENT_ID, request, reply);
   });
 
-  route(app, ctx, listTenants, async () => ({ tenants: await listTenantSummaries(db) }));
+  route(app, ctx, identityApi.listTenants, async () => ({ tenants: await listTenantSummaries(db) }));
 
-  route(app, ctx, createTenant, async ({ body, auth }) => {
+  route(app, ctx, identityApi.createTenant, async ({ body, auth }) => {
     const created = await createTenantWithAdmin({
       db,
       tenantName: body.tenantName,
@@ -258,7 +220,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // user.invite itself is checked centrally (the contract's action); each role granted is checked
   // here, so which roles an admin may hand out stays the permissions module's answer.
-  route(app, ctx, inviteUsers, async ({ body, auth, request }) => {
+  route(app, ctx, identityApi.inviteUsers, async ({ body, auth, request }) => {
     for (const person of body.users) enforce(actorOf(auth), 'user.invite', { newRole: person.role });
     const invited = await inviteMembers({ db, tenant: auth.tenant, users: body.users, invitedBy: auth.user.id, publicUrl: ctx.config.publicUrl });
     // No admin-action audit log exists; the invitations rows keep who invited whom and when.
@@ -266,9 +228,9 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return { users: invited };
   });
 
-  route(app, ctx, invitationDetails, async ({ params }) => describeInvitation(db, params.inviteCode));
+  route(app, ctx, identityApi.invitationDetails, async ({ params }) => describeInvitation(db, params.inviteCode));
 
-  route(app, ctx, registerUserTenant, async ({ body, request, reply }) => {
+  route(app, ctx, identityApi.registerUserTenant, async ({ body, request, reply }) => {
     const user = await acceptInvitation({
       db,
       code: body.inviteCode,
@@ -282,19 +244,19 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return grantFor(ctx, user, WEB_CLIENT_ID, request, reply);
   });
 
-  route(app, ctx, joinWithInvitation, async ({ body, auth, request }) => {
-    const joined = await joinTenantWithInvitation({ db, code: body.inviteCode, tenantUuid: body.tenantUuid, userId: auth.user.id });
+  route(app, ctx, identityApi.joinWithInvitation, async ({ body, auth, request }) => {
+    const joined = await joinWithInvitation({ db, code: body.inviteCode, tenantUuid: body.tenantUuid, userId: auth.user.id });
     request.log.info({ tenantId: joined.tenantUuid, userId: auth.user.id }, 'invitation accepted by a signed-in account');
     return joined;
   });
 
-  route(app, ctx, passwordConfiguration, async ({ params }) => {
+  route(app, ctx, identityApi.passwordConfiguration, async ({ params }) => {
     const [tenant] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, params.tenantUuid));
     if (!tenant) throw notFound();
     return loadPasswordConfig(db, tenant.id);
   });
 
-  route(app, ctx, changePassword, async ({ body, auth }) => {
+  route(app, ctx, identityApi.changePassword, async ({ body, auth }) => {
     const user = await changeOwnPassword({
       db,
       user: auth.user,
@@ -305,23 +267,23 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return presentSessionUser(db, user);
   });
 
-  route(app, ctx, forgotPassword, async ({ body }) => {
+  route(app, ctx, identityApi.forgotPassword, async ({ body }) => {
     await requestPasswordReset({ db, email: body.email, publicUrl: ctx.config.publicUrl });
     return { sent: true as const };
   });
 
-  route(app, ctx, resetPassword, async ({ body, request }) => {
+  route(app, ctx, identityApi.resetPassword, async ({ body, request }) => {
     await resetPasswordWithToken({ db, token: body.token, newPassword: body.newPassword, clientAddress: request.ip });
     return { reset: true as const };
   });
 
-  route(app, ctx, userTenants, async ({ params, auth }) => {
+  route(app, ctx, identityApi.userTenants, async ({ params, auth }) => {
     // One's own list only; someone else's id answers as if it did not exist.
     if (params.userId !== auth.user.id) throw notFound();
     return { tenants: await loadUserTenants(db, auth.user.id) };
   });
 
-  route(app, ctx, readProfile, async ({ auth, request }) => {
+  route(app, ctx, identityApi.readProfile, async ({ auth, request }) => {
     // The passcode flag is per tenant: told for the tenant named by the header, if a member there.
     const tenantId = request.headers[API_HEADERS.tenant.toLowerCase()];
     const member =
@@ -331,11 +293,11 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return { ...presentUserInfo(auth.user), ...(member ? { passcodeFlag: member.passcodeFlag } : {}) };
   });
 
-  route(app, ctx, updateProfile, async ({ body, auth }) =>
+  route(app, ctx, identityApi.updateProfile, async ({ body, auth }) =>
     presentUserInfo(await updateOwnProfile({ db, userId: auth.user.id, changes: body })),
   );
 
-  route(app, ctx, signup, async ({ body }) => {
+  route(app, ctx, identityApi.signup, async ({ body }) => {
     if (!ctx.config.features.signup) {
       throw forbidden('Sign-up is switched off on this install: ask for an invitation.');
     }
@@ -353,12 +315,12 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return { verificationSent: true as const, email: user.email };
   });
 
-  route(app, ctx, verifyEmail, async ({ body, request, reply }) => grantFor(ctx, await verifyEmailAddress({ db, token: body.token }), WEB_CLIENT_ID, request, reply));
+  route(app, ctx, identityApi.verifyEmail, async ({ body, request, reply }) => grantFor(ctx, await verifyEmail({ db, token: body.token }), WEB_CLIENT_ID, request, reply));
 
   const settingsOf = async (tenantId: string, request: FastifyRequest) =>
     loadTenantSettings(db, tenantId, (error) => request.log.warn({ err: error, tenantId }, 'stored tenant settings are invalid; using defaults'));
 
-  route(app, ctx, accessibilities, async ({ auth, request }) => {
+  route(app, ctx, identityApi.accessibilities, async ({ auth, request }) => {
     const settings = effectivePermissionSettings(ctx.config.features, await settingsOf(auth.tenant.id, request));
     return {
       role: auth.role,
@@ -374,12 +336,12 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return languages.length > 0 ? languages : ctx.config.supportedLanguages;
   };
 
-  route(app, ctx, tenantConfigByType, async ({ query, auth, request }) => {
+  route(app, ctx, identityApi.tenantConfigByType, async ({ query, auth, request }) => {
     const stored = await settingsOf(auth.tenant.id, request);
     return tenantConfigOfType(query.configType, effectivePermissionSettings(ctx.config.features, stored), stored, languagesOf(stored));
   });
 
-  route(app, ctx, tenantConfiguration, async ({ auth, request }) => {
+  route(app, ctx, identityApi.tenantConfiguration, async ({ auth, request }) => {
     const stored = await settingsOf(auth.tenant.id, request);
     const [tenant] = await db.select().from(tenants).where(eq(tenants.id, auth.tenant.id));
     return {
@@ -394,14 +356,14 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     };
   });
 
-  route(app, ctx, uploadUserPhoto, async ({ params, auth, request }) => {
+  route(app, ctx, identityApi.uploadUserPhoto, async ({ params, auth, request }) => {
     if (params.userId !== auth.user.id) throw notFound();
     const file = await request.file({ limits: { fileSize: PHOTO_MAX_BYTES + 1, files: 1 } });
     if (!file) throw invalidInput('Send the photo as the multipart field "file".');
     return presentUserInfo(await storeOwnPhoto({ db, storage: ctx.storage, userId: auth.user.id, file: file.file }));
   });
 
-  route(app, ctx, deleteUserPhoto, async ({ params, auth, request }) => {
+  route(app, ctx, identityApi.deleteUserPhoto, async ({ params, auth, request }) => {
     // One's own needs no tenant (root has none).
     if (params.userId === auth.user.id) return presentUserInfo(await removeOwnPhoto(db, auth.user.id));
     // Someone else's is an admin's act inside a tenant: the tenant header is checked as for any
@@ -415,7 +377,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     return presentUserInfo(await removeMemberPhoto({ db, actor, userId: params.userId }));
   });
 
-  route(app, ctx, getUserPhoto, async ({ params, auth }) => {
+  route(app, ctx, identityApi.getUserPhoto, async ({ params, auth }) => {
     if (!(await maySeePhoto(db, auth.user.id, params.userId))) throw notFound();
     const [owner] = await db.select().from(users).where(eq(users.id, params.userId));
     const stored = owner?.photoSha256 ? await ctx.storage.stat(owner.photoSha256) : undefined;

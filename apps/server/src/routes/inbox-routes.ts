@@ -1,4 +1,8 @@
-import { can, enforce, getStatistics, getUserStatistics, listEpaks, markEpakRead } from '@pakt/domain';
+import {
+  can,
+  enforce,
+  inboxApi,
+} from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
 import { actorOf as authActorOf } from '../http/auth-guard';
@@ -6,7 +10,7 @@ import { route, type SerializedAnswer, serializeAnswer } from '../http/route';
 import { changesByClockAt, keptInboxPage, type KeptPage } from '../inbox/kept-pages';
 import { listInbox } from '../inbox/list-inbox';
 import { PageCache } from '../inbox/page-cache';
-import { markEpakRead as markRead } from '../inbox/mark-read';
+import { markEpakRead } from '../inbox/mark-read';
 import { loadStatistics, loadUserStatistics } from '../inbox/statistics';
 
 /** How long a kept page may be used at most: bounds how late a renamed person shows in it. */
@@ -20,7 +24,7 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: AppContext) {
   // Each process keeps its own recently answered pages, checked against the database's inbox
   // version at every request (inbox/page-cache.ts).
   const cache = new PageCache<KeptPage<SerializedAnswer>>({ maxEntries: ctx.config.inboxPageCacheEntries, maxAgeMs: PAGE_CACHE_MAX_AGE_MS });
-  route(app, ctx, listEpaks, async ({ auth, query }) => {
+  route(app, ctx, inboxApi.listEpaks, async ({ auth, query }) => {
     const actor = actorOf(auth);
     return keptInboxPage({
       database: ctx.database,
@@ -31,19 +35,19 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: AppContext) {
         const now = new Date();
         const page = await listInbox({ database: ctx.database, actor, query, now });
         // Kept as sent: checked against the response schema and written once.
-        return { value: serializeAnswer(listEpaks, page), validUntil: changesByClockAt(page, now.getTime()) };
+        return { value: serializeAnswer(inboxApi.listEpaks, page), validUntil: changesByClockAt(page, now.getTime()) };
       },
     });
   });
 
-  route(app, ctx, markEpakRead, async ({ auth, params, body }) => markRead({ db, actor: actorOf(auth), epakId: params.ePakId, isRead: body.isRead }));
+  route(app, ctx, inboxApi.markEpakRead, async ({ auth, params, body }) => markEpakRead({ db, actor: actorOf(auth), epakId: params.ePakId, isRead: body.isRead }));
 
-  route(app, ctx, getStatistics, async ({ auth, query }) => {
+  route(app, ctx, inboxApi.getStatistics, async ({ auth, query }) => {
     // The tenant's numbers are for its administrators; everyone with an inbox sees their own.
     if (query.scope === 'all') enforce(authActorOf(auth), 'statistics.tenant');
     // A group's manager reads their members' numbers (scope groupuser); the tenant's admins anyone's.
     return loadStatistics({ db, actor: actorOf(auth), query, anyMember: can(authActorOf(auth), 'statistics.tenant') });
   });
 
-  route(app, ctx, getUserStatistics, async ({ auth }) => loadUserStatistics({ db, actor: actorOf(auth) }));
+  route(app, ctx, inboxApi.getUserStatistics, async ({ auth }) => loadUserStatistics({ db, actor: actorOf(auth) }));
 }

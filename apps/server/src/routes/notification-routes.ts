@@ -1,5 +1,8 @@
 import websocket from '@fastify/websocket';
-import { listNotifications as listNotificationsEndpoint, markNotificationsRead as markNotificationsReadEndpoint, NOTIFICATION_SOCKET_PATH } from '@pakt/domain';
+import {
+  NOTIFICATION_SOCKET_PATH,
+  notificationApi,
+} from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
 import { route } from '../http/route';
@@ -23,7 +26,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, ctx: AppC
   await app.register(websocket, { options: { maxPayload: MAX_CLIENT_FRAME_BYTES } });
   app.get(NOTIFICATION_SOCKET_PATH, { websocket: true }, (socket, request) => hub.accept(socket, { ip: request.ip }));
 
-  route(app, ctx, listNotificationsEndpoint, async ({ auth, query }) => listNotifications(db, { userId: auth.user.id, tenantId: auth.tenant.id, limit: query.limit }));
-  route(app, ctx, markNotificationsReadEndpoint, async ({ auth, body }) => markNotificationsRead(db, { userId: auth.user.id, tenantId: auth.tenant.id, ids: body.ids }));
+  route(app, ctx, notificationApi.listNotifications, async ({ auth, query }) => listNotifications(db, { userId: auth.user.id, tenantId: auth.tenant.id, limit: query.limit }));
+  route(app, ctx, notificationApi.markNotificationsRead, async ({ auth, body }) => markNotificationsRead(db, { userId: auth.user.id, tenantId: auth.tenant.id, ids: body.ids }));
   return hub;
 }

@@ -1,4 +1,6 @@
-import { createReason as createReasonEndpoint, listReasons as listReasonsEndpoint, updateReason as updateReasonEndpoint } from '@pakt/domain';
+import {
+  reasonApi,
+} from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
 import { createReason, listReasons, updateReason } from '../admin/reasons';
@@ -7,11 +9,11 @@ import { route } from '../http/route';
 export function registerReasonsRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
 
-  route(app, ctx, listReasonsEndpoint, async ({ auth }) => ({ reasons: await listReasons(db, auth.tenant.id) }));
+  route(app, ctx, reasonApi.listReasons, async ({ auth }) => ({ reasons: await listReasons(db, auth.tenant.id) }));
 
-  route(app, ctx, createReasonEndpoint, async ({ auth, body }) => createReason({ db, tenantId: auth.tenant.id, actorId: auth.user.id, text: body.text }));
+  route(app, ctx, reasonApi.createReason, async ({ auth, body }) => createReason({ db, tenantId: auth.tenant.id, actorId: auth.user.id, text: body.text }));
 
-  route(app, ctx, updateReasonEndpoint, async ({ auth, body }) => ({
+  route(app, ctx, reasonApi.updateReason, async ({ auth, body }) => ({
     reasons: await updateReason({ db, tenantId: auth.tenant.id, actorId: auth.user.id, ...body }),
   }));
 }

@@ -22,3 +22,27 @@ export * from './users-admin';
 export * from './user-sync';
 export * from './workflows';
 export * from './endpoints';
+
+// The same endpoints grouped per feature (`epakActionApi.archiveEpak`), for code where an endpoint
+// and the command serving it share a name: route files import these, never a renamed name.
+export * as auditApi from './admin-audit';
+export * as bulkComposeApi from './bulk-compose';
+export * as documentTemplateApi from './document-templates';
+export * as documentApi from './documents';
+export * as epakActionApi from './epak-actions';
+export * as epakAuditApi from './epak-audit';
+export * as epakSigningApi from './epak-signing';
+export * as epakApi from './epaks';
+export * as groupApi from './groups';
+export * as identityApi from './identity';
+export * as inboxApi from './inbox';
+export * as letterheadApi from './letterheads';
+export * as notificationApi from './notifications';
+export * as publicApi from './public';
+export * as reasonApi from './reasons';
+export * as rubberStampApi from './rubber-stamps';
+export * as settingsApi from './settings';
+export * as superadminApi from './superadmins';
+export * as userSyncApi from './user-sync';
+export * as userAdminApi from './users-admin';
+export * as workflowApi from './workflows';
