@@ -6,11 +6,11 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { epakActivities } from '../platform/db/schema';
 import { keyVault } from '../signing/key-vault';
-import { run } from '../signing/test-support';
+import { run } from '../test/signing-support';
 import { LocalFileStorage } from '../platform/storage/file-storage';
 import { createTestDatabase, type TestDatabase } from '../test/test-database';
 import { loadActivity } from './activity';
-import { buildAuditEpak } from './audit-test-support';
+import { buildAuditEpak } from '../test/audit-support';
 import { buildCompletionCertificate, formatUtc, toWinAnsi } from './certificate';
 
 let database: TestDatabase;

@@ -8,11 +8,11 @@ import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { epakDocuments, epaks } from '../platform/db/schema';
 import { keyVault } from '../signing/key-vault';
-import { run } from '../signing/test-support';
+import { run } from '../test/signing-support';
 import { LocalFileStorage } from '../platform/storage/file-storage';
 import { makeMember } from '../test/factories';
 import { createTestDatabase, type TestDatabase } from '../test/test-database';
-import { type AuditEpak, buildAuditEpak, readZip } from './audit-test-support';
+import { type AuditEpak, buildAuditEpak, readZip } from '../test/audit-support';
 import { pdfFileName, prepareEpakDownload, uniqueNames } from './download';
 import { readCurrentDocument, revisionsOf } from './revisions';
 

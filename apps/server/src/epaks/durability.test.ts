@@ -16,8 +16,8 @@ import {
   sha256,
   signIn,
   waitUntil,
-} from './durability-support';
-import { type EpakObservation, observeEpak, qpdfRank, type ServerProcess } from './sign-crash-support';
+} from '../test/durability-support';
+import { type EpakObservation, observeEpak, qpdfRank, type ServerProcess } from '../test/sign-crash-support';
 
 /**
  * Issue 18, "done when": the server and its database are killed with SIGKILL right after a

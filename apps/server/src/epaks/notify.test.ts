@@ -5,7 +5,7 @@ import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';
 import { pdfFileName } from './download';
-import { startEpakWithEmailStep } from './email-step-test-support';
+import { startEpakWithEmailStep } from '../test/email-step-support';
 import { encodedAttachmentSize, MAIL_ATTACHMENT_LIMIT_BYTES, queueEngineEffects } from './notify';
 
 let t: TestApp;

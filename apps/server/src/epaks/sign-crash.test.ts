@@ -7,10 +7,10 @@ import { newTag, type Tag } from '@pakt/domain';
 import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Db } from '../platform/db/database';
-import { run } from '../signing/test-support';
+import { run } from '../test/signing-support';
 import { GOOD_PASSWORD, makeMember, makeTenant } from '../test/factories';
 import { multipart } from '../test/multipart';
-import { countStoredFiles, CrashEnvironment, type EpakObservation, observeEpak, qpdfRank, seededRandom, type ServerProcess } from './sign-crash-support';
+import { countStoredFiles, CrashEnvironment, type EpakObservation, observeEpak, qpdfRank, seededRandom, type ServerProcess } from '../test/sign-crash-support';
 
 /**
  * Issue 5, "done when": the real server process (the entry `npm start` runs) is killed with

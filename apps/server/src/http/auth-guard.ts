@@ -131,6 +131,14 @@ async function resolveLinkAuth(options: { db: Db; request: FastifyRequest; auth:
   return { ...auth, tenant: { id: tenant.id, name: tenant.name }, role: 'signer' };
 }
 
+/**
+ * The one "who is asking" that tenant commands receive: the verified tenant, the user, and their
+ * role there. Route files pass it on rather than building their own.
+ */
+export function tenantActorOf(auth: TenantAuth): { tenantId: string; userId: string; role: Role } {
+  return { tenantId: auth.tenant.id, userId: auth.user.id, role: auth.role };
+}
+
 /** The permissions module's view of the caller. Root acts outside any tenant. */
 export function actorOf(auth: UserAuth | TenantAuth): Actor {
   const base = { userId: auth.user.id, userStatus: auth.user.status as UserStatus };

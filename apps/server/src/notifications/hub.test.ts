@@ -15,7 +15,7 @@ import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';
 import { MAX_CLIENT_FRAME_BYTES } from './hub';
 import { recordNotifications } from './record';
-import { TestSocket } from './socket-test-support';
+import { TestSocket } from '../test/socket-support';
 
 /**
  * The WebSocket at /notification on a real listening server, with the `ws` client: connect,

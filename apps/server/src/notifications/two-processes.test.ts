@@ -3,10 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { notificationTopic, type TokenGrant } from '@pakt/domain';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CrashEnvironment, type ServerProcess } from '../epaks/sign-crash-support';
+import { CrashEnvironment, type ServerProcess } from '../test/sign-crash-support';
 import { GOOD_PASSWORD, makeMember, makeTenant } from '../test/factories';
 import { multipart } from '../test/multipart';
-import { TestSocket } from './socket-test-support';
+import { TestSocket } from '../test/socket-support';
 
 /**
  * Issue 6, "done when": two real server processes (the entry `npm start` runs) on one

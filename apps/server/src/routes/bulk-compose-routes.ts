@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { AppContext } from '../app-context';
 import { describeColumns, getBulkRun, listBulkRuns, loadBulkTemplate, streamBulkFailures, uploadBulkFile } from '../bulk-compose/bulk-compose';
-import type { TenantAuth } from '../http/auth-guard';
+import { tenantActorOf } from '../http/auth-guard';
 import { route } from '../http/route';
 import { bulkComposeJob } from '../jobs/bulk-compose';
 
@@ -21,7 +21,6 @@ import { bulkComposeJob } from '../jobs/bulk-compose';
 export function registerBulkComposeRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
   const job = bulkComposeJob(ctx);
-  const actorOf = (auth: TenantAuth) => ({ tenantId: auth.tenant.id, userId: auth.user.id });
 
   route(app, ctx, getBulkComposeColumns, async ({ auth, params }) => ({ columns: describeColumns(await loadBulkTemplate(db, auth.tenant.id, params.docTemplateId)) }));
 
@@ -47,7 +46,7 @@ export function registerBulkComposeRoutes(app: FastifyInstance, ctx: AppContext)
     const result = await uploadBulkFile({
       db,
       storage: ctx.storage,
-      actor: actorOf(auth),
+      actor: tenantActorOf(auth),
       docTemplateId: docTemplateId.data,
       fileName: file.filename,
       content: file.file,
@@ -66,12 +65,12 @@ export function registerBulkComposeRoutes(app: FastifyInstance, ctx: AppContext)
     return { run: result.run, existing: result.existing };
   });
 
-  route(app, ctx, listBulkComposeRuns, async ({ auth }) => ({ runs: await listBulkRuns(db, actorOf(auth)) }));
+  route(app, ctx, listBulkComposeRuns, async ({ auth }) => ({ runs: await listBulkRuns(db, tenantActorOf(auth)) }));
 
-  route(app, ctx, getBulkComposeRun, async ({ auth, params, query }) => getBulkRun({ db, storage: ctx.storage, actor: actorOf(auth), runId: params.runId, page: query.page }));
+  route(app, ctx, getBulkComposeRun, async ({ auth, params, query }) => getBulkRun({ db, storage: ctx.storage, actor: tenantActorOf(auth), runId: params.runId, page: query.page }));
 
   route(app, ctx, downloadBulkComposeFailures, async ({ auth, params }) => {
-    const { body, fileName } = await streamBulkFailures({ db, storage: ctx.storage, actor: actorOf(auth), runId: params.runId });
+    const { body, fileName } = await streamBulkFailures({ db, storage: ctx.storage, actor: tenantActorOf(auth), runId: params.runId });
     return { contentType: 'text/csv; charset=utf-8', size: body.length, fileName, stream: Readable.from([body]) };
   });
 }

@@ -27,14 +27,13 @@ import type { DocumentLimits } from '../documents/documents';
 import { findLibreOffice } from '../documents/office';
 import { parserQueueOf } from '../documents/parser-queue';
 import { loadEpakDetail } from '../epaks/compose';
-import type { TenantAuth } from '../http/auth-guard';
+import { tenantActorOf } from '../http/auth-guard';
 import { clientGoneSignal } from '../http/client-gone';
 import { route } from '../http/route';
 
 /** Document templates (issue 8, spec §7 and the compose tab docTemplates); the work is in document-templates/. */
 export function registerDocumentTemplateRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
-  const actorOf = (auth: TenantAuth) => ({ tenantId: auth.tenant.id, userId: auth.user.id, role: auth.role });
   const limits: DocumentLimits = {
     maxBytes: ctx.config.documents.maxBytes,
     maxPages: ctx.config.documents.maxPages,
@@ -43,10 +42,10 @@ export function registerDocumentTemplateRoutes(app: FastifyInstance, ctx: AppCon
   };
   const workRoot = path.join(ctx.config.dataDir, 'work');
 
-  route(app, ctx, listDocumentTemplates, async ({ auth }) => ({ templates: await listTemplates({ db, actor: actorOf(auth) }) }));
+  route(app, ctx, listDocumentTemplates, async ({ auth }) => ({ templates: await listTemplates({ db, actor: tenantActorOf(auth) }) }));
 
   route(app, ctx, createDocumentTemplate, async ({ auth, body }) =>
-    createTemplateFromEpak({ db, actor: actorOf(auth), ePakId: body.ePakId, documentId: body.documentId, name: body.name, description: body.description }),
+    createTemplateFromEpak({ db, actor: tenantActorOf(auth), ePakId: body.ePakId, documentId: body.documentId, name: body.name, description: body.description }),
   );
 
   route(app, ctx, uploadDocumentTemplate, async ({ auth, request, reply, tenantSettings }) => {
@@ -69,7 +68,7 @@ export function registerDocumentTemplateRoutes(app: FastifyInstance, ctx: AppCon
       db,
       storage: ctx.storage,
       workRoot,
-      actor: actorOf(auth),
+      actor: tenantActorOf(auth),
       fileName: file.filename,
       stream: file.file,
       disabledFormats: (await tenantSettings()).disabledDocumentFormats ?? [],
@@ -81,15 +80,15 @@ export function registerDocumentTemplateRoutes(app: FastifyInstance, ctx: AppCon
   });
 
   route(app, ctx, updateDocumentTemplate, async ({ auth, params, body }) =>
-    updateTemplate({ db, actor: actorOf(auth), docTemplateId: params.docTemplateId, changes: body }),
+    updateTemplate({ db, actor: tenantActorOf(auth), docTemplateId: params.docTemplateId, changes: body }),
   );
 
   route(app, ctx, deleteDocumentTemplates, async ({ auth, body }) => ({
-    deleted: await deleteTemplates({ db, actor: actorOf(auth), docTemplateIds: body.docTemplateIds }),
+    deleted: await deleteTemplates({ db, actor: tenantActorOf(auth), docTemplateIds: body.docTemplateIds }),
   }));
 
   route(app, ctx, exportDocumentTemplate, async ({ auth, params }) =>
-    exportTemplate({ db, storage: ctx.storage, actor: actorOf(auth), docTemplateId: params.docTemplateId, workflowTemplateId: params.workflowTemplateId }),
+    exportTemplate({ db, storage: ctx.storage, actor: tenantActorOf(auth), docTemplateId: params.docTemplateId, workflowTemplateId: params.workflowTemplateId }),
   );
 
   route(app, ctx, downloadDocumentTemplate, async ({ auth, params }) =>

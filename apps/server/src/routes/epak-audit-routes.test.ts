@@ -5,7 +5,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../platform/db/database';
 import { epakActivities, epakDocuments, epakRecipients } from '../platform/db/schema';
-import { type AuditEpak, buildAuditEpak, CORPUS, readZip } from '../epaks/audit-test-support';
+import { type AuditEpak, buildAuditEpak, CORPUS, readZip } from '../test/audit-support';
 import { createSigningLink } from '../epaks/notify';
 import { readCurrentDocument, revisionsOf } from '../epaks/revisions';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';

@@ -3,14 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
 import { loadEpakActivity } from '../epaks/activity';
 import { prepareEpakDownload } from '../epaks/download';
+import { tenantActorOf } from '../http/auth-guard';
 import { route } from '../http/route';
 
 /** An ePak's audit trail: its hash-chained activity, and its download with the certificate. */
 export function registerEpakAuditRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
-  const actorOf = (auth: { tenant: { id: string }; user: { id: string } }) => ({ tenantId: auth.tenant.id, userId: auth.user.id });
 
-  route(app, ctx, getEpakActivity, async ({ auth, params }) => loadEpakActivity(db, actorOf(auth), params.ePakId));
+  route(app, ctx, getEpakActivity, async ({ auth, params }) => loadEpakActivity(db, tenantActorOf(auth), params.ePakId));
 
   route(app, ctx, downloadEpak, async ({ auth, params, request }) => {
     const download = await prepareEpakDownload({
@@ -18,7 +18,7 @@ export function registerEpakAuditRoutes(app: FastifyInstance, ctx: AppContext) {
       storage: ctx.storage,
       vault: ctx.vault,
       keyAlgorithm: ctx.config.sealKeyAlgorithm,
-      actor: actorOf(auth),
+      actor: tenantActorOf(auth),
       epakId: params.ePakId,
       now: new Date(),
     });

@@ -6,7 +6,7 @@ import { DocumentSummary, EpakDetail, type GeolocationType, type WorkflowStateDe
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epakActivities, epakDocumentRevisions, epakDocuments, epakRecipients, epaks, outbox } from '../platform/db/schema';
-import { run } from '../signing/test-support';
+import { run } from '../test/signing-support';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { multipart } from '../test/multipart';
 import { bearer, signIn } from '../test/sign-in';

@@ -9,6 +9,7 @@ import type { AppContext } from '../app-context';
 import { composeEpak, loadEpakDetail, loadEpakDocument, readTags, saveTags, searchDirectory } from '../epaks/compose';
 import { startEpak } from '../epaks/start';
 import { rejectEpak } from '../epaks/act';
+import { tenantActorOf } from '../http/auth-guard';
 import { route } from '../http/route';
 import { attachFile, listAttachments, loadAttachment } from '../epaks/attachments';
 import { authorizeInPersonSigner, IN_PERSON_CLIENT_ID } from '../epaks/in-person';
@@ -53,12 +54,11 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
     return { contentType: 'application/pdf', size, fileName, stream: streamCurrentDocument(ctx.storage, doc, revisions) };
   });
 
-  const actorOf = (auth: { tenant: { id: string }; user: { id: string } }) => ({ tenantId: auth.tenant.id, userId: auth.user.id });
 
   route(app, ctx, epakSigningApi.signEpakDocument, async ({ auth, params, body, request }) => {
     const result = await signDocument({
       ctx,
-      actor: actorOf(auth),
+      actor: tenantActorOf(auth),
       epakId: params.ePakId,
       documentId: params.documentId,
       body,
@@ -70,18 +70,18 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   route(app, ctx, epakSigningApi.setEpakStatus, async ({ auth, body, request }) => {
-    const result = await setEpakStatus({ ctx, actor: actorOf(auth), epakId: body.ePakId, status: body.status, comment: body.comment, ip: request.ip });
+    const result = await setEpakStatus({ ctx, actor: tenantActorOf(auth), epakId: body.ePakId, status: body.status, comment: body.comment, ip: request.ip });
     return result;
   });
 
   route(app, ctx, epakSigningApi.actOnEpakDocument, async ({ auth, params }) =>
-    recordDocumentView({ db, actor: actorOf(auth), epakId: params.epakId, documentId: params.documentId }),
+    recordDocumentView({ db, actor: tenantActorOf(auth), epakId: params.epakId, documentId: params.documentId }),
   );
 
   route(app, ctx, epakSigningApi.authorizeInPersonSigner, async ({ auth, body, request }) => {
     const result = await authorizeInPersonSigner({
       db,
-      actor: actorOf(auth),
+      actor: tenantActorOf(auth),
       epakId: body.ePakId,
       recipientId: body.recipientId,
       otpId: body.otpId,
@@ -103,7 +103,7 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
     return attachFile({
       db,
       storage: ctx.storage,
-      actor: actorOf(auth),
+      actor: tenantActorOf(auth),
       epakId: params.ePakId,
       target: { documentId: params.docId, tagUuid: params.tagId },
       fileName: file.filename,
@@ -114,13 +114,13 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, epakSigningApi.attachToEpak, async ({ auth, params, request }) => {
     const file = await uploadOf(request);
-    return attachFile({ db, storage: ctx.storage, actor: actorOf(auth), epakId: params.ePakId, target: null, fileName: file.filename, stream: file.file, ip: request.ip });
+    return attachFile({ db, storage: ctx.storage, actor: tenantActorOf(auth), epakId: params.ePakId, target: null, fileName: file.filename, stream: file.file, ip: request.ip });
   });
 
-  route(app, ctx, epakSigningApi.listEpakAttachments, async ({ auth, params }) => ({ attachments: await listAttachments(db, actorOf(auth), params.ePakId) }));
+  route(app, ctx, epakSigningApi.listEpakAttachments, async ({ auth, params }) => ({ attachments: await listAttachments(db, tenantActorOf(auth), params.ePakId) }));
 
   route(app, ctx, epakSigningApi.downloadEpakAttachment, async ({ auth, params }) => {
-    const row = await loadAttachment(db, actorOf(auth), params.ePakId, params.attachmentId);
+    const row = await loadAttachment(db, tenantActorOf(auth), params.ePakId, params.attachmentId);
     return { contentType: 'application/octet-stream', size: row.size, fileName: row.name, ranged: rangedFile(ctx.storage, row.sha256) };
   });
 
@@ -144,7 +144,7 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   route(app, ctx, epakApi.rejectEpak, async ({ auth, params, body, request }) => {
-    const { status } = await rejectEpak({ ctx, actor: actorOf(auth), epakId: params.ePakId, comment: body.comment, ip: request.ip });
+    const { status } = await rejectEpak({ ctx, actor: tenantActorOf(auth), epakId: params.ePakId, comment: body.comment, ip: request.ip });
     request.log.info({ ePakId: params.ePakId }, 'ePak rejected');
     return { ePakId: params.ePakId, status };
   });

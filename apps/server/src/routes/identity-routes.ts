@@ -22,7 +22,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clearRefreshCookie, deliverGrant, refreshTokenFromCookie } from '../http/refresh-cookie';
 import type { AppContext } from '../app-context';
-import { authenticateUser } from '../auth/authenticate-user';
+import { authenticateUser } from '../identity/authenticate-user';
 import { presentUserInfo, updateOwnProfile } from '../identity/profile';
 import { signUp, verifyEmail } from '../identity/signup';
 import { consumeOneTimeToken, issueOneTimeToken } from '../auth/one-time-tokens';

@@ -5,7 +5,7 @@ import {
 } from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
-import { actorOf as authActorOf } from '../http/auth-guard';
+import { actorOf, tenantActorOf } from '../http/auth-guard';
 import { route, type SerializedAnswer, serializeAnswer } from '../http/route';
 import { changesByClockAt, keptInboxPage, type KeptPage } from '../inbox/kept-pages';
 import { listInbox } from '../inbox/list-inbox';
@@ -19,13 +19,12 @@ const PAGE_CACHE_MAX_AGE_MS = 30_000;
 /** The inbox, its read marks and the dashboard's statistics (issue 6); the work is in inbox/. */
 export function registerInboxRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
-  const actorOf = (auth: { tenant: { id: string }; user: { id: string } }) => ({ tenantId: auth.tenant.id, userId: auth.user.id });
 
   // Each process keeps its own recently answered pages, checked against the database's inbox
   // version at every request (inbox/page-cache.ts).
   const cache = new PageCache<KeptPage<SerializedAnswer>>({ maxEntries: ctx.config.inboxPageCacheEntries, maxAgeMs: PAGE_CACHE_MAX_AGE_MS });
   route(app, ctx, inboxApi.listEpaks, async ({ auth, query }) => {
-    const actor = actorOf(auth);
+    const actor = tenantActorOf(auth);
     return keptInboxPage({
       database: ctx.database,
       actor,
@@ -40,14 +39,14 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: AppContext) {
     });
   });
 
-  route(app, ctx, inboxApi.markEpakRead, async ({ auth, params, body }) => markEpakRead({ db, actor: actorOf(auth), epakId: params.ePakId, isRead: body.isRead }));
+  route(app, ctx, inboxApi.markEpakRead, async ({ auth, params, body }) => markEpakRead({ db, actor: tenantActorOf(auth), epakId: params.ePakId, isRead: body.isRead }));
 
   route(app, ctx, inboxApi.getStatistics, async ({ auth, query }) => {
     // The tenant's numbers are for its administrators; everyone with an inbox sees their own.
-    if (query.scope === 'all') enforce(authActorOf(auth), 'statistics.tenant');
+    if (query.scope === 'all') enforce(actorOf(auth), 'statistics.tenant');
     // A group's manager reads their members' numbers (scope groupuser); the tenant's admins anyone's.
-    return loadStatistics({ db, actor: actorOf(auth), query, anyMember: can(authActorOf(auth), 'statistics.tenant') });
+    return loadStatistics({ db, actor: tenantActorOf(auth), query, anyMember: can(actorOf(auth), 'statistics.tenant') });
   });
 
-  route(app, ctx, inboxApi.getUserStatistics, async ({ auth }) => loadUserStatistics({ db, actor: actorOf(auth) }));
+  route(app, ctx, inboxApi.getUserStatistics, async ({ auth }) => loadUserStatistics({ db, actor: tenantActorOf(auth) }));
 }

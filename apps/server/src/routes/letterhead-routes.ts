@@ -8,16 +8,15 @@ import {
 } from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
-import type { TenantAuth } from '../http/auth-guard';
+import { tenantActorOf } from '../http/auth-guard';
 import { route } from '../http/route';
 import { deleteLetterhead, letterheadTooLarge, listLetterheads, loadLetterhead, uploadLetterhead } from '../letterheads/letterheads';
 
 /** Letterhead templates (issue 8, spec §7); the work is in letterheads/. */
 export function registerLetterheadRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
-  const actorOf = (auth: TenantAuth) => ({ tenantId: auth.tenant.id, userId: auth.user.id, role: auth.role });
 
-  route(app, ctx, listLetterheadTemplates, async ({ auth }) => ({ letterheads: await listLetterheads({ db, actor: actorOf(auth) }) }));
+  route(app, ctx, listLetterheadTemplates, async ({ auth }) => ({ letterheads: await listLetterheads({ db, actor: tenantActorOf(auth) }) }));
 
   route(app, ctx, uploadLetterheadTemplate, async ({ auth, request }) => {
     // One byte over the limit is enough to know it is too large; busboy stops reading there.
@@ -25,11 +24,11 @@ export function registerLetterheadRoutes(app: FastifyInstance, ctx: AppContext) 
     if (!file) throw invalidInput('Send the letterhead as the multipart field "file".');
     const bytes = await file.toBuffer().catch(() => undefined);
     if (!bytes || file.file.truncated) throw letterheadTooLarge();
-    return uploadLetterhead({ db, storage: ctx.storage, actor: actorOf(auth), fileName: file.filename, bytes });
+    return uploadLetterhead({ db, storage: ctx.storage, actor: tenantActorOf(auth), fileName: file.filename, bytes });
   });
 
   route(app, ctx, deleteLetterheadTemplate, async ({ auth, params }) => {
-    await deleteLetterhead({ db, actor: actorOf(auth), letterHeadDocId: params.letterHeadDocId });
+    await deleteLetterhead({ db, actor: tenantActorOf(auth), letterHeadDocId: params.letterHeadDocId });
     return { deleted: true as const };
   });
 

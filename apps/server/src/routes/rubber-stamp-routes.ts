@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../app-context';
 import { loadVisibleEpak } from '../epaks/access';
-import type { TenantAuth } from '../http/auth-guard';
+import { tenantActorOf } from '../http/auth-guard';
 import { route } from '../http/route';
 import {
   createStamp,
@@ -70,15 +70,14 @@ function nameField(value: string | undefined): string | undefined {
 /** Rubber stamps (issue 8, spec §7); the work is in rubber-stamps/. */
 export function registerRubberStampRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
-  const actorOf = (auth: TenantAuth) => ({ tenantId: auth.tenant.id, userId: auth.user.id, role: auth.role });
 
-  route(app, ctx, listRubberStamps, async ({ auth }) => listStamps({ db, actor: actorOf(auth) }));
+  route(app, ctx, listRubberStamps, async ({ auth }) => listStamps({ db, actor: tenantActorOf(auth) }));
 
   route(app, ctx, createRubberStamp, async ({ auth, request }) => {
     const form = await readStampForm(request);
     if (!form.file) throw invalidInput('Send the stamp image as the multipart field "file".', [{ path: 'file', message: 'required' }]);
     const name = stampNameOf(nameField(form.fields.name), form.file.name);
-    return createStamp({ db, storage: ctx.storage, actor: actorOf(auth), name, bytes: form.file.bytes });
+    return createStamp({ db, storage: ctx.storage, actor: tenantActorOf(auth), name, bytes: form.file.bytes });
   });
 
   route(app, ctx, updateRubberStamp, async ({ auth, request }) => {
@@ -87,18 +86,18 @@ export function registerRubberStampRoutes(app: FastifyInstance, ctx: AppContext)
     if (!id.success) throw invalidInput('Name the stamp to change in the field "rubberStampId".', [{ path: 'rubberStampId', message: 'required' }]);
     const name = nameField(form.fields.name);
     if (!name && !form.file) throw invalidInput('Send a new name, a new image, or both.', [{ path: 'name', message: 'nothing to change' }]);
-    return updateStamp({ db, storage: ctx.storage, actor: actorOf(auth), stampId: id.data, ...(name ? { name } : {}), ...(form.file ? { bytes: form.file.bytes } : {}) });
+    return updateStamp({ db, storage: ctx.storage, actor: tenantActorOf(auth), stampId: id.data, ...(name ? { name } : {}), ...(form.file ? { bytes: form.file.bytes } : {}) });
   });
 
   route(app, ctx, deleteRubberStamp, async ({ auth, params }) => {
-    await deleteStamp({ db, actor: actorOf(auth), stampId: params.rubberStampId });
+    await deleteStamp({ db, actor: tenantActorOf(auth), stampId: params.rubberStampId });
     return { deleted: true as const };
   });
 
-  route(app, ctx, shareRubberStamp, async ({ auth, body }) => shareStamp({ db, actor: actorOf(auth), body }));
+  route(app, ctx, shareRubberStamp, async ({ auth, body }) => shareStamp({ db, actor: tenantActorOf(auth), body }));
 
   route(app, ctx, downloadRubberStampImage, async ({ auth, params, reply }) => {
-    const row = await loadStampForImage({ db, actor: actorOf(auth), stampId: params.rubberStampId });
+    const row = await loadStampForImage({ db, actor: tenantActorOf(auth), stampId: params.rubberStampId });
     // Content-addressed: an edited image is another sha, so the ETag tells the versions apart.
     reply.header('etag', `"${row.sha256}"`);
     return { contentType: row.contentType, size: row.size, stream: await ctx.storage.get(row.sha256) };

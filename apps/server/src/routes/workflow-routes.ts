@@ -8,10 +8,10 @@ import {
   reorderWorkflowState,
   updateWorkflow,
   updateWorkflowState,
-  type Role,
 } from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context';
+import { tenantActorOf } from '../http/auth-guard';
 import { route } from '../http/route';
 import {
   createState,
@@ -27,7 +27,6 @@ import {
 
 export function registerWorkflowRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
-  const actorOf = (auth: { user: { id: string }; role: Role }) => ({ userId: auth.user.id, role: auth.role });
 
   route(app, ctx, listWorkflowStates, async ({ auth }) => ({ states: await listStateDefinitions(db, auth.tenant.id) }));
 
@@ -48,11 +47,11 @@ export function registerWorkflowRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, ctx, getWorkflow, async ({ auth, params }) => getWorkflowTemplate(db, auth.tenant.id, params.workflowId));
 
   route(app, ctx, updateWorkflow, async ({ auth, params, body }) =>
-    updateWorkflowTemplate({ db, tenantId: auth.tenant.id, id: params.workflowId, actor: actorOf(auth), input: body }),
+    updateWorkflowTemplate({ db, tenantId: auth.tenant.id, id: params.workflowId, actor: tenantActorOf(auth), input: body }),
   );
 
   route(app, ctx, deleteWorkflow, async ({ auth, params }) => {
-    await deleteWorkflowTemplate({ db, tenantId: auth.tenant.id, id: params.workflowId, actor: actorOf(auth) });
+    await deleteWorkflowTemplate({ db, tenantId: auth.tenant.id, id: params.workflowId, actor: tenantActorOf(auth) });
     return { deleted: true as const };
   });
 }

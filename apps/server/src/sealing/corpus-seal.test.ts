@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPdfFile } from '../pdf/pdf-file';
 import { maxCmsSize, signDigest } from '../signing/cms';
-import { createSealFixture, run, type SealFixture } from '../signing/test-support';
+import { createSealFixture, run, type SealFixture } from '../test/signing-support';
 import { shownSizeOfRect, textAppearance, type Rotation } from './appearance';
 import { prepareForSealing } from './repair';
 import { sealRevision } from './seal';

@@ -7,7 +7,7 @@ import { PNG } from 'pngjs';
 import { decodeTextString, type PdfString } from '../pdf/objects';
 import { openPdfFile } from '../pdf/pdf-file';
 import { maxCmsSize, signDigest } from '../signing/cms';
-import { createSealFixture, nssDatabaseTrusting, run, type SealFixture } from '../signing/test-support';
+import { createSealFixture, nssDatabaseTrusting, run, type SealFixture } from '../test/signing-support';
 import { shownSizeOfRect, textAppearance, type Rotation } from './appearance';
 import { prepareForSealing } from './repair';
 import { sealRevision } from './seal';

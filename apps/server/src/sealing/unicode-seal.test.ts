@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PdfBox } from '../pdf/pdf-file';
 import { openPdfFile } from '../pdf/pdf-file';
 import { maxCmsSize, signDigest } from '../signing/cms';
-import { createSealFixture, nssDatabaseTrusting, run, type SealFixture } from '../signing/test-support';
+import { createSealFixture, nssDatabaseTrusting, run, type SealFixture } from '../test/signing-support';
 import { shownSizeOfRect, textAppearance, type Rotation } from './appearance';
 import { sealRevision, type SealedRevision } from './seal';
 

@@ -3,7 +3,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { generate, generateSecret } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberships, outbox, passwordResets, sessions, users } from '../platform/db/schema';
-import { startEpakWithEmailStep } from '../epaks/email-step-test-support';
+import { startEpakWithEmailStep } from '../test/email-step-support';
 import { GOOD_PASSWORD, makeMember, makeRoot } from '../test/factories';
 import { bearer, signIn } from '../test/sign-in';
 import { buildTestApp, type TestApp } from '../test/test-app';

@@ -15,7 +15,7 @@ import {
   signDigest,
 } from './cms';
 import { childElements, readElement, toDer } from './der';
-import { KEY_ALGORITHMS, createSealFixture, run, type SealFixture } from './test-support';
+import { KEY_ALGORITHMS, createSealFixture, run, type SealFixture } from '../test/signing-support';
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { childElements, encodeLength, objectIdentifier, readElement, sequence, setOf, tlv, toDer, toPem } from './der';
-import { run } from './test-support';
+import { run } from '../test/signing-support';
 
 describe('DER helpers', () => {
   it('writes lengths in the shortest form', () => {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEY_ALGORITHMS, buildSignedPdf, createSealFixture, nssDatabaseTrusting, run, type SealFixture } from './test-support';
+import { KEY_ALGORITHMS, buildSignedPdf, createSealFixture, nssDatabaseTrusting, run, type SealFixture } from '../test/signing-support';
 
 describe.each(KEY_ALGORITHMS)('a PAdES signature checked by pdfsig (%s)', (keyAlgorithm) => {
   let f: SealFixture;

@@ -1,7 +1,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenantCa, issueSealCertificate } from './tenant-ca';
-import { KEY_ALGORITHMS, createSealFixture, run, type SealFixture } from './test-support';
+import { KEY_ALGORITHMS, createSealFixture, run, type SealFixture } from '../test/signing-support';
 
 const YEAR_MS = 365.25 * 24 * 3600 * 1000;
 

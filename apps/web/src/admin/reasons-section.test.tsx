@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/client';
 import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
-import { BUILT_IN_REASONS } from '../signing/ceremony-fixtures';
+import { BUILT_IN_REASONS } from '../test/ceremony-fixtures';
 import { jsonResponse, signedInSession, stubApi, type FakeRoute } from '../test/fake-api';
 import { renderApp, typeInto } from '../test/render-app';
 import { reasonProblem } from './reasons-section';

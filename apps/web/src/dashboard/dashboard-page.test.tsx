@@ -2,7 +2,7 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
-import { epakSummary, folderCounts, inboxPage, inboxRoutes, OWNER_ID, userStatistics, wideScreen } from '../inbox/inbox-fixtures';
+import { epakSummary, folderCounts, inboxPage, inboxRoutes, OWNER_ID, userStatistics, wideScreen } from '../test/inbox-fixtures';
 import { adminUser, jsonResponse, signedInSession, stubApi, TENANT_GLOBEX } from '../test/fake-api';
 import { renderApp } from '../test/render-app';
 

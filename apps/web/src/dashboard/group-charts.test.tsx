@@ -3,7 +3,7 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
-import { epakSummary, inboxPage, inboxRoutes, summaryFolders, weeklyFor, wideScreen } from '../inbox/inbox-fixtures';
+import { epakSummary, inboxPage, inboxRoutes, summaryFolders, weeklyFor, wideScreen } from '../test/inbox-fixtures';
 import { adminUser, errorResponse, jsonResponse, signedInSession, stubApi, TENANT_GLOBEX, type FakeRoute } from '../test/fake-api';
 import { renderApp } from '../test/render-app';
 

@@ -5,7 +5,7 @@ import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
 import { adminUser, jsonResponse, signedInSession, stubApi, TENANT_GLOBEX } from '../test/fake-api';
 import { renderApp } from '../test/render-app';
-import { epakSummary, folderCounts, inboxPage, inboxRoutes, wideScreen } from './inbox-fixtures';
+import { epakSummary, folderCounts, inboxPage, inboxRoutes, wideScreen } from '../test/inbox-fixtures';
 import { inboxQueryKeys, refreshInbox } from './inbox-queries';
 
 // These render the whole app with its queries; on a busy machine the first answer can take more

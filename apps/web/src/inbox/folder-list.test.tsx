@@ -5,7 +5,7 @@ import { createQueryClient } from '../api/query-client';
 import en from '../i18n/en.json';
 import { AppProviders } from '../providers';
 import { FOLDER_DISPLAY_ORDER, FolderList, FolderSelect } from './folder-list';
-import { folderCounts } from './inbox-fixtures';
+import { folderCounts } from '../test/inbox-fixtures';
 
 const renderWithProviders = (ui: React.ReactNode) =>
   render(

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
-import { DOC_A, epakOf, EPAK_ID, ME, paths, stubCeremony } from '../signing/ceremony-fixtures';
+import { DOC_A, epakOf, EPAK_ID, ME, paths, stubCeremony } from '../test/ceremony-fixtures';
 import { LINK_SESSION_KEY } from '../signing/link-session';
 import { adminUser, errorResponse, jsonResponse, signedInSession, TENANT_ACME, type FakeRoute } from '../test/fake-api';
 import { renderApp } from '../test/render-app';

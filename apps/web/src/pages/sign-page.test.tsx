@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
-import { DOC_A, DOC_B, DOC_C, epakDocument, epakOf, EPAK_ID, paths, stubCeremony, tagFor } from '../signing/ceremony-fixtures';
+import { DOC_A, DOC_B, DOC_C, epakDocument, epakOf, EPAK_ID, paths, stubCeremony, tagFor } from '../test/ceremony-fixtures';
 import { adminUser, errorResponse, jsonResponse, signedInSession, stubApi, TENANT_ACME, TENANT_GLOBEX, tokenGrant } from '../test/fake-api';
 import { renderApp, typeInto } from '../test/render-app';
 

@@ -5,7 +5,7 @@ import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
 import { adminUser, signedInSession, TENANT_ACME } from '../test/fake-api';
 import { renderApp } from '../test/render-app';
-import { DOC_A, epakOf, EPAK_ID, paths, stubCeremony, tagFor } from '../signing/ceremony-fixtures';
+import { DOC_A, epakOf, EPAK_ID, paths, stubCeremony, tagFor } from '../test/ceremony-fixtures';
 
 /**
  * The rubber-stamp chooser of the signing ceremony (issue 8): shown only when the viewer says

@@ -5,7 +5,7 @@ import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
 import { adminUser, errorResponse, jsonResponse, signedInSession, TENANT_ACME } from '../test/fake-api';
 import { renderApp } from '../test/render-app';
-import { DOC_A, EPAK_ID, epakOf, paths, stubCeremony, tagFor, viewerOf } from './ceremony-fixtures';
+import { DOC_A, EPAK_ID, epakOf, paths, stubCeremony, tagFor, viewerOf } from '../test/ceremony-fixtures';
 
 vi.mock('../tag-editor/pdf-document', () => ({
   openPdf: vi.fn(async () => ({ pageCount: 1, renderPage: () => ({ promise: Promise.resolve(), cancel: () => undefined }), destroy: () => undefined })),

@@ -4,7 +4,7 @@ import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
 import { adminUser, jsonResponse, signedInSession, TENANT_ACME } from '../test/fake-api';
 import { renderApp } from '../test/render-app';
-import { DOC_A, epakOf, EPAK_ID, ME, paths, stubCeremony, tagFor } from './ceremony-fixtures';
+import { DOC_A, epakOf, EPAK_ID, ME, paths, stubCeremony, tagFor } from '../test/ceremony-fixtures';
 
 /**
  * The tenant's geolocation setting in the ceremony (spec §9): with OPTIONAL or MANDATORY and no

@@ -5,7 +5,7 @@ import { sessionStore } from '../api/session-store';
 import en from '../i18n/en.json';
 import { adminUser, signedInSession, TENANT_ACME } from '../test/fake-api';
 import { renderApp } from '../test/render-app';
-import { BUILT_IN_REASONS, DOC_A, epakOf, EPAK_ID, paths, stubCeremony } from './ceremony-fixtures';
+import { BUILT_IN_REASONS, DOC_A, epakOf, EPAK_ID, paths, stubCeremony } from '../test/ceremony-fixtures';
 
 /**
  * The tenant's signing reasons in the ceremony (issue 8): the picker lists the enabled reasons the

@@ -9,7 +9,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epakDocumentRevisions, epakDocuments, outbox } from '../db/schema';
 import { pdfFileName } from '../../epaks/download';
-import { startEpakWithEmailStep } from '../../epaks/email-step-test-support';
+import { startEpakWithEmailStep } from '../../test/email-step-support';
 import { readCurrentDocument, revisionsOf } from '../../epaks/revisions';
 import { LocalFileStorage } from '../storage/file-storage';
 import { buildTestApp } from '../../test/test-app';

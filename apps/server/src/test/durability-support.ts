@@ -11,7 +11,7 @@ import path from 'node:path';
 import { PNG } from 'pngjs';
 import { type Db, openDatabase } from '../platform/db/database';
 import { stopOrphanPostmaster } from '../platform/db/embedded-postgres';
-import { run } from '../signing/test-support';
+import { run } from './signing-support';
 import { LocalFileStorage } from '../platform/storage/file-storage';
 import { ServerProcess } from './sign-crash-support';
 

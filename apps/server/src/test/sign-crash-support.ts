@@ -15,10 +15,10 @@ import { type Database, type Db, openDatabase } from '../platform/db/database';
 import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, outbox } from '../platform/db/schema';
 import { REPO_ROOT } from '../paths';
 import { LocalFileStorage } from '../platform/storage/file-storage';
-import { databaseUrl, templateDatabaseName, testBackend } from '../test/test-database';
-import { loadActivity, verifyActivityChain } from './activity';
-import { loadEngineState } from './engine-store';
-import { readCurrentDocument } from './revisions';
+import { databaseUrl, templateDatabaseName, testBackend } from './test-database';
+import { loadActivity, verifyActivityChain } from '../epaks/activity';
+import { loadEngineState } from '../epaks/engine-store';
+import { readCurrentDocument } from '../epaks/revisions';
 
 /** The server bundle `npm start` runs; the suites' global setup builds it from the source at hand. */
 const MAIN = path.join(REPO_ROOT, 'apps/server/dist/main.mjs');

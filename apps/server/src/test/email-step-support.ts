@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, type WorkflowStateDefinition } from '@pakt/domain';
-import { GOOD_PASSWORD, makeMember } from '../test/factories';
-import { multipart } from '../test/multipart';
-import { bearer, signIn } from '../test/sign-in';
-import type { TestApp } from '../test/test-app';
+import { GOOD_PASSWORD, makeMember } from './factories';
+import { multipart } from './multipart';
+import { bearer, signIn } from './sign-in';
+import type { TestApp } from './test-app';
 
 /**
  * An ePak whose EMAIL step sits between two signers, built through the API as a sender would:

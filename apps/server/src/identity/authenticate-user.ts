@@ -2,11 +2,11 @@ import { DomainError, PASSWORD_CHANGE_REQUIRED_USER_STATUSES, ResponseCode } fro
 import { eq } from 'drizzle-orm';
 import type { Db } from '../platform/db/database';
 import { users } from '../platform/db/schema';
-import { refuseUnverified } from '../identity/signup';
-import { hasEndedTemporaryAccess, loadUserTenants } from '../identity/session-user';
-import { claimSignInAttempt, clearSignInThrottle, recordFailedSignIn, signInThrottleKey } from './login-throttle';
-import { loadStrictestPasswordConfig } from './password-config';
-import { verifyPassword } from './secrets';
+import { refuseUnverified } from './signup';
+import { hasEndedTemporaryAccess, loadUserTenants } from './session-user';
+import { claimSignInAttempt, clearSignInThrottle, recordFailedSignIn, signInThrottleKey } from '../auth/login-throttle';
+import { loadStrictestPasswordConfig } from '../auth/password-config';
+import { verifyPassword } from '../auth/secrets';
 
 const wrongCredentials = () =>
   // One answer for "no such user" and "wrong password": the login form must not reveal accounts.

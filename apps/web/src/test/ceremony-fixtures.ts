@@ -1,5 +1,5 @@
 import { newTag, type EpakDetail, type EpakViewer, type NewTagInit, type PageGeometry, type SigningReason, type Tag } from '@pakt/domain';
-import { errorResponse, jsonResponse, stubApi, type FakeRoute } from '../test/fake-api';
+import { errorResponse, jsonResponse, stubApi, type FakeRoute } from './fake-api';
 
 /** Test support for the signing ceremony (imported by tests only, never by the app). */
 

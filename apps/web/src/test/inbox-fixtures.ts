@@ -1,5 +1,5 @@
 import { FOLDERS, WEEKLY_SERIES_ALL, WEEKLY_SERIES_USER_OR_GROUP, type EpakSummary, type Folder, type FolderCounts, type InboxPage, type UserStatistics } from '@pakt/domain';
-import { adminUser, jsonResponse, type FakeRoute } from '../test/fake-api';
+import { adminUser, jsonResponse, type FakeRoute } from './fake-api';
 
 /** Test data for the inbox and dashboard tests: summaries as GET /v2/epaks answers them. */
 

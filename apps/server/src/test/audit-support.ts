@@ -19,8 +19,8 @@ import { maxCmsSize, signDigest } from '../signing/cms';
 import type { KeyVault } from '../signing/key-vault';
 import { ensureTenantSeal } from '../signing/tenant-seal';
 import type { FileStorage } from '../platform/storage/file-storage';
-import { makeMember, makeUser } from '../test/factories';
-import { type EpakActivityAction, recordEpakActivity } from './activity';
+import { makeMember, makeUser } from './factories';
+import { type EpakActivityAction, recordEpakActivity } from '../epaks/activity';
 
 export const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/pdfs/', import.meta.url));
 
