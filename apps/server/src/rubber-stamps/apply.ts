@@ -75,9 +75,13 @@ export async function resolveStampUses(options: {
     // Only the signer's own and shared stamps are found: any other id is refused like one they
     // may not use (the rubberStamp.apply policy's one answer), so ids cannot be probed.
     const row = await loadAvailableStamp({ db, tenantId: options.tenantId, userId: options.userId, stampId: use.rubberStampId });
-    const decision = row
-      ? decide(actor, 'rubberStamp.apply', { ...row, sharedWithActor: row.ownerId !== options.userId, settings, actorPasscodeFlag: passcodeFlag })
-      : decide(actor, 'rubberStamp.apply', { tenantId: options.tenantId, ownerId: null, sharedWithActor: false, settings, actorPasscodeFlag: passcodeFlag });
+    const decision = decide(actor, 'rubberStamp.apply', {
+      tenantId: options.tenantId,
+      ownerId: row?.ownerId ?? null,
+      sharedWithActor: row !== undefined && row.ownerId !== options.userId,
+      settings,
+      actorPasscodeFlag: passcodeFlag,
+    });
     if (!decision.allowed) throw stampNotAllowed(index, decision);
     if (!row) throw new Error('rubberStamp.apply admitted a stamp nobody can see');
     const bytes = await bytesOf(options.storage, row.sha256);
