@@ -1,4 +1,4 @@
-import { createTheme, Drawer, Modal, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, Drawer, Menu, Modal, type CSSVariablesResolver } from '@mantine/core';
 
 /**
  * System fonts only: nothing is fetched from a font CDN, which keeps the app working offline and
@@ -17,6 +17,10 @@ export const theme = createTheme({
     // Mantine sets a dialog's title in body weight; as the dialog's heading it should read as one.
     Modal: Modal.extend({ styles: { title: { fontWeight: 600, fontSize: 'var(--mantine-font-size-lg)' } } }),
     Drawer: Drawer.extend({ styles: { title: { fontWeight: 600, fontSize: 'var(--mantine-font-size-lg)' } } }),
+    // On a phone, a row's menu opened near the bottom of the screen has to be scrolled to reach its
+    // items; Mantine's default hides the menu once its button leaves the screen, so the item being
+    // reached for vanished (seen in the rubber-stamps journey). The menu now scrolls with its button.
+    Menu: Menu.extend({ defaultProps: { hideDetached: false } }),
   },
 });
 

@@ -57,8 +57,16 @@ describe('job queue', () => {
   });
 
   it('tells a running job that the queue is stopping, so it winds up before the pool closes', async () => {
-    // A queue of its own: stopping the shared one would end the other tests' jobs.
-    const own = await startJobQueue({ executor: database, pollingIntervalSeconds: 0.5, supervise: false });
+    // A queue of its own: stopping the shared one would end the other tests' jobs. Its writes that
+    // complete a job are slowed, as on a loaded machine, where stop() once returned before the
+    // completion landed and the job stayed "active" (to be run again after it expired).
+    const slowCompletions = {
+      executeSql: async (text: string, values?: unknown[]) => {
+        if (/SET completed_on = now\(\)/.test(text)) await new Promise((resolve) => setTimeout(resolve, 800));
+        return database.executeSql(text, values);
+      },
+    };
+    const own = await startJobQueue({ executor: slowCompletions, pollingIntervalSeconds: 0.5, supervise: false });
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
     let sawStop = false;

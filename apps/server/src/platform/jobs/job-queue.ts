@@ -77,6 +77,11 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       await boss.work<unknown>(job.name, { pollingIntervalSeconds: polling }, async (jobs) => {
         for (const item of jobs) {
           await job.run(job.payload.parse(item.data), { jobId: item.id, signal: stopping.signal });
+          // pg-boss 10 marks the job completed without awaiting it, so stop() can return (and the
+          // pool close) before that write lands, leaving the job "active" until it expires and runs
+          // again. Completing it here, awaited, closes that gap; pg-boss's own update then matches
+          // no active row and changes nothing.
+          await boss.complete(job.name, item.id);
         }
       });
     },
