@@ -46,8 +46,21 @@ export const PGBOSS_SCHEMA = 'pgboss';
  * PostgreSQL set-ups run the very same queue. pg-boss creates and migrates its schema itself.
  */
 export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
+  // pg-boss fires some writes without awaiting them (its own completion of a job); stop() waits
+  // for every statement still running, so none meets a pool that its owner has closed meanwhile.
+  const inFlight = new Set<Promise<unknown>>();
   const boss = new PgBoss({
-    db: { executeSql: (text, values) => options.executor.executeSql(text, values) },
+    db: {
+      executeSql: (text, values) => {
+        const running = options.executor.executeSql(text, values);
+        inFlight.add(running);
+        running.then(
+          () => inFlight.delete(running),
+          () => inFlight.delete(running),
+        );
+        return running;
+      },
+    },
     schema: PGBOSS_SCHEMA,
     supervise: options.supervise ?? true,
     schedule: options.supervise ?? true,
@@ -101,6 +114,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     async stop() {
       stopping.abort();
       await boss.stop({ graceful: true, wait: true, close: false, timeout: 10_000 });
+      await Promise.allSettled([...inFlight]);
     },
   };
 }
