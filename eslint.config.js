@@ -64,6 +64,66 @@ const layersRule = {
 };
 
 /**
+ * A feature folder (`features/<name>/`) is a unit with one public face, its index.ts: another
+ * feature imports only that, so what a feature keeps to itself can change without a search across
+ * the app. Features never import the composition above them (`app/`) or test support.
+ */
+const featureIndexRule = {
+  meta: {
+    type: 'problem',
+    schema: [{ type: 'object' }],
+    messages: {
+      deep: '{{target}} is inside another feature: import it from that feature\'s index ({{index}}), and export it there if it is meant to be shared.',
+      upward: 'a feature must not import {{target}}: {{why}}',
+    },
+  },
+  create(context) {
+    const { root, forbidden, why } = context.options[0];
+    const rootDir = path.resolve(context.cwd, root);
+    const own = path.relative(path.join(rootDir, 'features'), context.filename).split(path.sep);
+    if (own[0] === '..' || own.length < 2) return {};
+    const check = (node) => {
+      const source = node.source?.value;
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = path.relative(rootDir, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/');
+      const parts = target.split('/');
+      if (parts[0] === 'features' && parts[1] && parts[1] !== own[0] && !(parts.length === 2 || (parts.length === 3 && /^index(\.tsx?)?$/.test(parts[2])))) {
+        context.report({ node: node.source, messageId: 'deep', data: { target, index: `features/${parts[1]}` } });
+      } else if (forbidden.includes(parts[0])) {
+        context.report({ node: node.source, messageId: 'upward', data: { target, why } });
+      }
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+  },
+};
+
+/** The server's features: each through the others' index, never up into app/ or test support. */
+export const serverFeatureBoundary = {
+  files: ['apps/server/src/features/**/*.ts'],
+  ignores: ['apps/server/src/features/**/*.test.ts'],
+  plugins: { pakt: { rules: { 'feature-index': featureIndexRule } } },
+  rules: {
+    'pakt/feature-index': [
+      'error',
+      { root: 'apps/server/src', forbidden: ['app', 'test'], why: 'app/ composes the features, and test/ is for tests.' },
+    ],
+  },
+};
+
+/** The web app's features: the same rule, over `apps/web/src` (app/ holds the shell, routes and i18n). */
+export const webFeatureBoundary = {
+  files: ['apps/web/src/features/**/*.{ts,tsx}'],
+  ignores: ['apps/web/src/features/**/*.test.{ts,tsx}'],
+  plugins: { pakt: { rules: { 'feature-index': featureIndexRule } } },
+  rules: {
+    'pakt/feature-index': [
+      'error',
+      { root: 'apps/web/src', forbidden: ['app', 'test'], why: 'app/ composes the features (shell, routes), and test/ is for tests.' },
+    ],
+  },
+};
+
+/**
  * The server's platform (database, storage, jobs, mail, audit log, CSV) sits below the features:
  * features import it, it never imports a feature back. Exported so a test proves it fails the lint.
  */
@@ -78,7 +138,7 @@ export const serverPlatformBoundary = {
         root: 'apps/server/src',
         from: 'platform',
         allow: ['platform', 'paths.ts'],
-        why: 'platform/ is below the features and imports only platform/ (and paths.ts).',
+        why: 'platform/ (database, storage, jobs, mail, audit log, CSV, configuration, PDF, sealing, signing) is below http/ and the features, and imports only platform/ (and paths.ts).',
       },
     ],
   },
@@ -111,4 +171,6 @@ export default tseslint.config(
   },
   domainBoundary,
   serverPlatformBoundary,
+  serverFeatureBoundary,
+  webFeatureBoundary,
 );

@@ -19,7 +19,7 @@ export async function buildServer() {
   const staging = `${dist}.build-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
   await build({
-    entryPoints: [path.join(src, 'main.ts')],
+    entryPoints: [path.join(src, 'app/main.ts')],
     outfile: path.join(staging, 'main.mjs'),
     bundle: true,
     platform: 'node',
@@ -37,8 +37,8 @@ export async function buildServer() {
       },
     ],
   });
-  // Started by path from the bundle's directory (documents/sandbox.ts).
-  fs.copyFileSync(path.join(src, 'documents/sandbox-child.mjs'), path.join(staging, 'sandbox-child.mjs'));
+  // Started by path from the bundle's directory (features/documents/sandbox.ts).
+  fs.copyFileSync(path.join(src, 'features/documents/sandbox-child.mjs'), path.join(staging, 'sandbox-child.mjs'));
   const old = `${dist}.old-${process.pid}`;
   if (fs.existsSync(dist)) fs.renameSync(dist, old);
   fs.renameSync(staging, dist);

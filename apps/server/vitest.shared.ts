@@ -11,4 +11,4 @@ export const serverTestOptions = {
 };
 
 /** Files that replace a module (vi.mock): they run in a module registry of their own. */
-export const MOCKING_TESTS = ['src/documents/child-environment.test.ts'];
+export const MOCKING_TESTS = ['src/features/documents/child-environment.test.ts'];

@@ -31,12 +31,12 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { FOLDERS, INBOX_SORTS, InboxQuery } from '@pakt/domain';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { hashPassword } from '../../apps/server/src/auth/secrets';
-import { loadConfig } from '../../apps/server/src/config';
+import { hashPassword } from '../../apps/server/src/features/auth/secrets';
+import { loadConfig } from '../../apps/server/src/platform/config';
 import { openDatabase } from '../../apps/server/src/platform/db/database';
 import { REPO_ROOT } from '../../apps/server/src/paths';
-import { inboxStatement } from '../../apps/server/src/inbox/list-inbox';
-import { startServer } from '../../apps/server/src/server';
+import { inboxStatement } from '../../apps/server/src/features/inbox/list-inbox';
+import { startServer } from '../../apps/server/src/app/server';
 
 const EPAKS = Number(process.env.INBOX_EPAKS ?? 1_000_000);
 const REQUESTS = Number(process.env.INBOX_REQUESTS ?? 40);

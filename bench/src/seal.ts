@@ -15,10 +15,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
-import { shownSizeOfRect, textAppearance, type Rotation } from '../../apps/server/src/sealing/appearance';
-import { sealRevision } from '../../apps/server/src/sealing/seal';
-import { maxCmsSize, signDigest } from '../../apps/server/src/signing/cms';
-import { createTenantCa, issueSealCertificate, type TenantCertificate } from '../../apps/server/src/signing/tenant-ca';
+import { shownSizeOfRect, textAppearance, type Rotation } from '../../apps/server/src/platform/sealing/appearance';
+import { sealRevision } from '../../apps/server/src/platform/sealing/seal';
+import { maxCmsSize, signDigest } from '../../apps/server/src/platform/signing/cms';
+import { createTenantCa, issueSealCertificate, type TenantCertificate } from '../../apps/server/src/platform/signing/tenant-ca';
 
 const PAGES = Number(process.env.SEAL_PAGES ?? 500);
 const MEGABYTES = Number(process.env.SEAL_MB ?? 20);

@@ -13,7 +13,7 @@ import {
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { type ResolvedSession, resolveAccessTokenIn } from '../auth/sessions';
+import { type ResolvedSession, resolveAccessTokenIn } from '../features/auth/sessions';
 import type { Db } from '../platform/db/database';
 import { memberships, tenants } from '../platform/db/schema';
 

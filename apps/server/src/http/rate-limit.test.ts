@@ -1,6 +1,6 @@
 import { authenticate, forgotPassword, publicAlive, setupStatus, verifyOtp } from '@pakt/domain';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../app';
+import { buildApp } from '../app/app';
 import { rateLimitCounters } from '../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../test/factories';
 import { buildTestApp, type TestApp } from '../test/test-app';

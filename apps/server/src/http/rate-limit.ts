@@ -17,7 +17,7 @@ import {
   verifyOtp,
 } from '@pakt/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 import type { SqlExecutor } from '../platform/db/database';
 
 /** Which budget a route spends: each client address has one counter per group and window. */

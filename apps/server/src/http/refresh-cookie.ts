@@ -1,6 +1,6 @@
 import { API_HEADERS, COOKIE_TOKEN_TRANSPORT, refreshToken, type TokenGrant } from '@pakt/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config';
+import type { Config } from '../platform/config';
 
 /**
  * The browser app's refresh token travels in this httpOnly cookie, never in JSON it could read:

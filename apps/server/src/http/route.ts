@@ -15,9 +15,9 @@ import {
 } from '@pakt/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppContext } from '../app-context';
-import { mustChangePassword } from '../identity/passwords';
-import { loadTenantSettings, parseTenantSettings } from '../identity/tenant-configuration';
+import type { AppContext } from './app-context';
+import { mustChangePassword } from '../features/identity/passwords';
+import { loadTenantSettings, parseTenantSettings } from '../features/identity/tenant-configuration';
 import { sendRangedFile } from './byte-ranges';
 import { actorOf, type AuthFor, resolveAuth, type TenantAuth, type UserAuth } from './auth-guard';
 

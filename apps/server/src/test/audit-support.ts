@@ -12,15 +12,15 @@ import zlib from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../platform/db/database';
 import { epakDocumentRevisions, epakDocuments, epakRecipients, epaks, epakSteps } from '../platform/db/schema';
-import { openPdfFile } from '../pdf/pdf-file';
-import { textAppearance } from '../sealing/appearance';
-import { sealRevision } from '../sealing/seal';
-import { maxCmsSize, signDigest } from '../signing/cms';
-import type { KeyVault } from '../signing/key-vault';
-import { ensureTenantSeal } from '../signing/tenant-seal';
+import { openPdfFile } from '../platform/pdf/pdf-file';
+import { textAppearance } from '../platform/sealing/appearance';
+import { sealRevision } from '../platform/sealing/seal';
+import { maxCmsSize, signDigest } from '../platform/signing/cms';
+import type { KeyVault } from '../platform/signing/key-vault';
+import { ensureTenantSeal } from '../platform/signing/tenant-seal';
 import type { FileStorage } from '../platform/storage/file-storage';
 import { makeMember, makeUser } from './factories';
-import { type EpakActivityAction, recordEpakActivity } from '../epaks/activity';
+import { type EpakActivityAction, recordEpakActivity } from '../features/epaks/activity';
 
 export const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/pdfs/', import.meta.url));
 

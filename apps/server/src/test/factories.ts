@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Role } from '@pakt/domain';
 import type { Db } from '../platform/db/database';
 import { memberships, tenants, users } from '../platform/db/schema';
-import { hashPassword } from '../auth/secrets';
+import { hashPassword } from '../features/auth/secrets';
 
 /** A password that meets the default rules; tests that need a weak one say so. */
 export const GOOD_PASSWORD = 'Correct-Horse-42';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import type { S3StorageConfig } from '../config';
+import type { S3StorageConfig } from '../platform/config';
 
 /** The little of s3rver's API these tests use (the package ships no types). */
 interface S3rverInstance {

@@ -16,9 +16,9 @@ import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks,
 import { REPO_ROOT } from '../paths';
 import { LocalFileStorage } from '../platform/storage/file-storage';
 import { databaseUrl, templateDatabaseName, testBackend } from './test-database';
-import { loadActivity, verifyActivityChain } from '../epaks/activity';
-import { loadEngineState } from '../epaks/engine-store';
-import { readCurrentDocument } from '../epaks/revisions';
+import { loadActivity, verifyActivityChain } from '../features/epaks/activity';
+import { loadEngineState } from '../features/epaks/engine-store';
+import { readCurrentDocument } from '../features/epaks/revisions';
 
 /** The server bundle `npm start` runs; the suites' global setup builds it from the source at hand. */
 const MAIN = path.join(REPO_ROOT, 'apps/server/dist/main.mjs');

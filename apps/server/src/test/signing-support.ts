@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
-import type { SealKeyAlgorithm } from '../signing/algorithms';
-import { maxCmsSize, signDigest } from '../signing/cms';
-import { createTenantCa, issueSealCertificate, type TenantCertificate } from '../signing/tenant-ca';
+import type { SealKeyAlgorithm } from '../platform/signing/algorithms';
+import { maxCmsSize, signDigest } from '../platform/signing/cms';
+import { createTenantCa, issueSealCertificate, type TenantCertificate } from '../platform/signing/tenant-ca';
 
 export const KEY_ALGORITHMS: SealKeyAlgorithm[] = ['rsa-3072', 'ecdsa-p256'];
 

@@ -1,15 +1,15 @@
-import { keyVault, loadMasterKey } from '../signing/key-vault';
+import { keyVault, loadMasterKey } from '../platform/signing/key-vault';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import type { AppContext } from '../app-context';
-import { buildApp } from '../app';
-import { type Config, loadConfig } from '../config';
+import type { AppContext } from '../http/app-context';
+import { buildApp } from '../app/app';
+import { type Config, loadConfig } from '../platform/config';
 import { LocalFileStorage } from '../platform/storage/file-storage';
-import { VERSION } from '../version';
+import { VERSION } from '../app/version';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export function testConfig(env: NodeJS.ProcessEnv = {}): Config {

@@ -8,13 +8,13 @@ import { asc, eq, ne } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epakDocumentRevisions, epakDocuments, outbox } from '../db/schema';
-import { pdfFileName } from '../../epaks/download';
+import { pdfFileName } from '../../features/epaks/download';
 import { startEpakWithEmailStep } from '../../test/email-step-support';
-import { readCurrentDocument, revisionsOf } from '../../epaks/revisions';
+import { readCurrentDocument, revisionsOf } from '../../features/epaks/revisions';
 import { LocalFileStorage } from '../storage/file-storage';
 import { buildTestApp } from '../../test/test-app';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
-import { pinnedDocumentOpener } from '../../epaks/pinned-document';
+import { pinnedDocumentOpener } from '../../features/epaks/pinned-document';
 import { deliverOutbox, deliverQueued, MAX_DELIVERY_ATTEMPTS, type MailTransport, smsWebhookSender, smtpTransport } from './mail-delivery';
 import { queueEmail, queueSms } from './outbox';
 

@@ -1,0 +1,243 @@
+import { randomUUID } from 'node:crypto';
+import { asc } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { announcements } from '../../platform/db/schema';
+import { GOOD_PASSWORD, makeMember, makeRoot } from '../../test/factories';
+import { bearer, signIn } from '../../test/sign-in';
+import { buildTestApp, type TestApp } from '../../test/test-app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+const HOUR = 3_600_000;
+const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
+
+type Headers = Record<string, string>;
+
+async function adminOf(role: 'admin' | 'signer' | 'custodian' = 'admin', tenant?: { id: string }) {
+  const member = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}) });
+  const grant = await signIn(t.app, member.user.email, GOOD_PASSWORD);
+  return { ...member, headers: { ...bearer(grant), 'x-tenant-id': member.tenant.id } as Headers };
+}
+
+async function rootHeaders(): Promise<Headers> {
+  const root = await makeRoot(t.database.db);
+  return bearer(await signIn(t.app, root.email, GOOD_PASSWORD));
+}
+
+/** Every announcement row, so "unchanged" means unchanged. */
+async function rows() {
+  return t.database.db.select().from(announcements).orderBy(asc(announcements.id));
+}
+
+function create(headers: Headers, body: unknown, url = '/msbapi/v2/announcements') {
+  return t.app.inject({ method: 'POST', url, headers, payload: body as object });
+}
+
+const current = (headers: Headers = {}) => t.app.inject({ method: 'GET', url: '/msbapi/public/announcements', headers });
+const textsOf = (res: { json(): { data: { items: { text: string }[] } } }) => res.json().data.items.map((a) => a.text);
+
+describe("a tenant admin's announcements", () => {
+  it('creates, lists, updates and deletes them', async () => {
+    const admin = await adminOf();
+    const created = await create(admin.headers, { text: '  Maintenance tonight  ', startTime: at(HOUR), endTime: at(2 * HOUR) });
+    expect(created.statusCode).toBe(200);
+    const announcement = created.json().data;
+    expect(announcement).toMatchObject({ text: 'Maintenance tonight', tenantId: admin.tenant.id });
+    const [row] = (await rows()).filter((r) => r.id === announcement.id);
+    expect(row!.createdBy).toBe(admin.user.id);
+
+    const past = (await create(admin.headers, { text: 'Old news', startTime: at(-3 * HOUR), endTime: at(-2 * HOUR) })).json().data;
+    const list = await t.app.inject({ method: 'GET', url: '/msbapi/v2/announcements', headers: admin.headers });
+    // Past ones stay listed for administrators; the latest start comes first.
+    expect(list.json().data.items.map((a: { id: string }) => a.id)).toEqual([announcement.id, past.id]);
+
+    const updated = await t.app.inject({
+      method: 'PUT',
+      url: `/msbapi/v2/announcements/${announcement.id}`,
+      headers: admin.headers,
+      payload: { text: 'Maintenance moved', startTime: at(3 * HOUR), endTime: at(4 * HOUR) },
+    });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json().data).toMatchObject({ id: announcement.id, text: 'Maintenance moved' });
+    expect(Date.parse(updated.json().data.startTime)).toBeGreaterThan(Date.now() + 2 * HOUR);
+
+    const removed = await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/announcements/${announcement.id}`, headers: admin.headers });
+    expect(removed.json()).toEqual({ code: 1, data: { id: announcement.id } });
+    expect((await rows()).some((r) => r.id === announcement.id)).toBe(false);
+    const again = await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/announcements/${announcement.id}`, headers: admin.headers });
+    expect(again.statusCode).toBe(404);
+  });
+
+  it('refuses an end before the start (-6 on endTime), empty text and bad dates, storing nothing', async () => {
+    const admin = await adminOf();
+    const before = await rows();
+    const backwards = await create(admin.headers, { text: 'Backwards', startTime: at(2 * HOUR), endTime: at(HOUR) });
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json()).toMatchObject({ code: -6, issues: [{ path: 'body.endTime', message: 'endTime must be after startTime' }] });
+
+    const same = at(HOUR);
+    expect((await create(admin.headers, { text: 'Zero length', startTime: same, endTime: same })).json().issues).toEqual([
+      { path: 'body.endTime', message: 'endTime must be after startTime' },
+    ]);
+    const blank = await create(admin.headers, { text: '   ', startTime: at(0), endTime: at(HOUR) });
+    expect(blank.json()).toMatchObject({ code: -6, issues: [{ path: 'body.text' }] });
+    const notADate = await create(admin.headers, { text: 'When?', startTime: 'tomorrow', endTime: at(HOUR) });
+    expect(notADate.json()).toMatchObject({ code: -6, issues: [{ path: 'body.startTime' }] });
+    const tooLong = await create(admin.headers, { text: 'x'.repeat(1001), startTime: at(0), endTime: at(HOUR) });
+    expect(tooLong.json()).toMatchObject({ code: -6, issues: [{ path: 'body.text' }] });
+    expect(await rows()).toEqual(before);
+
+    const mine = (await create(admin.headers, { text: 'Fine', startTime: at(0), endTime: at(HOUR) })).json().data;
+    const snapshot = await rows();
+    const badUpdate = await t.app.inject({
+      method: 'PUT',
+      url: `/msbapi/v2/announcements/${mine.id}`,
+      headers: admin.headers,
+      payload: { text: 'Fine', startTime: at(HOUR), endTime: at(0) },
+    });
+    expect(badUpdate.json()).toMatchObject({ code: -6, issues: [{ path: 'body.endTime' }] });
+    expect(await rows()).toEqual(snapshot);
+  });
+
+  it("keeps tenants apart: B's admin cannot list, change or delete A's (404), and nothing changes", async () => {
+    const a = await adminOf();
+    const b = await adminOf();
+    const ofA = (await create(a.headers, { text: 'Only for A', startTime: at(0), endTime: at(HOUR) })).json().data;
+    const before = await rows();
+
+    const listB = await t.app.inject({ method: 'GET', url: '/msbapi/v2/announcements', headers: b.headers });
+    expect(listB.json().data.items.map((x: { id: string }) => x.id)).not.toContain(ofA.id);
+    // B's admin naming tenant A in the header is an outsider there.
+    const asOutsider = { ...b.headers, 'x-tenant-id': a.tenant.id };
+    expect((await t.app.inject({ method: 'GET', url: '/msbapi/v2/announcements', headers: asOutsider })).statusCode).toBe(404);
+
+    const payload = { text: 'Hijacked', startTime: at(0), endTime: at(HOUR) };
+    for (const headers of [b.headers, asOutsider]) {
+      const put = await t.app.inject({ method: 'PUT', url: `/msbapi/v2/announcements/${ofA.id}`, headers, payload });
+      expect(put.statusCode).toBe(404);
+      expect(put.json()).toEqual({ code: -1, data: null, message: 'Not found.' });
+      const del = await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/announcements/${ofA.id}`, headers });
+      expect(del.statusCode).toBe(404);
+    }
+    // Nor may a tenant admin reach root's instance-wide ones through the tenant endpoints.
+    const instance = (await create(await rootHeaders(), { text: 'Instance', startTime: at(0), endTime: at(HOUR) }, '/msbapi/v2/root/announcements')).json()
+      .data;
+    const afterRoot = await rows();
+    expect((await t.app.inject({ method: 'PUT', url: `/msbapi/v2/announcements/${instance.id}`, headers: a.headers, payload })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/announcements/${instance.id}`, headers: a.headers })).statusCode).toBe(404);
+    expect(await rows()).toEqual(afterRoot);
+    expect(afterRoot.filter((r) => r.id !== instance.id)).toEqual(before);
+  });
+
+  it('refuses members who are not admins (403) and changes nothing', async () => {
+    const admin = await adminOf();
+    const existing = (await create(admin.headers, { text: 'Existing', startTime: at(0), endTime: at(HOUR) })).json().data;
+    const payload = { text: 'Mine now', startTime: at(0), endTime: at(HOUR) };
+    for (const role of ['signer', 'custodian'] as const) {
+      const member = await adminOf(role, admin.tenant);
+      const before = await rows();
+      const attempts = [
+        await t.app.inject({ method: 'GET', url: '/msbapi/v2/announcements', headers: member.headers }),
+        await create(member.headers, payload),
+        await t.app.inject({ method: 'PUT', url: `/msbapi/v2/announcements/${existing.id}`, headers: member.headers, payload }),
+        await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/announcements/${existing.id}`, headers: member.headers }),
+      ];
+      for (const res of attempts) {
+        expect(res.statusCode).toBe(403);
+        expect(res.json().code).toBe(-11);
+      }
+      expect(await rows()).toEqual(before);
+    }
+  });
+});
+
+describe("root's instance-wide announcements", () => {
+  it('are managed by root only, apart from any tenant', async () => {
+    const root = await rootHeaders();
+    const admin = await adminOf();
+    const ofTenant = (await create(admin.headers, { text: 'Tenant one', startTime: at(0), endTime: at(HOUR) })).json().data;
+
+    const made = await create(root, { text: 'Upgrade on Sunday', startTime: at(HOUR), endTime: at(5 * HOUR) }, '/msbapi/v2/root/announcements');
+    expect(made.json().data).toMatchObject({ text: 'Upgrade on Sunday', tenantId: null });
+    const id = made.json().data.id as string;
+
+    const list = await t.app.inject({ method: 'GET', url: '/msbapi/v2/root/announcements', headers: root });
+    const listed = list.json().data.items as { id: string; tenantId: string | null }[];
+    expect(listed.map((a) => a.id)).toContain(id);
+    expect(listed.every((a) => a.tenantId === null)).toBe(true);
+
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: `/msbapi/v2/root/announcements/${id}`,
+      headers: root,
+      payload: { text: 'Upgrade on Monday', startTime: at(HOUR), endTime: at(5 * HOUR) },
+    });
+    expect(changed.json().data.text).toBe('Upgrade on Monday');
+
+    // Root's endpoints never reach a tenant's rows.
+    const before = await rows();
+    const payload = { text: 'x', startTime: at(0), endTime: at(HOUR) };
+    expect((await t.app.inject({ method: 'PUT', url: `/msbapi/v2/root/announcements/${ofTenant.id}`, headers: root, payload })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/root/announcements/${ofTenant.id}`, headers: root })).statusCode).toBe(404);
+    // A tenant admin is not root.
+    for (const res of [
+      await t.app.inject({ method: 'GET', url: '/msbapi/v2/root/announcements', headers: admin.headers }),
+      await create(admin.headers, payload, '/msbapi/v2/root/announcements'),
+      await t.app.inject({ method: 'PUT', url: `/msbapi/v2/root/announcements/${id}`, headers: admin.headers, payload }),
+      await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/root/announcements/${id}`, headers: admin.headers }),
+    ]) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe(-11);
+    }
+    expect(await rows()).toEqual(before);
+
+    expect((await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/root/announcements/${id}`, headers: root })).json().data).toEqual({ id });
+    expect(await create(root, { text: 'Backwards', startTime: at(HOUR), endTime: at(0) }, '/msbapi/v2/root/announcements')).toMatchObject({
+      statusCode: 400,
+    });
+  });
+});
+
+describe('the public current announcements', () => {
+  it('shows what has not ended, instance-wide plus the caller tenant’s own, by start; never another tenant’s', async () => {
+    const root = await rootHeaders();
+    const a = await adminOf();
+    const b = await adminOf();
+    const memberOfA = await adminOf('signer', a.tenant);
+    const tag = randomUUID().slice(0, 8);
+    const make = (headers: Headers, text: string, start: number, end: number, url?: string) =>
+      create(headers, { text: `${tag} ${text}`, startTime: at(start), endTime: at(end) }, url);
+    const rootUrl = '/msbapi/v2/root/announcements';
+    await make(root, 'instance later', 2 * HOUR, 3 * HOUR, rootUrl);
+    await make(root, 'instance now', -HOUR, HOUR, rootUrl);
+    await make(root, 'instance over', -2 * HOUR, -HOUR, rootUrl);
+    await make(a.headers, 'A now', -30 * 60_000, HOUR);
+    await make(a.headers, 'A over', -3 * HOUR, -60_000);
+    await make(b.headers, 'B now', -HOUR, HOUR);
+    const mine = (res: Awaited<ReturnType<typeof current>>) => textsOf(res).filter((text) => text.startsWith(tag));
+
+    // Anonymous (the login page): instance-wide only, ended ones left out, earliest start first.
+    expect(mine(await current())).toEqual([`${tag} instance now`, `${tag} instance later`]);
+    // A member of A (any role) also sees A's own, never B's.
+    expect(mine(await current(memberOfA.headers))).toEqual([`${tag} instance now`, `${tag} A now`, `${tag} instance later`]);
+    expect(mine(await current(b.headers))).toEqual([`${tag} instance now`, `${tag} B now`, `${tag} instance later`]);
+
+    // A header naming a tenant the caller does not belong to, a bad token or a junk header is just
+    // an anonymous visitor: no failure, no tenant announcements.
+    const strangers: Headers[] = [
+      { ...memberOfA.headers, 'x-tenant-id': b.tenant.id },
+      { authorization: 'Bearer not-a-real-token-at-all', 'x-tenant-id': a.tenant.id },
+      { ...memberOfA.headers, 'x-tenant-id': 'not-a-uuid' },
+      { 'x-tenant-id': a.tenant.id },
+    ];
+    for (const headers of strangers) {
+      const res = await current(headers);
+      expect(res.statusCode).toBe(200);
+      expect(mine(res)).toEqual([`${tag} instance now`, `${tag} instance later`]);
+    }
+  });
+});

@@ -1,0 +1,361 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DocumentSummary, DocumentTemplate, EpakDetail, newTag, type Tag, type WorkflowStateDefinition } from '@pakt/domain';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentTemplates, epaks, workflows } from '../../platform/db/schema';
+import { GOOD_PASSWORD, makeMember } from '../../test/factories';
+import { multipart } from '../../test/multipart';
+import { bearer, signIn } from '../../test/sign-in';
+import { buildTestApp, type TestApp } from '../../test/test-app';
+
+/**
+ * Document templates (issue 8, spec §7): made from an ePak or an upload, shared in the tenant,
+ * changed or deleted by their author or an admin, exported whole, and composed from in one step.
+ * Anonymous callers, outsiders with a foreign tenant header and wrong roles are walked by
+ * http/guarded-endpoints.test.ts; here, ids of another tenant used from one's own.
+ */
+const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
+
+let t: TestApp;
+type Who = { headers: Record<string, string>; user: { id: string; email: string }; tenant: { id: string } };
+
+async function member(role: 'admin' | 'custodian' | 'submitter', tenant?: { id: string }): Promise<Who> {
+  const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}) });
+  const grant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
+  return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
+}
+
+const pdf = (name: string) => fs.readFileSync(path.join(CORPUS, name));
+
+async function uploadDocument(who: Who, name: string) {
+  const body = multipart(pdf(name), name);
+  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...who.headers, ...body.headers }, payload: body.payload });
+  expect(res.statusCode, res.body).toBe(200);
+  return DocumentSummary.parse(res.json().data);
+}
+
+/** A multipart body with text fields before the file, as the web client sends it. */
+function multipartWith(fields: Record<string, string>, file: Buffer, filename: string) {
+  const boundary = '----pakt-template-boundary';
+  const parts = Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  const payload = Buffer.concat([
+    ...parts,
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+const uploadTemplate = (who: Who, name: string, fields: Record<string, string> = {}) => {
+  const body = multipartWith(fields, pdf(name), name);
+  return t.app.inject({ method: 'POST', url: '/msbapi/v1/documenttemplate/upload', headers: { ...who.headers, ...body.headers }, payload: body.payload });
+};
+
+async function stateOf(who: Who, type: string) {
+  const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/workflow/states', headers: who.headers });
+  return (res.json().data.states as WorkflowStateDefinition[]).find((state) => state.type === type)!.workflowStateId;
+}
+
+const tag = (uuid: string, type: Tag['type'], x: number, y: number, userEmail?: string) =>
+  newTag({ uuid, type, pageNumber: 1, positionX: x, positionY: y, ...(userEmail ? { userEmail } : {}) });
+
+const SIGNATURE = '00000000-0000-4000-8000-0000000000a1';
+const REASON = '00000000-0000-4000-8000-0000000000a2';
+const NOTE = '00000000-0000-4000-8000-0000000000a3';
+
+/** A draft on a one-page A4 for one signer, with a signature, a reason and an unassigned note. */
+async function composedDraft(owner: Who, signerEmail: string, workflowId?: string) {
+  const document = await uploadDocument(owner, 'plain-1p-libreoffice.pdf');
+  const body = {
+    subject: 'Lease, flat 3',
+    documentIds: [document.documentId],
+    steps: [{ workflowStateId: await stateOf(owner, 'SIGN'), recipients: [{ email: signerEmail }] }],
+    ...(workflowId ? { workflowId } : {}),
+  };
+  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v2/epak', headers: owner.headers, payload: body });
+  expect(res.statusCode, res.body).toBe(200);
+  const epak = EpakDetail.parse(res.json().data);
+  const tags = [tag(SIGNATURE, 'signature', 60, 600, signerEmail), tag(REASON, 'reason', 60, 660, signerEmail), tag(NOTE, 'text', 300, 100)];
+  const saved = await t.app.inject({
+    method: 'PUT',
+    url: `/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[0]!.documentId}/signatureblocks`,
+    headers: owner.headers,
+    payload: { tags },
+  });
+  expect(saved.statusCode, saved.body).toBe(200);
+  return epak;
+}
+
+async function saveAsTemplate(owner: Who, ePakId: string, name: string) {
+  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documenttemplates', headers: owner.headers, payload: { ePakId, name } });
+  expect(res.statusCode, res.body).toBe(200);
+  return DocumentTemplate.parse(res.json().data);
+}
+
+const list = async (who: Who) => {
+  const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/documenttemplates', headers: who.headers });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json().data.templates as unknown[]).map((one) => DocumentTemplate.parse(one));
+};
+const update = (who: Who, id: string, payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'PUT', url: `/msbapi/v1/documenttemplates/${id}`, headers: who.headers, payload });
+const remove = (who: Who, ids: string[]) => t.app.inject({ method: 'DELETE', url: '/msbapi/v1/documenttemplates', headers: who.headers, payload: { docTemplateIds: ids } });
+const composeFrom = (who: Who, id: string, payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: `/msbapi/v1/documenttemplates/${id}/epak`, headers: who.headers, payload });
+
+/** Every template, workflow and ePak row, to prove a refusal changed nothing. */
+async function snapshot() {
+  const all = async (table: string) => JSON.stringify((await t.database.executeSql(`select * from "${table}" order by id`, [])).rows);
+  return [await all('document_templates'), await all('workflows'), await all('epaks'), await all('epak_documents')].join('\n');
+}
+
+let A: Who, Cus: Who, Cus2: Who, Other: Who;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  A = await member('admin');
+  Cus = await member('custodian', A.tenant);
+  Cus2 = await member('submitter', A.tenant);
+  Other = await member('custodian');
+});
+afterAll(() => t.close());
+
+describe('saving an ePak as a template', () => {
+  it('keeps its document and tags by place, and makes a workflow template of placeholders from hand-made steps', async () => {
+    const epak = await composedDraft(Cus, 'asha@example.test');
+    const template = await saveAsTemplate(Cus, epak.ePakId, 'Lease');
+    expect(template).toMatchObject({ name: 'Lease', documentName: 'plain-1p-libreoffice.pdf', pageCount: 1, signingPolicy: 'ESIGNATURE', editable: true });
+    const byUuid = new Map(template.tags.map((one) => [one.uuid, one]));
+    expect([byUuid.get(SIGNATURE)?.userEmail, byUuid.get(SIGNATURE)?.wfsOrderId]).toEqual(['slot:1.1', 1]);
+    expect(byUuid.get(REASON)?.userEmail).toBe('slot:1.1');
+    expect(byUuid.get(NOTE)?.userEmail).toBeUndefined();
+    expect(template.workflowName).toBe('Lease');
+    expect(template.workflowSteps).toEqual([expect.objectContaining({ type: 'SIGN', recipients: [{ type: 'placeholder', label: 'Sign 1' }] })]);
+
+    // Shared in the tenant: another composer sees it but may not change it; an admin may.
+    expect((await list(Cus2)).find((one) => one.docTemplateId === template.docTemplateId)).toMatchObject({ editable: false, ownerId: Cus.user.id });
+    expect((await list(A)).find((one) => one.docTemplateId === template.docTemplateId)?.editable).toBe(true);
+    expect(await list(Other)).toEqual([]);
+
+    // A name is the tenant's once, whatever its case.
+    const again = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documenttemplates', headers: Cus.headers, payload: { ePakId: epak.ePakId, name: 'LEASE' } });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({ code: -6, issues: [{ path: 'name', message: 'already used' }] });
+  });
+
+  it("links the ePak's own workflow template when the ePak still has its shape", async () => {
+    const sign = await stateOf(Cus, 'SIGN');
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/msbapi/v2/workflows',
+      headers: Cus.headers,
+      payload: { name: 'One signer', steps: [{ workflowStateId: sign, recipients: [{ type: 'placeholder', label: 'Tenant' }] }] },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const workflowId = made.json().data.workflowId as string;
+    const epak = await composedDraft(Cus, 'ben@example.test', workflowId);
+    const before = (await t.database.db.select().from(workflows)).length;
+    const template = await saveAsTemplate(Cus, epak.ePakId, 'Lease, one signer');
+    expect(template).toMatchObject({ workflowId, workflowName: 'One signer' });
+    expect((await t.database.db.select().from(workflows)).length).toBe(before);
+  });
+
+  it("answers 404 for someone else's ePak or another tenant's, and changes nothing", async () => {
+    const epak = await composedDraft(Other, 'carl@example.test');
+    const before = await snapshot();
+    for (const who of [Cus, A]) {
+      const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documenttemplates', headers: who.headers, payload: { ePakId: epak.ePakId, name: 'Stolen' } });
+      expect(res.statusCode).toBe(404);
+    }
+    const own = await composedDraft(Cus, 'dana@example.test');
+    const afterOwn = await snapshot();
+    const wrongDoc = await t.app.inject({
+      method: 'POST',
+      url: '/msbapi/v1/documenttemplates',
+      headers: Cus.headers,
+      payload: { ePakId: own.ePakId, documentId: epak.documents[0]!.documentId, name: 'Wrong document' },
+    });
+    expect(wrongDoc.statusCode).toBe(404);
+    expect(await snapshot()).toBe(afterOwn);
+    expect(before).not.toBe(afterOwn);
+  });
+});
+
+describe('composing from a template', () => {
+  it('fills the document and tags for the recipients given, and records the template', async () => {
+    const epak = await composedDraft(Cus, 'erin@example.test');
+    const template = await saveAsTemplate(Cus, epak.ePakId, 'Deed');
+    const steps = template.workflowSteps!.map((step) => ({ workflowStateId: step.workflowStateId, recipients: [{ email: 'Farah@Example.test' }] }));
+    const res = await composeFrom(Cus2, template.docTemplateId, { subject: 'Deed for Farah', steps, workflowId: template.workflowId });
+    expect(res.statusCode, res.body).toBe(200);
+    const composed = EpakDetail.parse(res.json().data);
+    expect(composed.documents.map((doc) => [doc.name, doc.sourceDocumentId])).toEqual([['plain-1p-libreoffice.pdf', null]]);
+    expect(composed.steps[0]!.recipients.map((r) => r.email)).toEqual(['farah@example.test']);
+    const [row] = await t.database.db.select().from(epaks).where(eq(epaks.id, composed.ePakId));
+    expect(row!.docTemplateId).toBe(template.docTemplateId);
+
+    const tagsRes = await t.app.inject({
+      method: 'GET',
+      url: `/msbapi/v2/epaks/${composed.ePakId}/documents/${composed.documents[0]!.documentId}/signatureblocks`,
+      headers: Cus2.headers,
+    });
+    const tags = tagsRes.json().data.tags as Tag[];
+    expect(tags.filter((one) => one.userEmail).map((one) => [one.uuid, one.userEmail, one.wfsOrderId])).toEqual([
+      [SIGNATURE, 'farah@example.test', 1],
+      [REASON, 'farah@example.test', 1],
+    ]);
+
+    // Tags and recipients agree, so it starts (no -107).
+    const started = await t.app.inject({ method: 'POST', url: `/msbapi/v2/epaks/${composed.ePakId}/start`, headers: Cus2.headers });
+    expect(started.statusCode, started.body).toBe(200);
+  });
+
+  it('refuses steps without someone at every place a tag names, and the template document given again (-176)', async () => {
+    const epak = await composedDraft(Cus, 'gita@example.test');
+    const template = await saveAsTemplate(Cus, epak.ePakId, 'Deed two');
+    const before = await snapshot();
+    const review = await stateOf(Cus, 'REVIEW');
+    const short = await composeFrom(Cus, template.docTemplateId, { subject: 'x', steps: [{ workflowStateId: review, recipients: [{ email: 'x@example.test' }] }, ] });
+    // Step 1 exists (someone is at place 1.1), so this one goes through; a template for step 2 would not.
+    expect(short.statusCode, short.body).toBe(200);
+    const twoStep = await update(Cus, template.docTemplateId, { workflowId: null, tags: template.tags.map((one) => (one.userEmail ? { ...one, userEmail: 'slot:2.1', wfsOrderId: 2 } : one)) });
+    expect(twoStep.statusCode, twoStep.body).toBe(200);
+    const afterUpdate = await snapshot();
+    const missing = await composeFrom(Cus, template.docTemplateId, { subject: 'x', steps: [{ workflowStateId: review, recipients: [{ email: 'x@example.test' }] }] });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ code: -6, issues: [{ path: 'steps' }] });
+    const doc = await uploadDocument(Cus, 'plain-1p-libreoffice.pdf');
+    const afterUpload = await snapshot();
+    const twice = await composeFrom(Cus, template.docTemplateId, {
+      subject: 'x',
+      documentIds: [doc.documentId],
+      steps: [1, 2].map(() => ({ workflowStateId: review, recipients: [{ email: 'x@example.test' }] })),
+    });
+    expect(twice.json().code).toBe(-176);
+    expect(await snapshot()).toBe(afterUpload);
+    expect(afterUpdate).not.toBe(before);
+  });
+});
+
+describe('uploading a template', () => {
+  it("makes the PDF's text and signature fields its tags, named after the file unless named", async () => {
+    const first = await uploadTemplate(Cus, 'form-libreoffice.pdf');
+    expect(first.statusCode, first.body).toBe(200);
+    const made = DocumentTemplate.parse(first.json().data);
+    expect(made).toMatchObject({ name: 'form-libreoffice', documentName: 'form-libreoffice.pdf', workflowId: null, pageCount: 1 });
+    expect(made.tags.length).toBeGreaterThan(0);
+    expect(made.tags.every((one) => one.type === 'text' && one.createType === 'existing' && one.userEmail === undefined)).toBe(true);
+
+    const second = DocumentTemplate.parse((await uploadTemplate(Cus, 'form-libreoffice.pdf')).json().data);
+    expect(second.name).toBe('form-libreoffice (2)');
+
+    const named = await uploadTemplate(Cus, 'form-empty-signature-field.pdf', { name: 'Signature page' });
+    expect(named.statusCode, named.body).toBe(200);
+    expect(DocumentTemplate.parse(named.json().data)).toMatchObject({ name: 'Signature page', tags: [expect.objectContaining({ type: 'signature' })] });
+  });
+
+  it('refuses what the document pipeline refuses, an unknown workflow and a taken name, storing nothing', async () => {
+    const before = await snapshot();
+    expect((await uploadTemplate(Cus, 'not-a-pdf-text.pdf')).json().code).toBe(-59);
+    const unknown = await uploadTemplate(Cus, 'plain-1p-pdftex.pdf', { workflowId: '00000000-0000-4000-8000-000000000000' });
+    expect(unknown.json()).toMatchObject({ code: -6, issues: [{ path: 'workflowId' }] });
+    const foreign = (await t.database.db.select().from(workflows)).find((row) => row.tenantId !== A.tenant.id);
+    if (foreign) expect((await uploadTemplate(Cus, 'plain-1p-pdftex.pdf', { workflowId: foreign.id })).json().code).toBe(-6);
+    expect((await uploadTemplate(Cus, 'plain-1p-pdftex.pdf', { name: 'lease' })).json().code).toBe(-6);
+    expect(await snapshot()).toBe(before);
+  });
+});
+
+describe('changing a template', () => {
+  it('renames it and checks its tags against the linked workflow and the placement rules', async () => {
+    const epak = await composedDraft(Cus, 'hari@example.test');
+    const template = await saveAsTemplate(Cus, epak.ePakId, 'Will');
+    const renamed = await update(Cus, template.docTemplateId, { name: 'Last will', description: 'Two witnesses' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json().data).toMatchObject({ name: 'Last will', description: 'Two witnesses' });
+
+    const before = await snapshot();
+    const stray = template.tags.map((one) => (one.uuid === SIGNATURE ? { ...one, userEmail: 'slot:1.2' } : one));
+    const refused = await update(Cus, template.docTemplateId, { tags: stray });
+    expect(refused.json()).toMatchObject({ code: -6, issues: [{ path: `tags.${SIGNATURE}.userEmail` }] });
+    const offPage = template.tags.map((one) => (one.uuid === NOTE ? { ...one, positionX: 5000 } : one));
+    expect((await update(Cus, template.docTemplateId, { tags: offPage })).json().code).toBe(-6);
+    expect((await update(Cus, template.docTemplateId, { name: 'Lease' })).json().code).toBe(-6);
+    // Another composer may use it but not change it (-11); an outsider does not find it.
+    expect((await update(Cus2, template.docTemplateId, { name: 'Mine now' })).json().code).toBe(-11);
+    expect((await update(Other, template.docTemplateId, { name: 'Mine now' })).statusCode).toBe(404);
+    expect(await snapshot()).toBe(before);
+    expect((await update(A, template.docTemplateId, { name: 'Will (admin)' })).statusCode).toBe(200);
+  });
+
+  it('replaces the document only with one of the same pages (-189 otherwise)', async () => {
+    const epak = await composedDraft(Cus, 'ira@example.test');
+    const template = await saveAsTemplate(Cus, epak.ePakId, 'Replaceable');
+    const letter = await uploadDocument(Cus, 'landscape-letter-1p.pdf');
+    const longer = await uploadDocument(Cus, 'mixed-sizes-openoffice.pdf');
+    const before = await snapshot();
+    for (const doc of [letter, longer]) {
+      const res = await update(Cus, template.docTemplateId, { documentId: doc.documentId });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().code).toBe(-189);
+    }
+    // Someone else's document is not found.
+    const theirs = await uploadDocument(Cus2, 'plain-1p-pdftex.pdf');
+    expect((await update(Cus, template.docTemplateId, { documentId: theirs.documentId })).statusCode).toBe(404);
+    expect(await snapshot()).toBe(before);
+    const a4 = await uploadDocument(Cus, 'plain-1p-pdftex.pdf');
+    const replaced = await update(Cus, template.docTemplateId, { documentId: a4.documentId });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(replaced.json().data).toMatchObject({ documentName: 'plain-1p-pdftex.pdf', size: a4.size });
+    expect(replaced.json().data.tags).toHaveLength(3);
+  });
+});
+
+describe('exporting and deleting', () => {
+  it('exports the template, its workflow template and the PDF whole', async () => {
+    const epak = await composedDraft(Cus, 'jo@example.test');
+    const template = await saveAsTemplate(Cus, epak.ePakId, 'Exported');
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/msbapi/v2/documenttemplate/${template.docTemplateId}/workflowtemplate/${template.workflowId}/export`,
+      headers: Cus2.headers,
+    });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(res.headers['content-type']).toMatch(/application\/json/);
+    expect(res.headers['content-disposition']).toContain('Exported.template.json');
+    expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+    const file = JSON.parse(res.body);
+    expect(file).toMatchObject({ format: 'pakt.documentTemplate', version: 1, template: { name: 'Exported' }, workflowTemplate: { workflowId: template.workflowId } });
+    const bytes = Buffer.from(file.document.contentBase64, 'base64');
+    expect(bytes.length).toBe(template.size);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(file.document.sha256);
+    expect(bytes.equals(pdf('plain-1p-libreoffice.pdf'))).toBe(true);
+
+    const foreign = await t.app.inject({
+      method: 'GET',
+      url: `/msbapi/v2/documenttemplate/${template.docTemplateId}/workflowtemplate/${template.workflowId}/export`,
+      headers: Other.headers,
+    });
+    expect(foreign.statusCode).toBe(404);
+  });
+
+  it('deletes all or none: its author or an admin, and nobody outside the tenant', async () => {
+    const mine = DocumentTemplate.parse((await uploadTemplate(Cus, 'plain-1p-pdftex.pdf', { name: 'To delete' })).json().data);
+    const theirs = DocumentTemplate.parse((await uploadTemplate(Cus2, 'plain-1p-pdftex.pdf', { name: 'Not mine' })).json().data);
+    const outside = DocumentTemplate.parse((await uploadTemplate(Other, 'plain-1p-pdftex.pdf', { name: 'Elsewhere' })).json().data);
+    const before = await snapshot();
+    expect((await remove(Cus, [mine.docTemplateId, theirs.docTemplateId])).json().code).toBe(-11);
+    expect((await remove(Cus, [mine.docTemplateId, outside.docTemplateId])).statusCode).toBe(404);
+    expect(await snapshot()).toBe(before);
+    const done = await remove(Cus, [mine.docTemplateId]);
+    expect(done.json()).toMatchObject({ data: { deleted: 1 } });
+    expect((await remove(A, [theirs.docTemplateId])).json().data.deleted).toBe(1);
+    const left = await t.database.db.select({ id: documentTemplates.id }).from(documentTemplates).where(eq(documentTemplates.tenantId, A.tenant.id));
+    expect(left.map((row) => row.id)).not.toContain(mine.docTemplateId);
+    expect(left.map((row) => row.id)).not.toContain(theirs.docTemplateId);
+  });
+});

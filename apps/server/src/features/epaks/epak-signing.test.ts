@@ -1,0 +1,405 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DocumentSummary, EpakDetail, newTag, type Tag, type TokenGrant, type WorkflowStateDefinition } from '@pakt/domain';
+import { asc, eq } from 'drizzle-orm';
+import { PNG } from 'pngjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { epakActivities, epakDocumentRevisions, epaks, outbox } from '../../platform/db/schema';
+import { readZip } from '../../test/audit-support';
+import { run } from '../../test/signing-support';
+import { GOOD_PASSWORD, makeMember } from '../../test/factories';
+import { multipart } from '../../test/multipart';
+import { bearer, signIn } from '../../test/sign-in';
+import { buildTestApp, type TestApp } from '../../test/test-app';
+
+/**
+ * The signing flow through the API (issue 5): a reviewer, two internal signers and an external
+ * signer reached by the link in the outbox. Every signer's step is a PAdES revision; the result
+ * verifies in pdfsig (three valid signatures) and passes qpdf --check.
+ */
+const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
+
+let t: TestApp;
+afterEach(() => t.close());
+
+type Headers = Record<string, string>;
+
+async function member(role: 'custodian' | 'signer', tenant?: { id: string }, email?: string) {
+  const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}), ...(email ? { user: { email } } : {}) });
+  const grant: TokenGrant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
+  return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } as Headers };
+}
+
+/** A small transparent PNG with a stroke: what a drawn signature arrives as. */
+function drawnSignature(): string {
+  const png = new PNG({ width: 60, height: 20 });
+  for (let x = 5; x < 55; x++) {
+    const y = 10 + Math.round(4 * Math.sin(x / 5));
+    const at = (y * 60 + x) * 4;
+    png.data[at] = 20;
+    png.data[at + 1] = 30;
+    png.data[at + 2] = 120;
+    png.data[at + 3] = 255;
+  }
+  return `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
+}
+
+const inject = (method: 'GET' | 'POST' | 'PUT', url: string, headers: Headers, payload?: unknown) =>
+  t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+
+/** One corpus file uploaded by `headers`' owner. */
+async function uploadCorpus(headers: Headers, file: string) {
+  const upload = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
+  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...headers, ...upload.headers }, payload: upload.payload });
+  return DocumentSummary.parse(res.json().data);
+}
+
+async function workflowStates(headers: Headers) {
+  return (await inject('GET', '/msbapi/v1/workflow/states', headers)).json().data.states as WorkflowStateDefinition[];
+}
+
+async function composeAndStart(file = 'incremental-pdf20.pdf') {
+  const owner = await member('custodian');
+  const reviewer = await member('custodian', owner.tenant);
+  const first = await member('signer', owner.tenant);
+  const second = await member('signer', owner.tenant);
+  const external = 'outside.signer@elsewhere.test';
+  const doc = await uploadCorpus(owner.headers, file);
+  const list = await workflowStates(owner.headers);
+  const state = (type: string) => list.find((s) => s.type === type)!.workflowStateId;
+  const composed = await inject('POST', '/msbapi/v2/epak', owner.headers, {
+    subject: 'Lease renewal',
+    documentIds: [doc.documentId],
+    viewEnforced: true,
+    steps: [
+      { workflowStateId: state('REVIEW'), recipients: [{ email: reviewer.user.email }] },
+      { workflowStateId: state('SIGN'), recipients: [{ email: first.user.email }, { email: second.user.email }, { email: external }] },
+    ],
+  });
+  expect(composed.statusCode, composed.body).toBe(200);
+  const epak = EpakDetail.parse(composed.json().data);
+  const documentId = epak.documents[0]!.documentId;
+  const tag = (uuid: string, type: Tag['type'], x: number, y: number, email: string, extra: Partial<Tag> = {}) =>
+    ({ ...newTag({ uuid, type, pageNumber: 1, positionX: x, positionY: y, userEmail: email }, { rotate: epak.documents[0]!.pages[0]!.rotate }), ...extra }) as Tag;
+  const tags = [
+    tag('00000000-0000-4000-8000-000000000001', 'signature', 40, 40, first.user.email),
+    tag('00000000-0000-4000-8000-000000000002', 'reason', 40, 100, first.user.email),
+    tag('00000000-0000-4000-8000-000000000003', 'timeStamp', 40, 130, first.user.email),
+    tag('00000000-0000-4000-8000-000000000004', 'signature', 220, 40, second.user.email),
+    tag('00000000-0000-4000-8000-000000000005', 'reason', 220, 100, second.user.email),
+    tag('00000000-0000-4000-8000-000000000006', 'text', 220, 130, second.user.email, { validations: { required: { value: true } } }),
+    tag('00000000-0000-4000-8000-000000000007', 'signature', 40, 200, external),
+    tag('00000000-0000-4000-8000-000000000008', 'reason', 40, 260, external),
+  ];
+  const saved = await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/signatureblocks`, owner.headers, { tags });
+  expect(saved.statusCode, saved.body).toBe(200);
+  const started = await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/start`, owner.headers);
+  expect(started.statusCode, started.body).toBe(200);
+  return { owner, reviewer, first, second, external, epak, documentId };
+}
+
+const signUrl = (epakId: string, documentId: string) => `/msbapi/v2/epaks/${epakId}/documents/${documentId}/sign`;
+const viewUrl = (epakId: string, documentId: string) => `/msbapi/v2/epak/${epakId}/document/${documentId}/view`;
+
+describe('signing an ePak', () => {
+  it('takes a reviewer, two internal signers and an external signer to three valid signatures', async () => {
+    t = await buildTestApp();
+    const { owner, reviewer, first, second, external, epak, documentId } = await composeAndStart();
+    const db = t.database.db;
+
+    // The reviewer is asked first; view enforcement holds the review until the document is opened.
+    expect((await db.select().from(outbox).where(eq(outbox.recipient, reviewer.user.email)))[0]).toMatchObject({ kind: 'epak_review_request' });
+    const early = await inject('POST', '/msbapi/v2/epak/status', reviewer.headers, { ePakId: epak.ePakId, status: 'Reviewed' });
+    expect(early.json()).toMatchObject({ code: -6, issues: [{ path: 'viewEnforced' }] });
+    expect((await inject('POST', signUrl(epak.ePakId, documentId), reviewer.headers, { values: [] })).json().code).toBe(-6);
+    // A signer cannot act before their step (-28).
+    expect((await inject('POST', signUrl(epak.ePakId, documentId), first.headers, { values: [] })).json().code).toBe(-28);
+    const viewed = await inject('PUT', viewUrl(epak.ePakId, documentId), reviewer.headers);
+    expect(viewed.json().data).toMatchObject({ isRead: true, eligibleForAction: true, canAct: true, stepType: 'REVIEW' });
+    const reviewed = await inject('POST', '/msbapi/v2/epak/status', reviewer.headers, { ePakId: epak.ePakId, status: 'Reviewed' });
+    expect(reviewed.json().data).toMatchObject({ status: 'InProgress', signerStatus: 'Reviewed' });
+
+    // The signing step's people are mailed: the internal ones a link into the app, the external
+    // one a signing link, which no answer to the sender ever shows.
+    const mails = await db.select().from(outbox).where(eq(outbox.kind, 'epak_sign_request')).orderBy(asc(outbox.createdAt));
+    expect(mails.map((m) => m.recipient).sort()).toEqual([first.user.email, second.user.email, external].sort());
+    expect(mails.find((m) => m.recipient === first.user.email)!.body).toContain(`/sign?ePakId=${epak.ePakId}`);
+    const link = /\/emailsign\?token=([A-Za-z0-9_-]+)/.exec(mails.find((m) => m.recipient === external)!.body)![1]!;
+    const ownerView = await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}`, owner.headers);
+    expect(ownerView.body).not.toContain(link);
+
+    // A required field left empty is named (-6); values for someone else's field are refused.
+    await inject('PUT', viewUrl(epak.ePakId, documentId), second.headers);
+    const missing = await inject('POST', signUrl(epak.ePakId, documentId), second.headers, {
+      values: [{ uuid: '00000000-0000-4000-8000-000000000004', value: drawnSignature() }],
+    });
+    expect(missing.json()).toMatchObject({ code: -6, issues: [{ path: 'values.00000000-0000-4000-8000-000000000006' }] });
+    const foreign = await inject('POST', signUrl(epak.ePakId, documentId), second.headers, {
+      values: [{ uuid: '00000000-0000-4000-8000-000000000001', value: 'x' }],
+    });
+    expect(foreign.json()).toMatchObject({ code: -6, issues: [{ message: 'this field is not yours to fill' }] });
+
+    // The external signer: the link becomes a session for this ePak only.
+    expect((await inject('GET', '/msbapi/v2/epaks/pks_not-a-real-token-at-all/exchange', {})).json().code).toBe(-42);
+    const exchanged = await inject('GET', `/msbapi/v2/epaks/${link}/exchange`, {});
+    expect(exchanged.statusCode, exchanged.body).toBe(200);
+    const linkHeaders = { authorization: `Bearer ${exchanged.json().data.accessToken}` };
+    expect((await inject('GET', '/msbapi/v1/users/profile', linkHeaders)).statusCode).toBe(403);
+    expect((await inject('GET', `/msbapi/v2/epaks/${owner.tenant.id}`, linkHeaders)).statusCode).toBe(404);
+    const externalView = await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}`, linkHeaders);
+    expect(externalView.statusCode, externalView.body).toBe(200);
+    const asExternal = EpakDetail.parse(externalView.json().data);
+    expect(asExternal.viewer).toMatchObject({ canAct: true, stepType: 'SIGN', eligibleForAction: false });
+    await inject('PUT', viewUrl(epak.ePakId, documentId), linkHeaders);
+    const externalSigned = await inject('POST', signUrl(epak.ePakId, documentId), linkHeaders, {
+      values: [{ uuid: '00000000-0000-4000-8000-000000000007', value: drawnSignature() }],
+      reason: 'I agree',
+    });
+    expect(externalSigned.json().data, externalSigned.body).toMatchObject({ documentStatus: 'Signed', signerStatus: 'Signed', epakStatus: 'InProgress', revision: 1 });
+
+    // The first signer; a retry answers the same and appends nothing.
+    await inject('PUT', viewUrl(epak.ePakId, documentId), first.headers);
+    const firstBody = { values: [{ uuid: '00000000-0000-4000-8000-000000000001', value: drawnSignature() }], reason: 'Approved' };
+    const once = await inject('POST', signUrl(epak.ePakId, documentId), first.headers, firstBody);
+    const again = await inject('POST', signUrl(epak.ePakId, documentId), first.headers, firstBody);
+    expect(once.json().data).toMatchObject({ revision: 2, signerStatus: 'Signed' });
+    expect(again.json().data).toEqual(once.json().data);
+
+    const last = await inject('POST', signUrl(epak.ePakId, documentId), second.headers, {
+      values: [
+        { uuid: '00000000-0000-4000-8000-000000000004', value: drawnSignature() },
+        { uuid: '00000000-0000-4000-8000-000000000006', value: 'Flat 4B' },
+      ],
+      reason: 'Witness',
+    });
+    expect(last.json().data, last.body).toMatchObject({ revision: 3, epakStatus: 'Completed', remainingDocumentIds: [] });
+    expect((await db.select().from(outbox).where(eq(outbox.kind, 'epak_completed'))).map((m) => m.recipient)).toEqual([owner.user.email]);
+    // Too late to reject (-72).
+    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/reject`, first.headers, { comment: 'no' })).json().code).toBe(-72);
+
+    // The owner downloads: three signatures, all valid; qpdf is happy.
+    const download = await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/download`, owner.headers);
+    expect(download.statusCode).toBe(200);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-signed-'));
+    const file = path.join(dir, 'signed.pdf');
+    fs.writeFileSync(file, download.rawPayload);
+    const sig = run('pdfsig', [file]);
+    expect((sig.stdout.match(/^Signature #\d+:/gm) ?? []).length, sig.stdout).toBe(3);
+    expect((sig.stdout.match(/Signature Validation: Signature is Valid\./g) ?? []).length, sig.stdout).toBe(3);
+    const qpdf = run('qpdf', ['--check', file]);
+    expect(qpdf.status, qpdf.stdout + qpdf.stderr).toBe(0);
+    const text = run('pdftotext', [file, '-']).stdout;
+    expect(text).toContain('Flat 4B');
+    fs.rmSync(dir, { recursive: true, force: true });
+
+    // Each revision appends to the one before it, and the activity says so with hashes.
+    const revisions = await db.select().from(epakDocumentRevisions).orderBy(asc(epakDocumentRevisions.seq));
+    expect(revisions.map((r) => r.seq)).toEqual([1, 2, 3]);
+    expect(revisions[1]!.predecessorSha256).toBe(revisions[0]!.sha256);
+    const actions = (await db.select().from(epakActivities).where(eq(epakActivities.epakId, epak.ePakId)).orderBy(asc(epakActivities.seq))).map((a) => a.action);
+    expect(actions).toEqual(['composed', 'started', 'reviewed', 'documentSigned', 'signed', 'documentSigned', 'signed', 'documentSigned', 'signed']);
+  });
+
+  it('keeps strangers out: another tenant 404, a link session on another endpoint 403', async () => {
+    t = await buildTestApp();
+    const { epak, documentId } = await composeAndStart('plain-1p-pdftex.pdf');
+    const stranger = await member('custodian');
+    for (const [method, url] of [
+      ['GET', `/msbapi/v2/epaks/${epak.ePakId}`],
+      ['POST', signUrl(epak.ePakId, documentId)],
+      ['PUT', viewUrl(epak.ePakId, documentId)],
+      ['GET', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/download`],
+    ] as const) {
+      const res = await inject(method, url, stranger.headers, method === 'GET' || method === 'PUT' ? undefined : { values: [] });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+    }
+    // Someone of the same tenant who is not a recipient is told the same.
+    const colleague = await member('signer', stranger.tenant.id === epak.ownerId ? undefined : undefined);
+    expect((await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}`, colleague.headers)).statusCode).toBe(404);
+  });
+
+  it('the owner stops an ePak under way; a recipient may not', async () => {
+    t = await buildTestApp();
+    const { owner, reviewer, epak } = await composeAndStart('plain-1p-pdftex.pdf');
+    expect((await inject('POST', '/msbapi/v2/epak/status', reviewer.headers, { ePakId: epak.ePakId, status: 'Stopped' })).statusCode).toBe(403);
+    const stopped = await inject('POST', '/msbapi/v2/epak/status', owner.headers, { ePakId: epak.ePakId, status: 'Stopped' });
+    expect(stopped.json().data).toMatchObject({ status: 'Stopped' });
+    const after = EpakDetail.parse((await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}`, reviewer.headers)).json().data);
+    expect(after.steps.flatMap((s) => s.recipients.map((r) => r.status))).toEqual(['Skipped', 'Skipped', 'Skipped', 'Skipped']);
+    expect(after.viewer?.canAct).toBe(false);
+  });
+});
+
+describe('signing in person', () => {
+  it('lets the host hand over the device once the signer has confirmed the mailed code', async () => {
+    t = await buildTestApp();
+    const owner = await member('custodian');
+    const signer = await member('signer', owner.tenant);
+    const other = await member('signer', owner.tenant);
+    const doc = await uploadCorpus(owner.headers, 'plain-1p-pdftex.pdf');
+    const list = await workflowStates(owner.headers);
+    const inPersonState = list.find((s) => s.type === 'INPERSONSIGN')!.workflowStateId;
+    const epak = EpakDetail.parse(
+      (
+        await inject('POST', '/msbapi/v2/epak', owner.headers, {
+          subject: 'Counter agreement',
+          documentIds: [doc.documentId],
+          steps: [{ workflowStateId: inPersonState, recipients: [{ email: signer.user.email }] }, { workflowStateId: inPersonState, recipients: [{ email: other.user.email }] }],
+        })
+      ).json().data,
+    );
+    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/start`, owner.headers)).statusCode).toBe(200);
+    const documentId = epak.documents[0]!.documentId;
+    const recipientId = epak.steps[0]!.recipients[0]!.recipientId;
+    // The host is told; the signer alone, on their own device, cannot sign this step.
+    const [hostMail] = await t.database.db.select().from(outbox).where(eq(outbox.kind, 'epak_inperson_request'));
+    expect(hostMail).toMatchObject({ recipient: owner.user.email });
+    expect((await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, { values: [] })).json()).toMatchObject({ code: -6, issues: [{ message: 'INPERSONSIGN' }] });
+    // Only the owner hosts; the next step's signer is not waited for yet.
+    expect((await inject('POST', '/msbapi/v2/epak/sign/auth', signer.headers, { ePakId: epak.ePakId, recipientId })).statusCode).toBe(403);
+    expect((await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId: epak.steps[1]!.recipients[0]!.recipientId })).json().code).toBe(-28);
+
+    const started = await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId });
+    const { otpId } = started.json().data as { otpId: string };
+    // One live code at a time: asking again at once is refused (-198).
+    expect((await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId })).json().code).toBe(-198);
+    const [codeMail] = await t.database.db.select().from(outbox).where(eq(outbox.kind, 'epak_inperson_code'));
+    expect(codeMail!.recipient).toBe(signer.user.email);
+    const code = /code is (\d{6})/.exec(codeMail!.body)![1]!;
+    // The challenge is no way to sign in as the signer.
+    const asSignIn = await t.app.inject({ method: 'POST', url: '/msbapi/v2/authentication/otp/verify', payload: { otpId, code } });
+    expect(asSignIn.json().code).toBe(-196);
+    const wrong = code === '000000' ? '111111' : '000000';
+    expect((await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId, otpId, code: wrong })).json().code).toBe(-138);
+    const confirmed = await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId, otpId, code });
+    expect(confirmed.json().data).toMatchObject({ signer: { email: signer.user.email } });
+    const signerHeaders = { authorization: `Bearer ${confirmed.json().data.signAuthToken}` };
+    // The same code does not work twice.
+    expect((await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId, otpId, code })).json()).toMatchObject({
+      code: -196,
+      message: expect.stringContaining('send a new code'),
+    });
+
+    const signed = await inject('POST', signUrl(epak.ePakId, documentId), signerHeaders, { values: [], reason: 'Signed at the counter' });
+    expect(signed.json().data, signed.body).toMatchObject({ signerStatus: 'Signed', epakStatus: 'InProgress' });
+    // The token reaches this ePak only.
+    expect((await inject('GET', '/msbapi/v1/users/profile', signerHeaders)).statusCode).toBe(403);
+  });
+});
+
+describe('attachments', () => {
+  it('takes a file for the signer\'s attachment field, shows its name, draws it when they sign, and zips it with the documents', async () => {
+    t = await buildTestApp();
+    const owner = await member('custodian');
+    const signer = await member('signer', owner.tenant);
+    const doc = await uploadCorpus(owner.headers, 'plain-1p-pdftex.pdf');
+    const list = await workflowStates(owner.headers);
+    const epak = EpakDetail.parse(
+      (
+        await inject('POST', '/msbapi/v2/epak', owner.headers, {
+          subject: 'KYC',
+          signingPolicy: 'QUICKSIGN',
+          documentIds: [doc.documentId],
+          steps: [{ workflowStateId: list.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: [{ email: signer.user.email }] }],
+        })
+      ).json().data,
+    );
+    const documentId = epak.documents[0]!.documentId;
+    const attachmentTag = {
+      ...newTag({ uuid: '00000000-0000-4000-8000-0000000000a1', type: 'attachment', pageNumber: 1, positionX: 40, positionY: 300, userEmail: signer.user.email }),
+      validations: { required: { value: true } },
+      maxUpload: 50,
+    } as Tag;
+    const tags = [newTag({ uuid: '00000000-0000-4000-8000-0000000000a2', type: 'signature', pageNumber: 1, positionX: 40, positionY: 40, userEmail: signer.user.email }), attachmentTag];
+    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/signatureblocks`, owner.headers, { tags })).statusCode).toBe(200);
+    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/start`, owner.headers)).statusCode).toBe(200);
+
+    const attachUrl = `/msbapi/v2/epak/${epak.ePakId}/document/${documentId}/tag/${attachmentTag.uuid}/attach`;
+    const send = (headers: Headers, bytes: Buffer, name: string, url = attachUrl) => {
+      const body = multipart(bytes, name);
+      return t.app.inject({ method: 'POST', url, headers: { ...headers, ...body.headers }, payload: body.payload });
+    };
+    // Nothing waits for the owner; not a kind of file we take; not past the field's 50 KB.
+    expect((await send(owner.headers, Buffer.from('%PDF-1.4'), 'id.pdf')).json().code).toBe(-28);
+    expect((await send(signer.headers, Buffer.from('MZ'), 'tool.exe')).json()).toMatchObject({ code: -6, issues: [{ path: 'file', message: 'exe' }] });
+    expect((await send(signer.headers, Buffer.alloc(60 * 1024, 1), 'big.pdf')).json()).toMatchObject({ code: -6, issues: [{ message: 'maxSizeExceeded' }] });
+    // A required attachment field left empty holds the signature back.
+    const signature = { uuid: '00000000-0000-4000-8000-0000000000a2', value: drawnSignature() };
+    expect((await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, { values: [signature] })).json()).toMatchObject({
+      code: -6,
+      issues: [{ path: `values.${attachmentTag.uuid}` }],
+    });
+    const idCard = Buffer.from('%PDF-1.4 a scanned identity card');
+    expect((await send(signer.headers, Buffer.from('first try'), 'old.pdf')).statusCode).toBe(200);
+    const attached = await send(signer.headers, idCard, 'id-card.pdf');
+    expect(attached.json().data).toMatchObject({ name: 'id-card.pdf', size: idCard.length, tagUuid: attachmentTag.uuid });
+    // The owner adds a supporting file to the ePak as a whole.
+    expect((await send(owner.headers, Buffer.from('terms'), 'terms.docx', `/msbapi/v2/epak/${epak.ePakId}/attach`)).statusCode).toBe(200);
+    const listed = (await inject('GET', `/msbapi/v2/epak/${epak.ePakId}/attach`, signer.headers)).json().data.attachments as { name: string; attachmentId: string }[];
+    expect(listed.map((a) => a.name)).toEqual(['id-card.pdf', 'terms.docx']);
+    const one = await inject('GET', `/msbapi/v2/epak/${epak.ePakId}/attach/${listed[0]!.attachmentId}`, owner.headers);
+    expect(one.rawPayload.equals(idCard)).toBe(true);
+    const blocks = (await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/signatureblocks`, signer.headers)).json().data.tags as Tag[];
+    expect(blocks.find((tag) => tag.uuid === attachmentTag.uuid)!.value).toBe('id-card.pdf');
+
+    const signed = await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, { values: [signature] });
+    expect(signed.json().data, signed.body).toMatchObject({ epakStatus: 'Completed' });
+    const zip = readZip((await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}/download`, owner.headers)).rawPayload);
+    expect(zip.map((entry) => entry.name).sort()).toEqual(['attachments/id-card.pdf', 'attachments/terms.docx', 'certificate-of-completion.pdf', 'plain-1p-pdftex.pdf']);
+    const pdf = zip.find((entry) => entry.name === 'plain-1p-pdftex.pdf')!.data;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-attached-'));
+    fs.writeFileSync(path.join(dir, 'signed.pdf'), pdf);
+    expect(run('pdftotext', [path.join(dir, 'signed.pdf'), '-']).stdout).toContain('id-card.pdf');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('an ePak past its expiry', () => {
+  it('takes no signature once its time is up, even before the expiry job has closed it', async () => {
+    t = await buildTestApp();
+    const { reviewer, epak, documentId } = await composeAndStart('plain-1p-pdftex.pdf');
+    await inject('PUT', viewUrl(epak.ePakId, documentId), reviewer.headers);
+    await t.database.db.update(epaks).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(epaks.id, epak.ePakId));
+    const late = await inject('POST', '/msbapi/v2/epak/status', reviewer.headers, { ePakId: epak.ePakId, status: 'Reviewed' });
+    expect(late.json()).toMatchObject({ code: -6, issues: [{ path: 'expiresOn', message: 'expired' }] });
+    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/reject`, reviewer.headers, { comment: 'late' })).json().code).toBe(-6);
+  });
+});
+
+describe('a retried sign', () => {
+  it('answers as the first did even when the same person now waits in the next step', async () => {
+    t = await buildTestApp();
+    const owner = await member('custodian');
+    const signer = await member('signer', owner.tenant);
+    const doc = await uploadCorpus(owner.headers, 'plain-1p-pdftex.pdf');
+    const list = await workflowStates(owner.headers);
+    const sign = list.find((s) => s.type === 'SIGN')!.workflowStateId;
+    const epak = EpakDetail.parse(
+      (
+        await inject('POST', '/msbapi/v2/epak', owner.headers, {
+          subject: 'Two rounds',
+          signingPolicy: 'QUICKSIGN',
+          documentIds: [doc.documentId],
+          steps: [{ workflowStateId: sign, recipients: [{ email: signer.user.email }] }, { workflowStateId: sign, recipients: [{ email: signer.user.email }] }],
+        })
+      ).json().data,
+    );
+    const documentId = epak.documents[0]!.documentId;
+    const place = (uuid: string, order: number, x: number) => ({ ...newTag({ uuid, type: 'signature', pageNumber: 1, positionX: x, positionY: 40, userEmail: signer.user.email }), wfsOrderId: order }) as Tag;
+    const tags = [place('00000000-0000-4000-8000-0000000000b1', 1, 40), place('00000000-0000-4000-8000-0000000000b2', 2, 240)];
+    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/signatureblocks`, owner.headers, { tags })).statusCode).toBe(200);
+    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/start`, owner.headers)).statusCode).toBe(200);
+    const first = { values: [{ uuid: '00000000-0000-4000-8000-0000000000b1', value: drawnSignature() }] };
+    const once = await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, first);
+    expect(once.json().data, once.body).toMatchObject({ revision: 1, epakStatus: 'InProgress' });
+    // The answer was lost; the retry comes while the second round waits for the same person.
+    expect((await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, first)).json().data).toMatchObject({ revision: 1 });
+    const second = await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, { values: [{ uuid: '00000000-0000-4000-8000-0000000000b2', value: drawnSignature() }] });
+    expect(second.json().data).toMatchObject({ revision: 2, epakStatus: 'Completed' });
+    // Retries after the end answer each round's own revision.
+    expect((await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, first)).json().data).toMatchObject({ revision: 1 });
+    expect(await t.database.db.select().from(epakDocumentRevisions)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,241 @@
+import { ErrorEnvelope, TokenGrant, TwoFactorChallenge } from '@pakt/domain';
+import { eq } from 'drizzle-orm';
+import { generate } from 'otplib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { otpChallenges, outbox, sessions, tenants, users } from '../../platform/db/schema';
+import { GOOD_PASSWORD, makeMember } from '../../test/factories';
+import { bearer, signIn } from '../../test/sign-in';
+import { buildTestApp, type TestApp } from '../../test/test-app';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await buildTestApp({ captureLogs: true });
+});
+afterEach(() => t.close());
+const db = () => t.database.db;
+
+const login = (email: string, password = GOOD_PASSWORD) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/msbapi/v1/authenticate',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ username: email, password }).toString(),
+  });
+const verify = (otpId: string, code: string) =>
+  t.app.inject({ method: 'POST', url: '/msbapi/v2/authentication/otp/verify', payload: { otpId, code } });
+
+/**
+ * A code from the next 30-second step: the enrolment code's step is spent, and a code is good
+ * once, so signing in straight after enrolling needs the app's next code (the tolerance allows it).
+ */
+const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+
+async function enrolledUser() {
+  const { user } = await makeMember(db());
+  const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
+  const start = await t.app.inject({ method: 'POST', url: '/msbapi/v2/users/totp', headers: bearer(grant), payload: { password: GOOD_PASSWORD } });
+  const { secret, otpauthUri } = start.json().data as { secret: string; otpauthUri: string };
+  expect(otpauthUri).toMatch(/^otpauth:\/\/totp\/Pakt:.+\?.*secret=/);
+  const confirm = await t.app.inject({
+    method: 'POST',
+    url: '/msbapi/v2/users/totp/confirm',
+    headers: bearer(grant),
+    payload: { code: await generate({ secret }) },
+  });
+  expect(confirm.json().data.totpEnabled).toBe(true);
+  return { user, secret, grant };
+}
+
+async function challengeFor(email: string) {
+  const res = await login(email);
+  expect(res.statusCode).toBe(401);
+  const body = ErrorEnvelope.parse(res.json());
+  expect(body.code).toBe(-200);
+  return TwoFactorChallenge.parse(body.data);
+}
+
+describe('authenticator-app enrolment', () => {
+  it('needs the password to start and a right code to finish', async () => {
+    const { user } = await makeMember(db());
+    const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
+    const wrongPassword = await t.app.inject({ method: 'POST', url: '/msbapi/v2/users/totp', headers: bearer(grant), payload: { password: 'Not-It-123' } });
+    expect(wrongPassword.json().code).toBe(-1004);
+    await t.app.inject({ method: 'POST', url: '/msbapi/v2/users/totp', headers: bearer(grant), payload: { password: GOOD_PASSWORD } });
+    const wrongCode = await t.app.inject({ method: 'POST', url: '/msbapi/v2/users/totp/confirm', headers: bearer(grant), payload: { code: '000000' } });
+    expect(wrongCode.json().code).toBe(-138);
+    // Not enrolled: sign-in still needs no code.
+    await signIn(t.app, user.email, GOOD_PASSWORD);
+  });
+});
+
+describe('two-factor sign-in with the authenticator app', () => {
+  it('answers the password with -200 and an otpId, and the right code with tokens', async () => {
+    const { user, secret } = await enrolledUser();
+    const sessionsBefore = (await db().select().from(sessions)).length;
+    const challenge = await challengeFor(user.email);
+    expect(challenge).toMatchObject({ method: 'totp', expiresIn: 600 });
+    expect(challenge.maskedEmail).toMatch(/^us\*\*\*@ex\*\*\*\.test$/);
+    expect((await db().select().from(sessions)).length).toBe(sessionsBefore);
+
+    const ok = await verify(challenge.otpId, await nextCode(secret));
+    expect(ok.statusCode).toBe(200);
+    expect(TokenGrant.parse(ok.json().data).user.email).toBe(user.email);
+    // The challenge is spent.
+    expect((await verify(challenge.otpId, await nextCode(secret))).json().code).toBe(-196);
+  });
+
+  it('accepts a code once: the enrolment code, or one that finished a sign-in, cannot open another session', async () => {
+    const { user, secret } = await enrolledUser();
+    const first = await challengeFor(user.email);
+    const enrolmentStep = await verify(first.otpId, await generate({ secret }));
+    expect(enrolmentStep.json()).toMatchObject({ code: -138, message: expect.stringMatching(/used already/) });
+
+    const code = await nextCode(secret);
+    expect((await verify(first.otpId, code)).statusCode).toBe(200);
+    const second = await challengeFor(user.email);
+    const replay = await verify(second.otpId, code);
+    expect(replay.json()).toMatchObject({ code: -138, message: expect.stringMatching(/used already/) });
+  });
+
+  it('ends the challenge after five wrong codes (-138 then -217)', async () => {
+    const { user, secret } = await enrolledUser();
+    const challenge = await challengeFor(user.email);
+    for (let i = 0; i < 4; i++) expect((await verify(challenge.otpId, '111111')).json().code).toBe(-138);
+    expect((await verify(challenge.otpId, '111111')).json().code).toBe(-217);
+    expect((await verify(challenge.otpId, await generate({ secret }))).json().code).toBe(-217);
+    // A new sign-in starts a new challenge.
+    const next = await challengeFor(user.email);
+    expect((await verify(next.otpId, await nextCode(secret))).statusCode).toBe(200);
+    // The right code clears the account's count of wrong ones across challenges.
+    const [after] = await db().select().from(users).where(eq(users.id, user.id));
+    expect(after).toMatchObject({ failedOtpCount: 0, otpLockouts: 0, otpLockedUntil: null });
+  });
+
+  it('refuses unknown and expired challenges (-196), and mailing a code for an app challenge (-6)', async () => {
+    const { user, secret } = await enrolledUser();
+    expect((await verify('00000000-0000-4000-8000-000000000000', '123456')).json().code).toBe(-196);
+    const challenge = await challengeFor(user.email);
+    const mail = await t.app.inject({ method: 'POST', url: '/msbapi/v2/authentication/otp/generate', payload: { otpId: challenge.otpId } });
+    expect(mail.json().code).toBe(-6);
+    await db().update(otpChallenges).set({ expiresAt: new Date(Date.now() - 1000) });
+    expect((await verify(challenge.otpId, await generate({ secret }))).json().code).toBe(-196);
+  });
+
+  it('can be switched off with the password', async () => {
+    const { user, grant } = await enrolledUser();
+    const wrong = await t.app.inject({ method: 'POST', url: '/msbapi/v2/users/totp/disable', headers: bearer(grant), payload: { password: 'Nope-Nope-99' } });
+    expect(wrong.json().code).toBe(-1004);
+    const off = await t.app.inject({ method: 'POST', url: '/msbapi/v2/users/totp/disable', headers: bearer(grant), payload: { password: GOOD_PASSWORD } });
+    expect(off.json().data.totpEnabled).toBe(false);
+    await signIn(t.app, user.email, GOOD_PASSWORD);
+  });
+});
+
+describe('two-factor sign-in by email code', () => {
+  it('mails a code when the tenant requires it, limits resends (-198) and accepts the code', async () => {
+    const { user, tenant } = await makeMember(db());
+    await db().update(tenants).set({ requireEmailOtp: true }).where(eq(tenants.id, tenant.id));
+    const challenge = await challengeFor(user.email);
+    expect(challenge.method).toBe('email');
+    const sent = await t.app.inject({ method: 'POST', url: '/msbapi/v2/authentication/otp/generate', payload: { otpId: challenge.otpId } });
+    expect(sent.json().data).toEqual({ channel: 'email', sentTo: challenge.maskedEmail, resendAfter: 30 });
+    const again = await t.app.inject({ method: 'POST', url: '/msbapi/v2/authentication/otp/generate', payload: { otpId: challenge.otpId } });
+    expect(again.statusCode).toBe(429);
+    expect(again.json().code).toBe(-198);
+    expect(again.json().data.resendAfter).toBeGreaterThan(0);
+
+    const [mail] = await db().select().from(outbox).where(eq(outbox.kind, 'otp'));
+    const code = /\b(\d{6})\b/.exec(mail!.body)![1]!;
+    expect(mail!.recipient).toBe(user.email);
+    expect(JSON.stringify(await db().select().from(otpChallenges))).not.toContain(code);
+    expect((await verify(challenge.otpId, code === '000000' ? '000001' : '000000')).json().code).toBe(-138);
+    expect((await verify(challenge.otpId, code)).statusCode).toBe(200);
+    expect(t.logs.join('\n')).not.toContain(code);
+  });
+});
+
+describe('GET /msbapi/v2/getMaskedInfo', () => {
+  it('masks the address and phone', async () => {
+    const { user } = await makeMember(db(), { user: { email: 'asha.rao@example.test', phone: '+91 98450 12345' } });
+    const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
+    const res = await t.app.inject({ method: 'GET', url: '/msbapi/v2/getMaskedInfo', headers: bearer(grant) });
+    expect(res.json().data).toEqual({ email: 'as***@ex***.test', phone: '********2345' });
+  });
+});
+
+describe('two-factor sign-in by SMS code', () => {
+  it('texts the code to the phone on the profile, through the outbox', async () => {
+    const { user, tenant } = await makeMember(db(), { user: { phone: '+91 98450 12345' } });
+    await db().update(tenants).set({ requireEmailOtp: true }).where(eq(tenants.id, tenant.id));
+    const challenge = await challengeFor(user.email);
+    expect(challenge).toMatchObject({ method: 'email', maskedPhone: '********2345' });
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/msbapi/v2/authentication/otp/generate',
+      payload: { otpId: challenge.otpId, channel: 'sms' },
+    });
+    expect(sent.json().data).toEqual({ channel: 'sms', sentTo: '********2345', resendAfter: 30 });
+    const [sms] = await db().select().from(outbox).where(eq(outbox.kind, 'otp'));
+    expect(sms).toMatchObject({ channel: 'sms', recipient: '+91 98450 12345', tenantId: null });
+    const code = /\b(\d{6})\b/.exec(sms!.body)![1]!;
+    expect((await verify(challenge.otpId, code)).statusCode).toBe(200);
+    expect(t.logs.join('\n')).not.toContain(code);
+  });
+
+  it('refuses SMS for an account without a phone (-6)', async () => {
+    const { user, tenant } = await makeMember(db());
+    await db().update(tenants).set({ requireEmailOtp: true }).where(eq(tenants.id, tenant.id));
+    const challenge = await challengeFor(user.email);
+    expect(challenge.maskedPhone).toBeNull();
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/msbapi/v2/authentication/otp/generate',
+      payload: { otpId: challenge.otpId, channel: 'sms' },
+    });
+    expect(sent.json().code).toBe(-6);
+    expect(await db().select().from(outbox).where(eq(outbox.kind, 'otp'))).toEqual([]);
+  });
+});
+
+describe('SMS offered only where texts can arrive', () => {
+  it.each([
+    { env: { SMTP_URL: 'smtp://127.0.0.1:1' }, offered: false },
+    { env: { SMTP_URL: 'smtp://127.0.0.1:1', SMS_WEBHOOK_URL: 'http://127.0.0.1:1/sms' }, offered: true },
+  ])('with $env', async ({ env, offered }) => {
+    await t.close();
+    t = await buildTestApp({ env });
+    const { user, tenant } = await makeMember(db(), { user: { phone: '+91 98450 12345' } });
+    await db().update(tenants).set({ requireEmailOtp: true }).where(eq(tenants.id, tenant.id));
+    const challenge = await challengeFor(user.email);
+    expect(challenge.maskedPhone).toBe(offered ? '********2345' : null);
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/msbapi/v2/authentication/otp/generate',
+      payload: { otpId: challenge.otpId, channel: 'sms' },
+    });
+    expect(sent.json().code).toBe(offered ? 1 : -6);
+  });
+});
+
+describe('POST /msbapi/v2/auth/otp/validate', () => {
+  const validate = (otpId: string) => t.app.inject({ method: 'POST', url: '/msbapi/v2/auth/otp/validate', payload: { otpId } });
+
+  it('describes an open challenge with the attempts left, and refuses it once spent or unknown (-196)', async () => {
+    const { user, secret } = await enrolledUser();
+    const challenge = await challengeFor(user.email);
+    const open = await validate(challenge.otpId);
+    expect(open.json().data).toMatchObject({ otpId: challenge.otpId, method: 'totp', maskedEmail: challenge.maskedEmail, attemptsLeft: 5 });
+    await verify(challenge.otpId, '111111');
+    expect((await validate(challenge.otpId)).json().data.attemptsLeft).toBe(4);
+    await verify(challenge.otpId, await nextCode(secret));
+    expect((await validate(challenge.otpId)).json().code).toBe(-196);
+    expect((await validate('00000000-0000-4000-8000-000000000000')).json().code).toBe(-196);
+  });
+
+  it('answers -217 once the attempts are used up', async () => {
+    const { user } = await enrolledUser();
+    const challenge = await challengeFor(user.email);
+    for (let i = 0; i < 5; i++) await verify(challenge.otpId, '111111');
+    expect((await validate(challenge.otpId)).json().code).toBe(-217);
+  });
+});

@@ -1,0 +1,7 @@
+/**
+ * What other features may use from rubber-stamps/: they import it from here, never from its files
+ * (lint: pakt/feature-index).
+ */
+export { applyStamps, resolveStampUses } from './apply';
+export type { ResolvedStamp } from './apply';
+export { ceremonyStamps } from './rubber-stamps';
