@@ -73,3 +73,27 @@ describe('the server feature boundary (npm run lint fails on any of these)', () 
     expect(await featureProblems("import { withLockedEpak } from '../epaks/manage';\nexport const used = withLockedEpak;\n", 'apps/server/src/features/inbox/example.test.ts')).toEqual([]);
   });
 });
+
+describe('the web feature boundary (npm run lint fails on any of these)', () => {
+  const webProblems = (code: string, file = 'apps/web/src/features/compose/example.tsx') => problems('pakt/feature-index', code, file);
+
+  it.each([
+    ["import { TagEditor } from '../tag-editor/tag-editor';", 'a file inside another feature'],
+    ["import { routes } from '../../app/routes';", 'the app composition (shell, routes)'],
+    ["import { renderApp } from '../../test/render-app';", 'test support'],
+  ])('rejects %s (%s)', async (code) => {
+    expect(await webProblems(`${code}\nexport const used = 1;\n`)).toHaveLength(1);
+  });
+
+  it("allows another feature's index, its own queries, api/, ui/ and i18n/", async () => {
+    const code = [
+      "import { TagEditor } from '../tag-editor';",
+      "import { composeQueryKeys } from './queries';",
+      "import { callApi } from '../../api/client';",
+      "import { FormError } from '../../ui/form-error';",
+      "import { useLanguageSync } from '../../i18n/use-languages';",
+      'export const used = [TagEditor, composeQueryKeys, callApi, FormError, useLanguageSync];',
+    ].join('\n');
+    expect(await webProblems(code)).toEqual([]);
+  });
+});

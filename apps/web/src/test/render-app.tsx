@@ -1,8 +1,8 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { createQueryClient } from '../api/query-client';
-import { AppProviders } from '../providers';
-import { routes } from '../routes';
+import { AppProviders } from '../app/providers';
+import { routes } from '../app/routes';
 
 /** Renders the real route tree at `path`, as a visitor opening that address would see it. */
 export function renderApp(path: string) {

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../api/query-client';
 import { sessionStore, type Session } from '../api/session-store';
 import en from '../i18n/en.json';
-import { AppProviders } from '../providers';
+import { AppProviders } from '../app/providers';
 import {
   adminUser,
   errorResponse,

@@ -1,0 +1,75 @@
+import { AppShell, Container, Group, Text, UnstyledButton } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { AnnouncementBanner } from '../../features/announcements/announcement-banner';
+import { useLogout, useSessionKeepAlive, useSessionTimer, useSessionUserRefresh } from '../../api/session-lifecycle';
+import { useSession } from '../../api/session-store';
+import { useLanguageSync } from '../../i18n/use-languages';
+import { NotificationProvider } from '../../features/notifications/notification-provider';
+import { PaktMark } from '../../ui/icons';
+import { shouldShowLanguageSelector } from './header-rules';
+import { GlobalSearch } from './global-search';
+import { firstSegment } from './global-search-rules';
+import { LanguageSelector } from '../../ui/language-selector';
+import { MainMenu } from './main-menu';
+import { TenantSelector } from './tenant-selector';
+import { UserWidget } from './user-widget';
+
+const WIDE_PAGES: readonly string[] = ['epaks', 'dashboard'];
+
+export function AppLayout() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const session = useSession();
+  const logout = useLogout();
+  useLanguageSync();
+  // Spec section 4, "User session (UIS)": when it runs out the session ends and the login page says why.
+  useSessionTimer(() => void logout('sessionExpired'));
+  useSessionKeepAlive();
+  useSessionUserRefresh();
+
+  const showLanguage = shouldShowLanguageSelector({
+    loggedIn: session !== null,
+    pathname: location.pathname,
+    search: location.search,
+  });
+
+  return (
+    <AppShell header={{ height: 60 }} padding={{ base: 'sm', sm: 'lg' }}>
+      <AppShell.Header>
+        <Group h="100%" px={{ base: 'sm', sm: 'lg' }} justify="space-between" wrap="nowrap" gap="sm">
+          <Group gap="xs" wrap="nowrap">
+            <UnstyledButton component={Link} to="/" aria-label={t('shell.homeLink')}>
+              <Group gap={8} wrap="nowrap">
+                <PaktMark />
+                <Text component="span" fw={700} size="xl" lh={1} visibleFrom={session ? 'sm' : undefined}>
+                  Pakt
+                </Text>
+              </Group>
+            </UnstyledButton>
+            <MainMenu />
+          </Group>
+          <Group gap="sm" wrap="nowrap" miw={0}>
+            <GlobalSearch />
+            {showLanguage && <LanguageSelector />}
+            <TenantSelector />
+            <UserWidget />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Main>
+        {/* The inbox and the dashboard hold a table of many columns: they get the wider page. */}
+        <Container size={WIDE_PAGES.includes(firstSegment(location.pathname)) ? 'xl' : 'md'} px={0} py={{ base: 'md', sm: 'xl' }}>
+          {/* Spec §2: the announcement banner, on the login, dashboard and two-factor routes. */}
+          <AnnouncementBanner />
+          <Outlet />
+        </Container>
+      </AppShell.Main>
+      {/* A new page starts at its top (a long form submitted from its bottom would otherwise leave
+          the next page scrolled); back and forward return to where the person was. */}
+      <ScrollRestoration />
+      {/* Spec §7: realtime notifications (toasts, desktop notifications) of the signed-in person. */}
+      <NotificationProvider />
+    </AppShell>
+  );
+}

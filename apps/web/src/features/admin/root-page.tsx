@@ -1,0 +1,538 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CopyButton,
+  Grid,
+  Group,
+  Loader,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue, useDocumentTitle } from '@mantine/hooks';
+import {
+  completeSetup,
+  createTenant,
+  EmailAddress,
+  listTenants,
+  ResponseCode,
+  setupStatus,
+  systemOutbox,
+  type TenantSummary,
+} from '@pakt/domain';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useSearchParams } from 'react-router';
+import { AnnouncementManager, useCanManageAnnouncements } from '../announcements';
+import { ApiError, callApi } from '../../api/client';
+import { useStartSession } from '../../api/session-lifecycle';
+import { useSession } from '../../api/session-store';
+import { RequireRoute } from '../../api/access';
+import { AuthCard } from '../../ui/auth-card';
+import { BuildingIcon, CheckIcon, CopyIcon, MailIcon, MegaphoneIcon, ShieldIcon } from '../../ui/icons';
+import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../../ui/password-fields';
+import { OutboxList } from '../../ui/outbox-list';
+import { nameProblems, PersonNameFields } from '../../ui/person-name-fields';
+import { FormError } from '../../ui/form-error';
+import { RootSuperadminDialog } from '../settings';
+import { formatDate } from '../../ui/dates';
+import { rootQueryKeys } from './queries';
+
+const OUTBOX_FILTER_DEBOUNCE_MS = 300;
+/** A whole phone number, as text messages are addressed. */
+const PHONE_NUMBER = /^\+?\d[\d ().-]{6,}$/;
+
+/**
+ * /root serves two people: on a fresh install, whoever holds the one-time setup link (`?setup=`)
+ * creates the root account; afterwards root manages the tenants here.
+ */
+export function RootPage() {
+  const [searchParams] = useSearchParams();
+  const session = useSession();
+  const setupToken = searchParams.get('setup');
+  if (setupToken !== null) {
+    // Once root is signed in (just now by the form, or earlier) the spent token leaves the address.
+    if (session?.user.isRoot) return <Navigate to="/root" replace />;
+    return <SetupGate token={setupToken} />;
+  }
+  return (
+    <RequireRoute route="root">
+      <TenantConsole />
+    </RequireRoute>
+  );
+}
+
+function SetupGate({ token }: { readonly token: string }) {
+  const { t } = useTranslation();
+  const status = useQuery({
+    queryKey: rootQueryKeys.setupStatus,
+    queryFn: ({ signal }) => callApi(setupStatus, undefined, { signal }),
+  });
+  useDocumentTitle(`${t('setup.title')} · Pakt`);
+
+  if (status.isPending) {
+    return (
+      <Group justify="center" py="xl" gap="sm">
+        <Loader size="sm" />
+        <Text c="dimmed">{t('setup.checking')}</Text>
+      </Group>
+    );
+  }
+  if (status.isError) {
+    return (
+      <AuthCard title={t('setup.title')}>
+        <Alert color="red" variant="light" role="alert">
+          {t('internalErrorMsg')}
+        </Alert>
+        <Button variant="light" onClick={() => void status.refetch()} loading={status.isFetching}>
+          {t('root.retry')}
+        </Button>
+      </AuthCard>
+    );
+  }
+  if (!status.data.required) {
+    return (
+      <AuthCard title={t('setup.done.title')} description={t('setup.done.description')}>
+        <Button component={Link} to="/login" size="md">
+          {t('common.signIn')}
+        </Button>
+      </AuthCard>
+    );
+  }
+  return <SetupForm token={token} />;
+}
+
+type SetupMessage = 'setup.invalidToken' | 'passwordInvalid' | 'common.unreachable' | 'internalErrorMsg';
+
+/** Which explanation a refused setup gets; the token is the one thing the form cannot check itself. */
+export function setupErrorMessage(error: unknown): SetupMessage {
+  if (!(error instanceof ApiError)) return 'internalErrorMsg';
+  if (error.httpStatus === 0) return 'common.unreachable';
+  if (error.httpStatus === 401 || error.httpStatus === 403) return 'setup.invalidToken';
+  if (error.code === ResponseCode.INVALID_INPUT.code && error.issues?.some((issue) => issue.path === 'password')) {
+    return 'passwordInvalid';
+  }
+  return 'internalErrorMsg';
+}
+
+function SetupForm({ token }: { readonly token: string }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const beginSession = useStartSession();
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState({ firstName: '', lastName: '' });
+  const [password, setPassword] = useState<NewPassword>({ password: '', confirm: '' });
+  const [submitted, setSubmitted] = useState(false);
+  const [message, setMessage] = useState<SetupMessage | null>(null);
+
+  const setup = useMutation({
+    mutationFn: () =>
+      callApi(
+        completeSetup,
+        {
+          body: {
+            token,
+            email: email.trim(),
+            firstName: name.firstName.trim(),
+            lastName: name.lastName.trim(),
+            password: password.password,
+          },
+        },
+        { failures: 'caller' },
+      ),
+    onSuccess: (grant) => {
+      // The new root session re-renders RootPage, which moves on to the console.
+      beginSession(grant);
+      queryClient.setQueryData(rootQueryKeys.setupStatus, { required: false });
+    },
+    onError: (error) => {
+      setMessage(setupErrorMessage(error));
+      // Someone may have completed setup meanwhile; then the page should say so.
+      void queryClient.invalidateQueries({ queryKey: rootQueryKeys.setupStatus });
+    },
+  });
+
+  const emailError = !email.trim() ? 'common.required' : !EmailAddress.safeParse(email).success ? 'common.emailInvalid' : null;
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    setMessage(null);
+    const problems = { ...nameProblems(name), ...newPasswordProblems(password) };
+    if (emailError || Object.keys(problems).length > 0) return;
+    setup.mutate();
+  };
+
+  return (
+    <AuthCard title={t('setup.title')} description={t('setup.intro')} maw={500}>
+      <FormError message={message} />
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={t('common.email')}
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            value={email}
+            error={submitted && emailError ? t(emailError) : undefined}
+            onChange={(event) => setEmail(event.currentTarget.value)}
+          />
+          <PersonNameFields value={name} onChange={setName} showErrors={submitted} />
+          <NewPasswordFields value={password} onChange={setPassword} showErrors={submitted} />
+          <Button type="submit" size="md" fullWidth loading={setup.isPending} mt="xs">
+            {t('setup.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}
+
+function TenantConsole() {
+  const { t } = useTranslation();
+  const [invite, setInvite] = useState<{ tenantName: string; email: string; link: string } | null>(null);
+  const canAnnounce = useCanManageAnnouncements();
+  useDocumentTitle(`${t('root.title')} · Pakt`);
+
+  return (
+    <Stack gap="lg">
+      <Stack gap={4}>
+        <Title order={1} fz={{ base: 28, sm: 34 }}>
+          {t('root.title')}
+        </Title>
+        <Text c="dimmed">{t('root.intro')}</Text>
+      </Stack>
+      {invite && <InvitePanel {...invite} onDismiss={() => setInvite(null)} />}
+      <Tabs defaultValue="tenants" keepMounted={false}>
+        <Tabs.List mb="lg">
+          <Tabs.Tab value="tenants" leftSection={<BuildingIcon size={16} />}>
+            {t('root.tabs.tenants')}
+          </Tabs.Tab>
+          <Tabs.Tab value="outbox" leftSection={<MailIcon size={16} />}>
+            {t('root.tabs.outbox')}
+          </Tabs.Tab>
+          {canAnnounce && (
+            <Tabs.Tab value="announcements" leftSection={<MegaphoneIcon size={16} />}>
+              {t('announcements.tab')}
+            </Tabs.Tab>
+          )}
+        </Tabs.List>
+        <Tabs.Panel value="tenants">
+          <Grid gap="lg">
+            <Grid.Col span={{ base: 12, md: 7 }} order={{ base: 2, md: 1 }}>
+              <TenantList />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 5 }} order={{ base: 1, md: 2 }}>
+              <CreateTenantForm onCreated={setInvite} />
+            </Grid.Col>
+          </Grid>
+        </Tabs.Panel>
+        <Tabs.Panel value="outbox">
+          <SystemOutbox />
+        </Tabs.Panel>
+        {canAnnounce && (
+          <Tabs.Panel value="announcements">
+            <Stack gap="sm">
+              <Text c="dimmed">{t('announcements.instanceIntro')}</Text>
+              <AnnouncementManager scope="instance" />
+            </Stack>
+          </Tabs.Panel>
+        )}
+      </Tabs>
+    </Stack>
+  );
+}
+
+function SystemOutbox() {
+  const { t } = useTranslation();
+  // Root's outbox spans every tenant; handing a link on starts from the address it went to.
+  const [recipient, setRecipient] = useState('');
+  // The server matches whole addresses, so a half-typed one keeps the list as it was.
+  const [complete, setComplete] = useState('');
+  const [filter] = useDebouncedValue(complete, OUTBOX_FILTER_DEBOUNCE_MS);
+  const outbox = useQuery({
+    queryKey: [...rootQueryKeys.outbox, filter],
+    queryFn: ({ signal }) => callApi(systemOutbox, filter ? { query: { recipient: filter } } : undefined, { signal }),
+  });
+  const changeRecipient = (value: string) => {
+    setRecipient(value);
+    const typed = value.trim();
+    if (typed === '' || EmailAddress.safeParse(typed).success || PHONE_NUMBER.test(typed)) setComplete(typed.toLowerCase());
+  };
+  return (
+    <Stack gap="sm">
+      <Text c="dimmed">{t('outbox.systemIntro')}</Text>
+      <Text c="dimmed" size="sm">
+        {t('outbox.systemHandOn')}
+      </Text>
+      <TextInput
+        type="search"
+        label={t('outbox.recipientFilter')}
+        placeholder={t('outbox.recipientFilterPlaceholder')}
+        value={recipient}
+        onChange={(event) => changeRecipient(event.currentTarget.value)}
+        maw={420}
+      />
+      <OutboxList query={outbox} label={t('root.tabs.outbox')} showTenant />
+    </Stack>
+  );
+}
+
+function TenantList() {
+  const { t } = useTranslation();
+  const tenants = useQuery({
+    queryKey: rootQueryKeys.tenants,
+    queryFn: ({ signal }) => callApi(listTenants, undefined, { signal }),
+  });
+
+  if (tenants.isPending) return <Loader size="sm" aria-label={t('root.title')} />;
+  if (tenants.isError) {
+    return (
+      <Alert color="red" variant="light" role="alert" title={t('root.loadFailed')}>
+        <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void tenants.refetch()} loading={tenants.isFetching}>
+          {t('root.retry')}
+        </Button>
+      </Alert>
+    );
+  }
+  if (tenants.data.tenants.length === 0) {
+    return (
+      <Card withBorder padding="lg">
+        <Text c="dimmed">{t('root.empty')}</Text>
+      </Card>
+    );
+  }
+  return (
+    <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label={t('root.title')}>
+      {tenants.data.tenants.map((tenant) => (
+        <TenantCard key={tenant.tenantUuid} tenant={tenant} />
+      ))}
+    </Stack>
+  );
+}
+
+function TenantCard({ tenant }: { readonly tenant: TenantSummary }) {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const [invitingSuperadmin, setInvitingSuperadmin] = useState(false);
+  const created = formatDate(tenant.tenantCreatedOn, i18n.language);
+  return (
+    <Card withBorder padding="md" component="li" aria-label={tenant.tenantName}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+        <Group gap="sm" wrap="nowrap" miw={0}>
+          <BuildingIcon size={22} />
+          <Stack gap={0} miw={0}>
+            <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+              {tenant.tenantName}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {t('root.createdOn', { date: created })}
+            </Text>
+          </Stack>
+        </Group>
+        <Badge variant="light" color="gray" style={{ flexShrink: 0 }}>
+          {t('root.userCount', { count: tenant.userCount })}
+        </Badge>
+      </Group>
+      {tenant.admins.length > 0 && (
+        <Stack gap={4} mt="sm">
+          <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+            {t('root.admins')}
+          </Text>
+          {tenant.admins.map((admin) => (
+            <Group key={admin.email} gap="xs" wrap="nowrap">
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {admin.email}
+              </Text>
+              <Badge size="sm" variant="dot" color={admin.status === 'active' ? 'teal' : 'orange'} style={{ flexShrink: 0 }}>
+                {t(`root.adminStatus.${admin.status}`)}
+              </Badge>
+            </Group>
+          ))}
+        </Stack>
+      )}
+      {/* A tenant's first super admin can only come from here (super_admin is never a role to change into). */}
+      <Group justify="flex-end" mt="sm">
+        <Button
+          size="xs"
+          variant="light"
+          leftSection={<ShieldIcon size={14} />}
+          aria-label={t('superadmins.root.openLabel', { tenant: tenant.tenantName })}
+          onClick={() => setInvitingSuperadmin(true)}
+        >
+          {t('superadmins.root.open')}
+        </Button>
+      </Group>
+      {invitingSuperadmin && (
+        <RootSuperadminDialog
+          tenant={tenant}
+          onClose={() => setInvitingSuperadmin(false)}
+          onInvited={() => void queryClient.invalidateQueries({ queryKey: rootQueryKeys.tenants })}
+        />
+      )}
+    </Card>
+  );
+}
+
+type CreateFieldError = 'root.create.tenantExists' | 'root.create.tenantNameTooShort' | 'root.create.userExists' | 'common.emailInvalid';
+type CreateFieldErrors = { tenantName?: CreateFieldError; email?: CreateFieldError };
+
+/** Maps a refused creation to the field it concerns, or to a message for the whole form. */
+export function createTenantErrors(error: unknown): { fields: CreateFieldErrors; message?: 'root.create.failed' | 'common.unreachable' } {
+  if (!(error instanceof ApiError)) return { fields: {}, message: 'root.create.failed' };
+  if (error.httpStatus === 0) return { fields: {}, message: 'common.unreachable' };
+  if (error.code === ResponseCode.TENANT_ALREADY_EXISTS.code) return { fields: { tenantName: 'root.create.tenantExists' } };
+  if (error.code === ResponseCode.USER_ALREADY_EXISTS.code || error.code === ResponseCode.USER_WITH_TENANT.code) {
+    return { fields: { email: 'root.create.userExists' } };
+  }
+  if (error.code === ResponseCode.INVALID_INPUT.code && error.issues) {
+    const fields: CreateFieldErrors = {};
+    for (const issue of error.issues) {
+      if (issue.path === 'tenantName') fields.tenantName = 'root.create.tenantNameTooShort';
+      if (issue.path === 'admin.email') fields.email = 'common.emailInvalid';
+    }
+    if (fields.tenantName || fields.email) return { fields };
+  }
+  return { fields: {}, message: 'root.create.failed' };
+}
+
+const emptyAdmin = { email: '', firstName: '', lastName: '' };
+
+function CreateTenantForm({ onCreated }: { readonly onCreated: (invite: { tenantName: string; email: string; link: string }) => void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [tenantName, setTenantName] = useState('');
+  const [admin, setAdmin] = useState(emptyAdmin);
+  const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<ReturnType<typeof createTenantErrors> | null>(null);
+
+  const create = useMutation({
+    mutationFn: () =>
+      callApi(createTenant, {
+        body: {
+          tenantName: tenantName.trim(),
+          admin: { email: admin.email.trim(), firstName: admin.firstName.trim(), lastName: admin.lastName.trim() },
+        },
+      }),
+    onSuccess: (result) => {
+      onCreated({ tenantName: result.tenant.tenantName, email: admin.email.trim(), link: result.inviteLink });
+      setTenantName('');
+      setAdmin(emptyAdmin);
+      setSubmitted(false);
+      void queryClient.invalidateQueries({ queryKey: rootQueryKeys.tenants });
+    },
+    onError: (error) => setServerErrors(createTenantErrors(error)),
+  });
+
+  const nameError = tenantName.trim().length < 2 ? ('root.create.tenantNameTooShort' as const) : null;
+  const emailError = !admin.email.trim()
+    ? ('common.required' as const)
+    : !EmailAddress.safeParse(admin.email).success
+      ? ('common.emailInvalid' as const)
+      : null;
+  const shownNameError = (submitted && nameError) || serverErrors?.fields.tenantName;
+  const shownEmailError = (submitted && emailError) || serverErrors?.fields.email;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    setServerErrors(null);
+    if (nameError || emailError || Object.keys(nameProblems(admin)).length > 0) return;
+    create.mutate();
+  };
+
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="create-tenant-heading">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <Title order={2} size="h3" id="create-tenant-heading">
+            {t('root.create.title')}
+          </Title>
+          {serverErrors?.message && (
+            <Alert color="red" variant="light" role="alert">
+              {t(serverErrors.message)}
+            </Alert>
+          )}
+          <TextInput
+            label={t('root.create.tenantName')}
+            required
+            maxLength={100}
+            value={tenantName}
+            error={shownNameError ? t(shownNameError) : undefined}
+            onChange={(event) => setTenantName(event.currentTarget.value)}
+          />
+          <Stack gap={2} mt="xs">
+            <Text fw={600}>{t('root.create.adminHeading')}</Text>
+            <Text size="sm" c="dimmed">
+              {t('root.create.adminHint')}
+            </Text>
+          </Stack>
+          <TextInput
+            label={t('common.email')}
+            type="email"
+            inputMode="email"
+            autoComplete="off"
+            required
+            value={admin.email}
+            error={shownEmailError ? t(shownEmailError) : undefined}
+            onChange={(event) => setAdmin({ ...admin, email: event.currentTarget.value })}
+          />
+          <PersonNameFields value={admin} onChange={setAdmin} showErrors={submitted} />
+          <Button type="submit" loading={create.isPending} mt="xs">
+            {t('root.create.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+function InvitePanel({
+  tenantName,
+  email,
+  link,
+  onDismiss,
+}: {
+  readonly tenantName: string;
+  readonly email: string;
+  readonly link: string;
+  readonly onDismiss: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Alert color="teal" variant="light" title={t('root.invite.title', { tenant: tenantName })} icon={<CheckIcon size={20} />} role="status">
+      <Stack gap="sm">
+        <Text size="sm">{t('root.invite.description', { email })}</Text>
+        <Group gap="xs" align="flex-end" wrap="wrap">
+          <TextInput
+            label={t('root.invite.link')}
+            value={link}
+            readOnly
+            onFocus={(event) => event.currentTarget.select()}
+            style={{ flex: '1 1 240px' }}
+            miw={0}
+          />
+          <CopyButton value={link}>
+            {({ copied, copy }) => (
+              <Button
+                onClick={copy}
+                color={copied ? 'teal' : undefined}
+                leftSection={copied ? <CheckIcon size={16} /> : <CopyIcon size={16} />}
+              >
+                {copied ? t('root.invite.copied') : t('root.invite.copy')}
+              </Button>
+            )}
+          </CopyButton>
+          <Button variant="subtle" color="gray" onClick={onDismiss}>
+            {t('root.invite.dismiss')}
+          </Button>
+        </Group>
+      </Stack>
+    </Alert>
+  );
+}

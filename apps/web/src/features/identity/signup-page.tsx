@@ -1,0 +1,190 @@
+import { Alert, Anchor, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { DEFAULT_PASSWORD_CONFIG, EmailAddress, ResponseCode, signup } from '@pakt/domain';
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { ApiError, callApi } from '../../api/client';
+import { usePublicConfiguration } from '../../api/public-queries';
+import { useSession } from '../../api/session-store';
+import { landingPathFor } from '../../api/access';
+import { AuthCard } from '../../ui/auth-card';
+import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../../ui/password-fields';
+import { PasswordIssues, passwordRefusal, type PasswordRefusal } from '../../ui/password-issues';
+import { nameProblems, PersonNameFields } from '../../ui/person-name-fields';
+import { RateLimitNotice, useRateLimitWait } from '../../ui/rate-limit-notice';
+
+type SignupFailure =
+  | { readonly field: 'email'; readonly key: 'signup.emailTaken' }
+  | { readonly field: 'orgName'; readonly key: 'signup.orgTaken' }
+  | { readonly field: null; readonly key: 'signup.unavailable' | 'signup.pending' | 'REGISTERATION_FAIL' | 'common.unreachable' };
+
+/** -81 and -87 point at their field; -11 means sign-up was switched off meanwhile. */
+export function signupFailure(error: unknown): SignupFailure {
+  if (error instanceof ApiError) {
+    if (error.code === ResponseCode.USER_ALREADY_EXISTS.code) return { field: 'email', key: 'signup.emailTaken' };
+    if (error.code === ResponseCode.TENANT_ALREADY_EXISTS.code) return { field: 'orgName', key: 'signup.orgTaken' };
+    if (error.code === ResponseCode.NOT_AUTHORIZED.code) return { field: null, key: 'signup.unavailable' };
+    if (error.code === ResponseCode.REGISTRATION_PENDING.code) return { field: null, key: 'signup.pending' };
+    if (error.httpStatus === 0) return { field: null, key: 'common.unreachable' };
+  }
+  return { field: null, key: 'REGISTERATION_FAIL' };
+}
+
+type LocalError = 'common.required' | 'common.emailInvalid' | 'signup.orgTooShort';
+
+function SignupUnavailable() {
+  const { t } = useTranslation();
+  return (
+    <AuthCard title={t('signup.title')} maw={440}>
+      <Alert color="orange" variant="light" role="alert">
+        {t('signup.unavailable')}
+      </Alert>
+      <Button component={Link} to="/login">
+        {t('common.signIn')}
+      </Button>
+    </AuthCard>
+  );
+}
+
+/** /signup: a new organisation with its first admin, offered only when features.signup is on. */
+export function SignupPage() {
+  const { t } = useTranslation();
+  const session = useSession();
+  // Only someone signed in before arriving is sent away; the session the form starts goes to /thanks.
+  const [signedInOnArrival] = useState(() => session !== null);
+  const configuration = usePublicConfiguration();
+  useDocumentTitle(`${t('signup.title')} · Pakt`);
+  if (session && signedInOnArrival) return <Navigate to={landingPathFor(session)} replace />;
+  if (configuration.isPending) return <Loader size="sm" mx="auto" display="block" aria-label={t('signup.title')} />;
+  if (!configuration.data?.features.signup) return <SignupUnavailable />;
+  return <SignupForm />;
+}
+
+function SignupForm() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const config = DEFAULT_PASSWORD_CONFIG;
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState({ firstName: '', lastName: '' });
+  const [orgName, setOrgName] = useState('');
+  const [jobTitle, setJobTitle] = useState('');
+  const [password, setPassword] = useState<NewPassword>({ password: '', confirm: '' });
+  const [submitted, setSubmitted] = useState(false);
+  const [failure, setFailure] = useState<SignupFailure | null>(null);
+  const [refusal, setRefusal] = useState<PasswordRefusal | null>(null);
+
+  const rateLimit = useRateLimitWait();
+  const create = useMutation({
+    mutationFn: () =>
+      callApi(
+        signup,
+        {
+          body: {
+            email: email.trim(),
+            firstName: name.firstName.trim(),
+            lastName: name.lastName.trim(),
+            orgName: orgName.trim(),
+            jobTitle: jobTitle.trim() || undefined,
+            newPassword: password.password,
+            confirmPassword: password.confirm,
+          },
+        },
+        { failures: 'caller' },
+      ),
+    onSuccess: (result) => {
+      void navigate('/thanks', { replace: true, state: { verificationSentTo: result.email } });
+    },
+    onError: (error) => {
+      if (rateLimit.refuse(error)) return;
+      const refused = passwordRefusal(error);
+      if (refused) return setRefusal(refused);
+      setFailure(signupFailure(error));
+    },
+  });
+
+  const emailError: LocalError | null = !email.trim()
+    ? 'common.required'
+    : !EmailAddress.safeParse(email.trim()).success
+      ? 'common.emailInvalid'
+      : null;
+  const orgError: LocalError | null = orgName.trim().length < 2 ? 'signup.orgTooShort' : null;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    setFailure(null);
+    setRefusal(null);
+    if (emailError || orgError || Object.keys({ ...nameProblems(name), ...newPasswordProblems(password, config) }).length > 0) return;
+    create.mutate();
+  };
+
+  const fieldError = (field: 'email' | 'orgName', local: LocalError | null): string | undefined =>
+    (submitted && local ? t(local) : undefined) ?? (failure?.field === field ? t(failure.key) : undefined);
+
+  return (
+    <AuthCard title={t('signup.title')} description={t('signup.intro')} maw={500}>
+      {failure && failure.field === null && (
+        <Alert color="red" variant="light" role="alert">
+          {t(failure.key)}
+        </Alert>
+      )}
+      {refusal && refusal.rules.length > 0 && (
+        <Alert color="red" variant="light" role="alert">
+          <PasswordIssues rules={refusal.rules} config={config} />
+        </Alert>
+      )}
+      <RateLimitNotice wait={rateLimit.wait} />
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={t('signup.orgName')}
+            required
+            maxLength={100}
+            autoComplete="organization"
+            value={orgName}
+            error={fieldError('orgName', orgError)}
+            onChange={(event) => setOrgName(event.currentTarget.value)}
+          />
+          <TextInput
+            label={t('common.email')}
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            required
+            value={email}
+            error={fieldError('email', emailError)}
+            onChange={(event) => setEmail(event.currentTarget.value)}
+          />
+          <PersonNameFields value={name} onChange={setName} showErrors={submitted} />
+          <TextInput
+            label={t('signup.jobTitle')}
+            maxLength={100}
+            autoComplete="organization-title"
+            value={jobTitle}
+            onChange={(event) => setJobTitle(event.currentTarget.value)}
+          />
+          <NewPasswordFields
+            value={password}
+            onChange={setPassword}
+            showErrors={submitted}
+            config={config}
+            serverProblem={refusal?.mismatch ? { confirm: t('passwordMissMatch') } : undefined}
+          />
+          <Button type="submit" size="md" fullWidth loading={create.isPending} disabled={rateLimit.wait > 0} mt="xs">
+            {t('signup.submit')}
+          </Button>
+        </Stack>
+      </form>
+      <Group justify="center">
+        <Text size="sm" c="dimmed">
+          {t('signup.haveAccount')}{' '}
+          <Anchor component={Link} to="/login" fw={500}>
+            {t('common.signIn')}
+          </Anchor>
+        </Text>
+      </Group>
+    </AuthCard>
+  );
+}

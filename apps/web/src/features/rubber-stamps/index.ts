@@ -1,0 +1,7 @@
+/**
+ * What other features may use from rubber-stamps/: they import it from here, never from its files
+ * (lint: pakt/feature-index).
+ */
+export { RubberStampsSection } from './rubber-stamps-section';
+export { AppliedStamp, StampChooser } from './stamp-chooser';
+export { stampUseFor } from './stamp-placement';

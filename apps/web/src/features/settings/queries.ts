@@ -1,0 +1,3 @@
+export const superadminQueryKeys = {
+  list: (tenant: string | null | undefined) => ['tenant', tenant ?? null, 'superadmins'] as const,
+};
