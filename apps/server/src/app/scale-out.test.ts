@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { notificationTopic, type TokenGrant } from '@pakt/domain';
 import { eq, sql } from 'drizzle-orm';
@@ -20,6 +19,7 @@ import { GOOD_PASSWORD, makeMember, makeTenant } from '../test/factories';
 import { multipart } from '../test/multipart';
 import { startS3rver, type TestS3Server } from '../test/s3-server';
 import { listStates } from '../features/workflows/workflows';
+import { CORPUS } from '../test/corpus';
 
 /**
  * Issue 18, "done when": two real server processes (the entry `npm start` runs) on one
@@ -40,7 +40,6 @@ import { listStates } from '../features/workflows/workflows';
  * - A notification raised through either process reaches the person's WebSocket clients on both.
  */
 
-const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/pdfs/', import.meta.url));
 const FILE = 'plain-1p-pdftex.pdf';
 const BULK_ROWS = 24;
 /** The longest the relay holds a message waiting for a second delivery to start. */

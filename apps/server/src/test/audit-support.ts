@@ -7,7 +7,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../platform/db/database';
@@ -21,8 +20,8 @@ import { ensureTenantSeal } from '../platform/signing/tenant-seal';
 import type { FileStorage } from '../platform/storage/file-storage';
 import { makeMember, makeUser } from './factories';
 import { type EpakActivityAction, recordEpakActivity } from '../features/epaks/activity';
-
-export const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/pdfs/', import.meta.url));
+import { CORPUS } from './corpus';
+export { CORPUS };
 
 export interface AuditEpak {
   epakId: string;

@@ -1,18 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, type WorkflowStateDefinition } from '@pakt/domain';
 import { GOOD_PASSWORD, makeMember } from './factories';
 import { multipart } from './multipart';
 import { bearer, signIn } from './sign-in';
 import type { TestApp } from './test-app';
+import { CORPUS } from './corpus';
 
 /**
  * An ePak whose EMAIL step sits between two signers, built through the API as a sender would:
  * SIGN (first) → EMAIL (a member of the tenant and an outsider) → SIGN (second), over two
  * documents. Shared by the notify and the mail-delivery tests.
  */
-const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/pdfs/', import.meta.url));
 
 type Headers = Record<string, string>;
 

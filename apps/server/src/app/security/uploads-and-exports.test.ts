@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, type WorkflowStateDefinition } from '@pakt/domain';
 import { parseCsv } from '../../platform/csv';
 import { eq } from 'drizzle-orm';
@@ -12,28 +11,23 @@ import { documents, documentTemplates, epaks, outbox, workflows } from '../../pl
 import { parserQueueOf } from '../../features/documents/parser-queue';
 import { deliverOutbox, type MailTransport } from '../../platform/mail/mail-delivery';
 import { pinnedDocumentOpener } from '../../features/epaks/pinned-document';
-import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { multipart } from '../../test/multipart';
-import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { listStates } from '../../features/workflows/workflows';
+import { CORPUS } from '../../test/corpus';
+import { signedInMember } from '../../test/app-factories';
 
 /**
  * Security regression (issue 17, items 8 and 10), through the HTTP API on an install with two
  * tenants: a CSV export cannot carry a formula hidden behind a blank, an ePak subject cannot carry
  * a mail header, and uploads beyond the parsing queue are refused at once with a clear code.
  */
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 const PDF = fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf'));
 
 let t: TestApp;
 type Who = Awaited<ReturnType<typeof member>>;
 
-async function member(role: 'custodian' | 'signer' | 'admin', tenant?: { id: string }) {
-  const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}) });
-  const grant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
-  return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } as Record<string, string> };
-}
+const member = (role: 'custodian' | 'signer' | 'admin', tenant?: { id: string }) => signedInMember(t, { role, ...(tenant ? { tenant } : {}) });
 
 const uploadPdf = (who: Who) => {
   const body = multipart(PDF, 'contract.pdf');

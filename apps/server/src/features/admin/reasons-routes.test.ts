@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, SigningReason, type TenantSettings, type WorkflowStateDefinition } from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { CORPUS } from '../../test/corpus';
 
 /**
  * Signing reasons per tenant (issue 8; spec §7 /v1/reasons, §9 default reason id 1): every tenant
@@ -17,7 +17,6 @@ import { buildTestApp, type TestApp } from '../../test/test-app';
  * choose the default while showEditReasons is on; the ceremony gets the enabled ones in the ePak's
  * viewer, a signing-link session too. Each test works in a tenant of its own.
  */
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 let t: TestApp;
 type Headers = Record<string, string>;
 type Who = { headers: Headers; user: { id: string; email: string }; tenant: { id: string } };

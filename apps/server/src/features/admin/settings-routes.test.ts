@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_PASSWORD_CONFIG, DocumentSummary, EpakDetail, type AdminAuditEntry, TenantSettingsView, type WorkflowStateDefinition } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,8 @@ import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { CORPUS } from '../../test/corpus';
+import { signedInMember } from '../../test/app-factories';
 
 /**
  * /settings (issue 7): a super admin reads and changes the tenant's settings; each change applies
@@ -16,16 +17,11 @@ import { buildTestApp, type TestApp } from '../../test/test-app';
  * breaks a rule saves nothing. (Anonymous callers, outsiders and wrong roles are walked for every
  * endpoint by http/guarded-endpoints.test.ts.)
  */
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 let t: TestApp;
 type Who = { headers: Record<string, string>; user: { id: string; email: string }; tenant: { id: string } };
 type Role = 'super_admin' | 'admin' | 'custodian' | 'signer';
 
-async function member(role: Role, tenant?: { id: string }): Promise<Who> {
-  const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}) });
-  const grant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
-  return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
-}
+const member = (role: Role, tenant?: { id: string }) => signedInMember(t, { role, ...(tenant ? { tenant } : {}) });
 
 const inject = (method: 'GET' | 'PUT' | 'POST', url: string, who: Who, payload?: unknown, tenantId = who.tenant.id) =>
   t.app.inject({ method, url, headers: { ...who.headers, 'x-tenant-id': tenantId }, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });

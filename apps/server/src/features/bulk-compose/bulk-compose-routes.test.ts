@@ -7,10 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBulkCompose, sweepBulkComposeRuns } from './bulk-compose';
 import { bulkComposeFailures, bulkComposeRuns, documentTemplates, epakDocuments, epakRecipients, epaks, outbox, users, workflows } from '../../platform/db/schema';
 import { verifyActivityChain } from '../epaks/activity';
-import { GOOD_PASSWORD, makeMember } from '../../test/factories';
-import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { listStates } from '../workflows/workflows';
+import { signedInMember } from '../../test/app-factories';
 
 /**
  * Bulk compose (issue 8): the header template of a document template, the upload's file-level
@@ -21,11 +20,7 @@ import { listStates } from '../workflows/workflows';
 let t: TestApp;
 type Who = { headers: Record<string, string>; user: { id: string; email: string }; tenant: { id: string } };
 
-async function member(role: 'custodian' | 'signer' | 'admin', tenant?: { id: string }): Promise<Who> {
-  const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}) });
-  const grant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
-  return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
-}
+const member = (role: 'custodian' | 'signer' | 'admin', tenant?: { id: string }) => signedInMember(t, { role, ...(tenant ? { tenant } : {}) });
 
 const tag = (init: Partial<TagInput>) => ({ uuid: crypto.randomUUID(), type: 'signature', pageNumber: 1, positionX: 50, positionY: 50, blockWidth: 150, blockHeight: 40, ...init });
 

@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DocumentSummary, DocumentTemplate, EpakDetail, newTag, type Tag, type WorkflowStateDefinition } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentTemplates, epaks, workflows } from '../../platform/db/schema';
-import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { multipart } from '../../test/multipart';
-import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { CORPUS } from '../../test/corpus';
+import { signedInMember } from '../../test/app-factories';
 
 /**
  * Document templates (issue 8, spec §7): made from an ePak or an upload, shared in the tenant,
@@ -17,16 +16,11 @@ import { buildTestApp, type TestApp } from '../../test/test-app';
  * Anonymous callers, outsiders with a foreign tenant header and wrong roles are walked by
  * http/guarded-endpoints.test.ts; here, ids of another tenant used from one's own.
  */
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 
 let t: TestApp;
 type Who = { headers: Record<string, string>; user: { id: string; email: string }; tenant: { id: string } };
 
-async function member(role: 'admin' | 'custodian' | 'submitter', tenant?: { id: string }): Promise<Who> {
-  const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}) });
-  const grant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
-  return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
-}
+const member = (role: 'admin' | 'custodian' | 'submitter', tenant?: { id: string }) => signedInMember(t, { role, ...(tenant ? { tenant } : {}) });
 
 const pdf = (name: string) => fs.readFileSync(path.join(CORPUS, name));
 

@@ -1,20 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DocumentSummary, type TokenGrant } from '@pakt/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { CORPUS } from '../../test/corpus';
 
 /**
  * Every file of the shared corpus of real-world PDFs goes through the real upload: accepted with
  * the page count, sizes and rotations poppler's pdfinfo reports, or refused with -59 and a message
  * that says why. Nothing in between.
  */
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 const files = fs.existsSync(CORPUS) ? fs.readdirSync(CORPUS).filter((f) => f.endsWith('.pdf')).sort() : [];
 
 /** Refused, and the words the message must contain. */

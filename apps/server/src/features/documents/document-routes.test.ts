@@ -14,8 +14,8 @@ import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { CORPUS } from '../../test/corpus';
 
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const corpus = (name: string) => fs.readFileSync(path.join(CORPUS, name));
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));

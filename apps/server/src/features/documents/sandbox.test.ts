@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SANDBOX_LIMITS, inspectPdf } from './sandbox';
+import { CORPUS } from '../../test/corpus';
 
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 const BOMB = `${CORPUS}huge-8400pt-jbig2-bomb.pdf`;
 const BOOK = `${CORPUS}pages-352-freeculture.pdf`;
 

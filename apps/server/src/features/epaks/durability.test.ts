@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { newTag, type Tag } from '@pakt/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GOOD_PASSWORD, makeMember, makeTenant } from '../../test/factories';
@@ -18,6 +17,7 @@ import {
   waitUntil,
 } from '../../test/durability-support';
 import { type EpakObservation, observeEpak, qpdfRank, type ServerProcess } from '../../test/sign-crash-support';
+import { CORPUS } from '../../test/corpus';
 
 /**
  * Issue 18, "done when": the server and its database are killed with SIGKILL right after a
@@ -47,7 +47,6 @@ import { type EpakObservation, observeEpak, qpdfRank, type ServerProcess } from 
  * stand at every stage and each is reopened after several crashes.
  */
 
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 const FILES = ['plain-1p-pdftex.pdf', 'incremental-pdf20.pdf', 'rotate-0-90-180-270-arabic.pdf', 'signed-pades-b.pdf', 'enc-no-userpw-aes256.pdf'];
 const SIGNERS = ['a', 'b', 'c'] as const;
 /** 7 ePaks × 3 signers = 21 kills. */

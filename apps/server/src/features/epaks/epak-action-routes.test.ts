@@ -1,16 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { DocumentSummary, EpakDetail, newTag, type Tag, type TokenGrant, type WorkflowStateDefinition, type WorkflowStateType } from '@pakt/domain';
+import { EpakDetail, newTag, type Tag, type WorkflowStateType } from '@pakt/domain';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epakActivities, epakDocuments, epakRecipients, epaks, epakUserStates, memberships, outbox, tenantSettings, users } from '../../platform/db/schema';
-import { GOOD_PASSWORD, makeMember, makeUser } from '../../test/factories';
-import { multipart } from '../../test/multipart';
-import { bearer, signIn } from '../../test/sign-in';
+import { makeMember, makeUser } from '../../test/factories';
 import { buildTestApp, type TestApp } from '../../test/test-app';
-
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
+import { signedInMember, uploadedDocument, workflowStateIds } from '../../test/app-factories';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -20,26 +14,14 @@ afterAll(() => t.close());
 
 type Person = Awaited<ReturnType<typeof person>>;
 
-async function person(role: 'signer' | 'custodian' | 'submitter' | 'admin' | 'registrar', tenant?: { id: string }, user?: NonNullable<Parameters<typeof makeMember>[1]>['user']) {
-  const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}), ...(user ? { user } : {}) });
-  const grant: TokenGrant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
-  return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
-}
+const person = (role: 'signer' | 'custodian' | 'submitter' | 'admin' | 'registrar', tenant?: { id: string }, user?: NonNullable<Parameters<typeof makeMember>[1]>['user']) =>
+  signedInMember(t, { role, ...(tenant ? { tenant } : {}), ...(user ? { user } : {}) });
 
 const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who: { headers: Record<string, string> }, payload?: unknown) =>
   t.app.inject({ method, url, headers: who.headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
 
-async function upload(owner: Person) {
-  const body = multipart(fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf')), 'plain-1p-pdftex.pdf');
-  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...body.headers }, payload: body.payload });
-  return DocumentSummary.parse(res.json().data);
-}
-
-async function stateIds(owner: Person) {
-  const res = await inject('GET', '/msbapi/v1/workflow/states', owner);
-  const list = res.json().data.states as WorkflowStateDefinition[];
-  return (type: WorkflowStateType) => list.find((s) => s.type === type)!.workflowStateId;
-}
+const upload = (owner: Person) => uploadedDocument(t, { owner });
+const stateIds = (owner: Person) => workflowStateIds(t, owner);
 
 let uuidCounter = 0;
 const tagUuid = () => `00000000-0000-4000-8000-${(++uuidCounter).toString().padStart(12, '0')}`;

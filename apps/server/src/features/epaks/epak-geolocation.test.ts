@@ -1,32 +1,26 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, type GeolocationType, type WorkflowStateDefinition } from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epakActivities, epakDocumentRevisions, epakDocuments, epakRecipients, epaks, outbox } from '../../platform/db/schema';
 import { run } from '../../test/signing-support';
-import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { multipart } from '../../test/multipart';
-import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { CORPUS } from '../../test/corpus';
+import { signedInMember } from '../../test/app-factories';
 
 /**
  * The tenant's geolocation setting (spec §9: OFF, OPTIONAL, MANDATORY) in the signing ceremony:
  * every viewer of an ePak is told the setting in force, a signing-link session too, and with
  * MANDATORY a signature without a location is refused (-6) before anything is sealed or stored.
  */
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 let t: TestApp;
 type Headers = Record<string, string>;
 type Who = { headers: Headers; user: { id: string; email: string }; tenant: { id: string } };
 
-async function member(role: 'super_admin' | 'custodian' | 'signer', tenant?: { id: string }): Promise<Who> {
-  const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}) });
-  const grant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
-  return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
-}
+const member = (role: 'super_admin' | 'custodian' | 'signer', tenant?: { id: string }) => signedInMember(t, { role, ...(tenant ? { tenant } : {}) });
 
 const inject = (method: 'GET' | 'POST' | 'PUT', url: string, headers: Headers, payload?: unknown) =>
   t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });

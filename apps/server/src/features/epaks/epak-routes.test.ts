@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, newTag, tagRect, toBlockBounds, type Tag, type TokenGrant, type WorkflowStateDefinition } from '@pakt/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,8 +8,7 @@ import { GOOD_PASSWORD, makeMember, makeUser } from '../../test/factories';
 import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
-
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
+import { CORPUS } from '../../test/corpus';
 
 let t: TestApp;
 afterEach(() => t.close());

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, newTag, type Tag, type TokenGrant, type WorkflowStateDefinition } from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
@@ -13,13 +12,13 @@ import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { CORPUS } from '../../test/corpus';
 
 /**
  * The signing flow through the API (issue 5): a reviewer, two internal signers and an external
  * signer reached by the link in the outbox. Every signer's step is a PAdES revision; the result
  * verifies in pdfsig (three valid signatures) and passes qpdf --check.
  */
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 
 let t: TestApp;
 afterEach(() => t.close());

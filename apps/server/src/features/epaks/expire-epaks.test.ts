@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, type WorkflowStateDefinition } from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +10,8 @@ import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { expireDueEpaks, expireEpaksJob } from './expire-epaks';
+import { CORPUS } from '../../test/corpus';
 
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 const mail = { publicUrl: 'https://pakt.example.test', linkDays: 30 };
 
 let t: TestApp;

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { newTag, type Tag } from '@pakt/domain';
 import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { run } from '../../test/signing-support';
 import { GOOD_PASSWORD, makeMember, makeTenant } from '../../test/factories';
 import { multipart } from '../../test/multipart';
 import { countStoredFiles, CrashEnvironment, type EpakObservation, observeEpak, qpdfRank, seededRandom, type ServerProcess } from '../../test/sign-crash-support';
+import { CORPUS } from '../../test/corpus';
 
 /**
  * Issue 5, "done when": the real server process (the entry `npm start` runs) is killed with
@@ -37,7 +37,6 @@ import { countStoredFiles, CrashEnvironment, type EpakObservation, observeEpak, 
  * random draws.
  */
 
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 const FILES = ['plain-1p-pdftex.pdf', 'incremental-pdf20.pdf', 'rotate-0-90-180-270-arabic.pdf', 'signed-pades-b.pdf', 'enc-no-userpw-aes256.pdf'];
 const SIGNERS = ['a', 'b', 'c'] as const;
 /** ePaks killed once per signer: 10 × 3 = 30 kills. */

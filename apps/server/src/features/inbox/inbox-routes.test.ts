@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   DocumentSummary,
   EpakDetail,
@@ -24,13 +23,13 @@ import { GOOD_PASSWORD, makeMember, makeTenant, makeUser } from '../../test/fact
 import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { CORPUS } from '../../test/corpus';
 
 /**
  * The inbox, its search and the statistics against a world with known answers: every folder is
  * reached through the real commands (compose, start, review, sign, reject, stop, expire, delete,
  * archive, delegate), so what is asserted is what the inbox trigger made of them.
  */
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 
 let t: TestApp;
 type Person = Awaited<ReturnType<typeof person>>;

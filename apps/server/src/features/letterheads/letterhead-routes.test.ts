@@ -3,10 +3,9 @@ import { eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { letterheadTemplates } from '../../platform/db/schema';
-import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { multipart } from '../../test/multipart';
-import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { signedInMember } from '../../test/app-factories';
 
 /**
  * Letterhead templates (issue 8, spec §5 and §7): PNG or JPEG by their bytes, 500 KB at most,
@@ -17,11 +16,7 @@ let t: TestApp;
 type Who = { headers: Record<string, string>; user: { id: string }; tenant: { id: string } };
 type Role = 'admin' | 'custodian' | 'signer' | 'submitter';
 
-async function member(role: Role, tenant?: { id: string }): Promise<Who> {
-  const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}) });
-  const grant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
-  return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
-}
+const member = (role: Role, tenant?: { id: string }) => signedInMember(t, { role, ...(tenant ? { tenant } : {}) });
 
 function png(width: number, height: number): Buffer {
   const image = new PNG({ width, height });

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, notificationTopic, SOCKET_CLOSE_CODES, type TokenGrant, type WorkflowStateDefinition } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -16,6 +15,7 @@ import { buildTestApp, type TestApp } from '../../test/test-app';
 import { MAX_CLIENT_FRAME_BYTES } from './hub';
 import { recordNotifications } from './record';
 import { TestSocket } from '../../test/socket-support';
+import { CORPUS } from '../../test/corpus';
 
 /**
  * The WebSocket at /notification on a real listening server, with the `ws` client: connect,
@@ -23,8 +23,6 @@ import { TestSocket } from '../../test/socket-support';
  * the refusals: a bad token, another user's or tenant's topic, a signing-link session, a
  * session that ended, too many sockets, frames too large or not of the protocol.
  */
-
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 
 let t: TestApp;
 let socketUrl = '';

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DocumentSummary, EpakDetail, newTag, Notification, type Tag, type TokenGrant, type WorkflowStateDefinition, type WorkflowStateType } from '@pakt/domain';
 import { asc, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,14 +8,13 @@ import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { CORPUS } from '../../test/corpus';
 
 /**
  * Who is notified of what (spec §4 "Notification handling by type"), through the real API:
  * compose, start, review, sign, reject, delegate, take back, remove, delete. Then the caller's
  * own list and marking read, which never reach anyone else's notifications.
  */
-
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { notificationTopic, type TokenGrant } from '@pakt/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CrashEnvironment, type ServerProcess } from '../../test/sign-crash-support';
 import { GOOD_PASSWORD, makeMember, makeTenant } from '../../test/factories';
 import { multipart } from '../../test/multipart';
 import { TestSocket } from '../../test/socket-support';
+import { CORPUS } from '../../test/corpus';
 
 /**
  * Issue 6, "done when": two real server processes (the entry `npm start` runs) on one
@@ -15,8 +15,6 @@ import { TestSocket } from '../../test/socket-support';
  * socket on A): the processes share nothing but the database, whose LISTEN/NOTIFY carries it.
  * A client still cannot subscribe to another user's or tenant's topic.
  */
-
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 
 let env: CrashEnvironment | undefined;
 const servers: ServerProcess[] = [];

@@ -3,9 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, groupMembers, groups, memberships, rubberStamps, rubberStampShares, tenantSettings } from '../../platform/db/schema';
-import { GOOD_PASSWORD, makeMember } from '../../test/factories';
-import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { signedInMember } from '../../test/app-factories';
 
 /**
  * Rubber stamps (issue 8, spec §6 and §7): kept by members while the tenant's flag is on, shared
@@ -17,11 +16,7 @@ let t: TestApp;
 type Who = { headers: Record<string, string>; user: { id: string; email: string }; tenant: { id: string } };
 type Role = 'admin' | 'custodian' | 'signer' | 'submitter';
 
-async function member(role: Role, tenant?: { id: string }): Promise<Who> {
-  const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}) });
-  const grant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
-  return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
-}
+const member = (role: Role, tenant?: { id: string }) => signedInMember(t, { role, ...(tenant ? { tenant } : {}) });
 
 async function enableStamps(tenantId: string, on = true) {
   await t.database.db

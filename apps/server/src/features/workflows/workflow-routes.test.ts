@@ -2,18 +2,13 @@ import { WorkflowStateDefinition, WorkflowTemplate } from '@pakt/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adminAuditLog, tenantSettings, workflows, workflowStates } from '../../platform/db/schema';
-import { GOOD_PASSWORD, makeMember } from '../../test/factories';
-import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { signedInMember } from '../../test/app-factories';
 
 let t: TestApp;
 afterEach(() => t.close());
 
-async function member(role: 'admin' | 'custodian' | 'submitter' | 'signer', tenant?: { id: string }) {
-  const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}) });
-  const grant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
-  return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
-}
+const member = (role: 'admin' | 'custodian' | 'submitter' | 'signer', tenant?: { id: string }) => signedInMember(t, { role, ...(tenant ? { tenant } : {}) });
 
 async function statesOf(headers: Record<string, string>) {
   const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/workflow/states', headers });

@@ -1,17 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PdfEncryptionError, PdfStructureError } from './errors';
 import { openPdfFile, type PdfBox, type PdfFile } from './pdf-file';
+import { CORPUS } from '../../test/corpus';
 
 /**
  * The shared corpus of real-world PDFs against poppler: every file pdfinfo reads must open with
  * the same pages, boxes and rotations, and every in-use cross-reference entry must resolve. Files
  * pdfinfo refuses must be refused too, with a PdfStructureError or PdfEncryptionError.
  */
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 const files = fs.existsSync(CORPUS) ? fs.readdirSync(CORPUS).filter((f) => f.endsWith('.pdf')).sort() : [];
 
 /**

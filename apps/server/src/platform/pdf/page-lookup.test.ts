@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openPdfFile } from './pdf-file';
-
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
+import { CORPUS } from '../../test/corpus';
 
 /** Files that open: the ones the reader refuses are covered by corpus.test.ts. */
 function openable(): Array<[string, Buffer]> {

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPdfFile } from '../pdf/pdf-file';
 import { maxCmsSize, signDigest } from '../signing/cms';
@@ -8,13 +7,13 @@ import { createSealFixture, run, type SealFixture } from '../../test/signing-sup
 import { shownSizeOfRect, textAppearance, type Rotation } from './appearance';
 import { prepareForSealing } from './repair';
 import { sealRevision } from './seal';
+import { CORPUS } from '../../test/corpus';
 
 /**
  * Two signers' steps on every file of the shared corpus (issue 5, Done when): each new signature
  * valid in pdfsig, every signature that was valid before still valid, and qpdf --check no worse
  * than it was. Files that cannot take a signature are refused with a reason instead.
  */
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 
 /** What cannot be signed, and the reason it is refused with. */
 const REFUSED: Record<string, RegExp> = {

@@ -11,8 +11,7 @@ import { createSealFixture, nssDatabaseTrusting, run, type SealFixture } from '.
 import { shownSizeOfRect, textAppearance, type Rotation } from './appearance';
 import { prepareForSealing } from './repair';
 import { sealRevision } from './seal';
-
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
+import { CORPUS } from '../../test/corpus';
 
 let fixture: SealFixture;
 let nssdir: string;

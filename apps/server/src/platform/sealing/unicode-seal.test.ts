@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PdfBox } from '../pdf/pdf-file';
 import { openPdfFile } from '../pdf/pdf-file';
@@ -8,6 +7,7 @@ import { maxCmsSize, signDigest } from '../signing/cms';
 import { createSealFixture, nssDatabaseTrusting, run, type SealFixture } from '../../test/signing-support';
 import { shownSizeOfRect, textAppearance, type Rotation } from './appearance';
 import { sealRevision, type SealedRevision } from './seal';
+import { CORPUS } from '../../test/corpus';
 
 /**
  * Values in Hindi, Arabic and Latin drawn into a signer's revision with embedded, subset Noto
@@ -16,8 +16,6 @@ import { sealRevision, type SealedRevision } from './seal';
  * turned by 90 degrees too, and in an AES-256 encrypted file, where the font streams are
  * encrypted like every other stream of the revision).
  */
-
-const CORPUS = fileURLToPath(new URL('../../../../../../shared/corpus/pdfs/', import.meta.url));
 
 const HINDI = 'श्रीमती प्रिया शर्मा';
 const ARABIC = 'مُحَمَّد علي';
