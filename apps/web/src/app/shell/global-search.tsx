@@ -2,11 +2,8 @@ import { ActionIcon, Autocomplete, Box, Group, Popover, Select, Stack, TextInput
 import { useMediaQuery } from '@mantine/hooks';
 import {
   canAccessRoute,
-  
-  
   SEARCH_INPUT_OF_TYPE,
   SEARCH_TYPES,
-  
   type InboxPage,
   type SearchType,
   fullName,

@@ -22,7 +22,6 @@ import { useDebouncedValue, useDocumentTitle, useMediaQuery } from '@mantine/hoo
 import {
   type Actor,
   type AdminUser,
-  
   ASSIGNABLE_ROLES,
   can,
   cancelUserInvitation,

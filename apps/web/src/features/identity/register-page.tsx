@@ -1,10 +1,8 @@
 import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import {
-  
   invitationDetails,
   joinWithInvitation,
-  
   registerUserTenant,
   usersValid,
   type EndpointData,

@@ -1,0 +1,73 @@
+import {
+  Card,
+  Stack,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { LetterheadTemplates } from '../letterheads';
+import { DocumentTemplatesTab } from '../document-templates';
+import { ChosenDocuments } from './chosen-documents';
+import { message } from './compose-message';
+import { DraftDocuments } from './draft-documents';
+import { Uploader } from './uploader';
+import { ConfirmReplaceModal } from './confirm-replace-modal';
+import type { ComposeFormState } from './use-compose-form';
+
+/** The documents of the new ePak: from a document template, uploaded, or among earlier uploads. */
+export function ComposeDocumentsSection({ form }: { readonly form: ComposeFormState }) {
+  const { t } = useTranslation();
+  const { docTemplate, requestDocTemplate, toggleDocument, documents, setDocTemplate, errors, setDocuments, pendingDocTemplate, setPendingDocTemplate, chooseDocTemplate } = form;
+  return (
+    <Card withBorder padding="md" component="section" aria-labelledby="compose-documents-heading">
+      <Stack gap="sm">
+        <Title order={2} size="h4" id="compose-documents-heading">
+          {t('compose.documents.heading')}
+        </Title>
+        <Tabs defaultValue="uploader" keepMounted={false}>
+          <Tabs.List mb="sm">
+            <Tabs.Tab value="docTemplates">{t('docTemplates.tab')}</Tabs.Tab>
+            <Tabs.Tab value="uploader">{t('compose.tabs.uploader')}</Tabs.Tab>
+            <Tabs.Tab value="drafts">{t('compose.tabs.drafts')}</Tabs.Tab>
+            <Tabs.Tab value="letterheadTemplates">{t('letterheads.tab')}</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="docTemplates">
+            <DocumentTemplatesTab chosenId={docTemplate?.docTemplateId ?? null} onChoose={requestDocTemplate} />
+          </Tabs.Panel>
+          <Tabs.Panel value="uploader">
+            <Uploader onUploaded={(document) => toggleDocument(document, true)} />
+          </Tabs.Panel>
+          <Tabs.Panel value="drafts">
+            <DraftDocuments chosen={documents} onToggle={toggleDocument} />
+          </Tabs.Panel>
+          {/* The tenant's letterheads; one is put on the document with a letterhead tag once the draft is saved. */}
+          <Tabs.Panel value="letterheadTemplates">
+            <Stack gap="xs">
+              <Text size="sm">{t('letterheads.composeIntro')}</Text>
+              <LetterheadTemplates />
+            </Stack>
+          </Tabs.Panel>
+        </Tabs>
+        <ChosenDocuments
+          documents={documents}
+          template={docTemplate}
+          onClearTemplate={() => setDocTemplate(null)}
+          error={message(t, errors.documents)}
+          onChange={setDocuments}
+        />
+        <ConfirmReplaceModal
+          opened={pendingDocTemplate !== null}
+          title={t('docTemplates.switchTitle')}
+          body={t('docTemplates.switchBody')}
+          confirm={t('docTemplates.switchConfirm')}
+          onKeep={() => setPendingDocTemplate(null)}
+          onConfirm={() => {
+            if (pendingDocTemplate) chooseDocTemplate(pendingDocTemplate);
+            setPendingDocTemplate(null);
+          }}
+        />
+      </Stack>
+    </Card>
+  );
+}
