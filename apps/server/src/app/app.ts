@@ -20,7 +20,7 @@ import { registerUserAdminRoutes } from '../features/admin/user-admin-routes';
 import { registerUserSyncRoutes } from '../features/admin/user-sync-routes';
 import { registerSuperadminRoutes } from '../features/admin/superadmin-routes';
 import { registerSettingsRoutes } from '../features/admin/settings-routes';
-import { registerReasonsRoutes } from '../features/admin/reasons-routes';
+import { registerReasonsRoutes } from '../features/reasons/reasons-routes';
 import { registerNotificationRoutes } from '../features/notifications/notification-routes';
 import { registerLetterheadRoutes } from '../features/letterheads/letterhead-routes';
 import { registerBulkComposeRoutes } from '../features/bulk-compose/bulk-compose-routes';

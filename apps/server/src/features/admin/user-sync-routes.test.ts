@@ -314,6 +314,12 @@ describe('a bad feed', () => {
     expect(feed.errors).toEqual([{ line: 5, email: 'bad', field: 'email', code: -1, message: 'Not an e-mail address.' }]);
     expect(feed.rows.map((r) => r.line)).toEqual([3]);
   });
+
+  it('counts a CRLF inside a quoted field as one line (csv-parse counts two)', () => {
+    const feed = parseUserSyncFeed({ fileName: 'f.csv', text: 'email,firstName\r\n"x@example.test","A\r\nB"\r\nbad,C\r\n' });
+    expect(feed.errors).toEqual([{ line: 4, email: 'bad', field: 'email', code: -1, message: 'Not an e-mail address.' }]);
+    expect(feed.rows.map((r) => r.line)).toEqual([2]);
+  });
 });
 
 describe('runs', () => {

@@ -176,7 +176,11 @@ function csvItems(text: string): FeedItem[] {
   });
 }
 
-/** The 1-based line where each non-empty CSV row starts, quoted line breaks respected. */
+/**
+ * The 1-based line where each non-empty CSV row starts, quoted line breaks respected. Counted here,
+ * not taken from csv-parse's `info.lines`: csv-parse 6.2 counts a CRLF inside a quoted field as two
+ * lines, so every row after such a field would be reported one line too far down.
+ */
 function csvLineNumbers(text: string): number[] {
   const starts: number[] = [];
   let line = 1;

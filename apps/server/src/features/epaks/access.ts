@@ -2,7 +2,7 @@ import { DomainError, enforce, type EpakResource, type EpakViewer, invalidInput,
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, epakUserStates } from '../../platform/db/schema';
-import { listCeremonyReasons } from '../admin';
+import { listCeremonyReasons } from '../reasons';
 import { loadTenantSettings } from '../identity';
 import { ceremonyStamps } from '../rubber-stamps';
 
