@@ -135,6 +135,14 @@ describe('signing an ePak', () => {
       values: [{ uuid: '00000000-0000-4000-8000-000000000004', value: drawnSignature() }],
     });
     expect(missing.json()).toMatchObject({ code: -6, issues: [{ path: 'values.00000000-0000-4000-8000-000000000006' }] });
+    // White space is not an answer: the ceremony shows the field as missing, and so does the server.
+    const blank = await inject('POST', signUrl(epak.ePakId, documentId), second.headers, {
+      values: [
+        { uuid: '00000000-0000-4000-8000-000000000004', value: drawnSignature() },
+        { uuid: '00000000-0000-4000-8000-000000000006', value: '   ' },
+      ],
+    });
+    expect(blank.json()).toMatchObject({ code: -6, issues: [{ path: 'values.00000000-0000-4000-8000-000000000006' }] });
     const foreign = await inject('POST', signUrl(epak.ePakId, documentId), second.headers, {
       values: [{ uuid: '00000000-0000-4000-8000-000000000001', value: 'x' }],
     });

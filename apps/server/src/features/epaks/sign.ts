@@ -1,5 +1,8 @@
 import { Readable } from 'node:stream';
 import {
+  isFilledValue,
+  isGroupTag,
+  isRequiredTag,
   displayName,
   DomainError,
   flattenTags,
@@ -81,7 +84,7 @@ export const SIGNATURE_IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 const TEXT_VALUE_MAX_LENGTH = 4000;
 const MAX_SEAL_ATTEMPTS = 4;
 
-const isEmpty = (value: Tag['value']) => value === null || value === '' || (Array.isArray(value) && value.length === 0);
+const isEmpty = (value: Tag['value']) => !isFilledValue(value);
 
 function imageOf(value: string): SealImage | null {
   const match = IMAGE_DATA_URL.exec(value);
@@ -94,7 +97,7 @@ function imageOf(value: string): SealImage | null {
  * members, as the tag editor places it, is a signature block of its own: its value is the
  * signature, it is required, and it can be the signature's widget.
  */
-const isFrameOnly = (tag: Tag) => tag.type === 'composite' && (tag.children?.length ?? 0) > 0;
+const isFrameOnly = (tag: Tag) => isGroupTag(tag);
 const isSignatureLike = (tag: Tag) => isSignatureTag(tag) || (tag.type === 'composite' && !isFrameOnly(tag));
 
 function textOf(tag: Tag): string {
@@ -163,7 +166,7 @@ export function fillSignerTags(options: { tags: Tag[]; signer: Signer; body: Sig
     if (tag.type === 'timeStamp' || (isEmpty(value) && serverValue(tag) !== undefined)) value = serverValue(tag) ?? value;
     const next: Tag = { ...tag, value: value ?? null, ...(children ? { children } : {}) };
     if (!isFrameOnly(tag)) {
-      const required = isSignatureLike(tag) || tag.validations?.required?.value === true;
+      const required = isRequiredTag(tag);
       if (required && isEmpty(next.value)) problems.push({ path: `values.${tag.uuid}`, message: tag.validations?.required?.message || 'required' });
       if (typeof next.value === 'string' && next.value.startsWith('data:')) {
         const image = imageOf(next.value);

@@ -57,6 +57,13 @@ describe('required fields', () => {
     expect(requiredProgress([late], { [late.uuid]: 'x' }, context).filled).toBe(1);
   });
 
+  it('holds up signing for a signature block without members, as the server does, and not for a group', () => {
+    const block = tag('composite');
+    const member = tag('signature');
+    const group = tag('composite', { children: [member] });
+    expect(requiredProgress([block, group], {}, context).missing.map((item) => item.uuid)).toEqual([block.uuid, member.uuid]);
+  });
+
   it('does not hold up signing for fields the server fills when left empty', () => {
     const required = { validations: { required: { value: true } } };
     const name = tag('username', required);

@@ -1,4 +1,4 @@
-import { isTagFor, flattenTags, isRubberStamp, isSignatureTag, isTagReadOnlyFor, type EpakViewer, type Tag, type TagType, type TagValue } from '@pakt/domain';
+import { isFilledValue, isGroupTag, isRequiredTag, isTagFor, flattenTags, isRubberStamp, isTagReadOnlyFor, type EpakViewer, type Tag, type TagType, type TagValue } from '@pakt/domain';
 
 /**
  * What the signing ceremony needs to know about tags, kept free of React so it can be tested as
@@ -84,10 +84,8 @@ export const CLICK_FILLED_KINDS: ReadonlySet<ValueKind> = new Set(['signature', 
 /** Kinds whose value is an image made from the person's signature or initials. */
 export const IMAGE_KINDS: ReadonlySet<ValueKind> = new Set(['signature', 'initials', 'typedName', 'image']);
 
-/** A composite with members is a group: its members are filled, not the group itself. */
-export function isGroup(tag: Pick<Tag, 'type' | 'children'>): boolean {
-  return tag.type === 'composite' && (tag.children?.length ?? 0) > 0;
-}
+/** A composite with members is a group: its members are filled, not the group itself (the domain's rule). */
+export const isGroup = isGroupTag;
 
 export interface EditContext {
   readonly signer: Signer;
@@ -113,16 +111,10 @@ export function isEditable(tag: Tag, context: EditContext): boolean {
   return kind !== 'server' && kind !== 'static';
 }
 
-export function isFilled(value: TagValue | undefined): boolean {
-  if (value === null || value === undefined) return false;
-  if (Array.isArray(value)) return value.length > 0;
-  return value.trim() !== '';
-}
+export const isFilled = isFilledValue;
 
-/** Required as the server checks it: marked so, or a signature (a signer always signs their signature fields). */
-export function isRequired(tag: Pick<Tag, 'type' | 'validations'>): boolean {
-  return isSignatureTag(tag) || tag.validations?.required?.value === true;
-}
+/** Required as the server checks it: the domain's one rule (signatures, and fields marked required). */
+export const isRequired = isRequiredTag;
 
 /**
  * Fields the server fills itself when the signer leaves them empty: their name and address from
