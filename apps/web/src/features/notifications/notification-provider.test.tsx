@@ -6,7 +6,7 @@ import { sessionStore } from '../../api/session-store';
 import { STORAGE_KEYS } from '../../api/storage-keys';
 import { AppProviders } from '../../app/providers';
 import { adminUser, jsonResponse, signedInSession, stubApi, TENANT_ACME } from '../../test/fake-api';
-import { FakeSockets, notification } from './fake-socket';
+import { FakeSockets, notification } from '../../test/fake-socket';
 import { NotificationProvider } from './notification-provider';
 
 const EPAK = '1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b';

@@ -1,6 +1,6 @@
 import { SOCKET_CLOSE_CODES } from '@pakt/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeSockets, notification } from './fake-socket';
+import { FakeSockets, notification } from '../../test/fake-socket';
 import { NotificationSocket, notificationSocketUrl, PING_INTERVAL_MS, type RefreshOutcome, type SocketSession, SOCKET_LOG } from './notification-socket';
 
 const USER = '5d1c9a7e-2b4f-4e6a-8c3d-0f1e2a3b4c5d';

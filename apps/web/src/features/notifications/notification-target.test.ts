@@ -1,6 +1,6 @@
 import { NOTIFICATION_TYPES } from '@pakt/domain';
 import { describe, expect, it } from 'vitest';
-import { notification } from './fake-socket';
+import { notification } from '../../test/fake-socket';
 import { notificationTarget, toastDurationOf, toastKindOf } from './notification-target';
 
 const EPAK = '1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b';

@@ -1,5 +1,5 @@
 import type { Notification, SocketServerFrame } from '@pakt/domain';
-import type { SocketLike } from './notification-socket';
+import type { SocketLike } from '../features/notifications/notification-socket';
 
 /**
  * A WebSocket stand-in for the notification tests: it records what the client sends, and the
