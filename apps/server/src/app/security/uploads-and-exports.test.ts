@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { DocumentSummary, EpakDetail, type WorkflowStateDefinition } from '@pakt/domain';
+import { DocumentSummary, EpakDetail, type WorkflowStateDefinition, createEpak, downloadBulkComposeFailures, editEpak, listWorkflowStates, startEpak } from '@pakt/domain';
 import { parseCsv } from '../../platform/csv';
 import { eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
@@ -16,6 +16,7 @@ import { buildTestApp, type TestApp } from '../../test/test-app';
 import { listStates } from '../../features/workflows/workflows';
 import { CORPUS } from '../../test/corpus';
 import { signedInMember } from '../../test/app-factories';
+import { inject } from '../../test/inject';
 
 /**
  * Security regression (issue 17, items 8 and 10), through the HTTP API on an install with two
@@ -93,7 +94,7 @@ describe('CSV exports', () => {
     const runId = upload.json().data.run.runId as string;
     expect(await runBulkCompose({ db: t.database.db, storage: t.context.storage, runId, notify: { publicUrl: 'http://pakt.test', linkDays: 30 } })).toBe('completed');
 
-    const exported = await t.app.inject({ method: 'GET', url: `/msbapi/v1/bulkcompose/runs/${runId}/failures`, headers: tenantA.headers });
+    const exported = await inject(t.app, downloadBulkComposeFailures, { params: { runId }, headers: tenantA.headers });
     expect(exported.statusCode).toBe(200);
     const rows = parseCsv(exported.body);
     expect(rows[1]!.slice(0, 4)).toEqual(['not-an-address', 'Dee', 'Kay', `' =cmd|' /C calc'!A0`]);
@@ -102,7 +103,7 @@ describe('CSV exports', () => {
     for (const cell of rows.flat()) expect(cell).not.toMatch(/^[\s\p{Cc}]*[=+\-@]/u);
 
     // The other tenant cannot fetch it at all.
-    const other = await t.app.inject({ method: 'GET', url: `/msbapi/v1/bulkcompose/runs/${runId}/failures`, headers: tenantB.headers });
+    const other = await inject(t.app, downloadBulkComposeFailures, { params: { runId }, headers: tenantB.headers });
     expect(other.statusCode).toBe(404);
   });
 });
@@ -112,33 +113,23 @@ describe('ePak subjects and mail headers', () => {
     const upload = await uploadPdf(tenantA);
     expect(upload.statusCode, upload.body).toBe(200);
     const documentId = DocumentSummary.parse(upload.json().data).documentId;
-    const states = (await t.app.inject({ method: 'GET', url: '/msbapi/v1/workflow/states', headers: tenantA.headers })).json().data.states as WorkflowStateDefinition[];
+    const states = (await inject(t.app, listWorkflowStates, { headers: tenantA.headers })).json().data.states as WorkflowStateDefinition[];
     const sign = states.find((s) => s.type === 'SIGN')!.workflowStateId;
     // The recipient is tenant B's admin: the mail crosses tenants, the injected Bcc must not.
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/msbapi/v2/epak',
-      headers: tenantA.headers,
-      payload: { subject: 'Offer\r\nBcc: thief@evil.test', documentIds: [documentId], steps: [{ workflowStateId: sign, recipients: [{ email: tenantB.user.email }] }] },
-    });
+    const created = await inject(t.app, createEpak, { headers: tenantA.headers, body: { subject: 'Offer\r\nBcc: thief@evil.test', documentIds: [documentId], steps: [{ workflowStateId: sign, recipients: [{ email: tenantB.user.email }] }] } });
     expect(created.statusCode, created.body).toBe(200);
     const epak = EpakDetail.parse(created.json().data);
     expect(epak.subject).toBe('Offer Bcc: thief@evil.test');
     const [stored] = await t.database.db.select({ subject: epaks.subject }).from(epaks).where(eq(epaks.id, epak.ePakId));
     expect(stored!.subject).toBe('Offer Bcc: thief@evil.test');
 
-    const started = await t.app.inject({ method: 'POST', url: `/msbapi/v2/epaks/${epak.ePakId}/start`, headers: tenantA.headers });
+    const started = await inject(t.app, startEpak, { params: { ePakId: epak.ePakId }, headers: tenantA.headers });
     expect(started.statusCode, started.body).toBe(200);
     const mails = await t.database.db.select().from(outbox).where(eq(outbox.recipient, tenantB.user.email));
     expect(mails.map((m) => m.subject)).toEqual(['Please sign: Offer Bcc: thief@evil.test']);
 
     // The edit path too.
-    const edited = await t.app.inject({
-      method: 'POST',
-      url: '/msbapi/v2/epak/edit',
-      headers: tenantA.headers,
-      payload: { ePakId: epak.ePakId, modifiedOn: (await t.app.inject({ method: 'GET', url: `/msbapi/v2/epaks/${epak.ePakId}`, headers: tenantA.headers })).json().data.modifiedOn, subject: 'Offer v2\nX-Evil: 1\u2028Cc: thief@evil.test' },
-    });
+    const edited = await inject(t.app, editEpak, { headers: tenantA.headers, body: { ePakId: epak.ePakId, modifiedOn: (await t.app.inject({ method: 'GET', url: `/msbapi/v2/epaks/${epak.ePakId}`, headers: tenantA.headers })).json().data.modifiedOn, subject: 'Offer v2\nX-Evil: 1\u2028Cc: thief@evil.test' } });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json().data.subject).toBe('Offer v2 X-Evil: 1 Cc: thief@evil.test');
 

@@ -1,9 +1,11 @@
+import { systemOutbox, tenantOutbox } from '@pakt/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactSecrets } from './outbox-routes';
 import { queueEmail, queueSms } from '../../platform/mail/outbox';
 import { GOOD_PASSWORD, makeMember, makeRoot } from '../../test/factories';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { inject } from '../../test/inject';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -26,27 +28,27 @@ describe('reading the outbox', () => {
   it("shows a tenant admin their tenant's mail only, never its text; others get 404 or 403", async () => {
     const { a, b, signer } = await setup();
     const adminA = await signIn(t.app, a.user.email, GOOD_PASSWORD);
-    const mine = await t.app.inject({ method: 'GET', url: '/msbapi/v1/outbox', headers: { ...bearer(adminA), 'x-tenant-id': a.tenant.id } });
+    const mine = await inject(t.app, tenantOutbox, { headers: { ...bearer(adminA), 'x-tenant-id': a.tenant.id } });
     expect(mine.json().data.messages).toEqual([
       expect.objectContaining({ subject: 'For A', recipient: 'x@a.test', body: null, tenantName: expect.any(String), sentAt: null }),
     ]);
 
-    const outsider = await t.app.inject({ method: 'GET', url: '/msbapi/v1/outbox', headers: { ...bearer(adminA), 'x-tenant-id': b.tenant.id } });
+    const outsider = await inject(t.app, tenantOutbox, { headers: { ...bearer(adminA), 'x-tenant-id': b.tenant.id } });
     expect(outsider.statusCode).toBe(404);
 
     const signerGrant = await signIn(t.app, signer.user.email, GOOD_PASSWORD);
-    const wrongRole = await t.app.inject({ method: 'GET', url: '/msbapi/v1/outbox', headers: { ...bearer(signerGrant), 'x-tenant-id': a.tenant.id } });
+    const wrongRole = await inject(t.app, tenantOutbox, { headers: { ...bearer(signerGrant), 'x-tenant-id': a.tenant.id } });
     expect(wrongRole.statusCode).toBe(403);
     expect(wrongRole.json().code).toBe(-11);
 
-    expect((await t.app.inject({ method: 'GET', url: '/msbapi/v1/root/outbox', headers: bearer(adminA) })).statusCode).toBe(403);
+    expect((await inject(t.app, systemOutbox, { headers: bearer(adminA) })).statusCode).toBe(403);
   });
 
   it("shows root every tenant's mail and the tenantless, whole while nothing delivers it, and filters by recipient", async () => {
     await setup();
     const root = await makeRoot(t.database.db);
     const grant = await signIn(t.app, root.email, GOOD_PASSWORD);
-    const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/root/outbox', headers: bearer(grant) });
+    const res = await inject(t.app, systemOutbox, { headers: bearer(grant) });
     const messages = res.json().data.messages as { subject: string; body: string; tenantName: string | null }[];
     expect(messages).toEqual(
       expect.arrayContaining([

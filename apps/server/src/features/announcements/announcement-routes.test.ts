@@ -1,3 +1,4 @@
+import { currentAnnouncements, deleteAnnouncement, deleteInstanceAnnouncement, listAnnouncements, listInstanceAnnouncements, updateAnnouncement, updateInstanceAnnouncement } from '@pakt/domain';
 import { randomUUID } from 'node:crypto';
 import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { announcements } from '../../platform/db/schema';
 import { GOOD_PASSWORD, makeMember, makeRoot } from '../../test/factories';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { inject } from '../../test/inject';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -37,7 +39,7 @@ function create(headers: Headers, body: unknown, url = '/msbapi/v2/announcements
   return t.app.inject({ method: 'POST', url, headers, payload: body as object });
 }
 
-const current = (headers: Headers = {}) => t.app.inject({ method: 'GET', url: '/msbapi/public/announcements', headers });
+const current = (headers: Headers = {}) => inject(t.app, currentAnnouncements, { headers });
 const textsOf = (res: { json(): { data: { items: { text: string }[] } } }) => res.json().data.items.map((a) => a.text);
 
 describe("a tenant admin's announcements", () => {
@@ -51,24 +53,19 @@ describe("a tenant admin's announcements", () => {
     expect(row!.createdBy).toBe(admin.user.id);
 
     const past = (await create(admin.headers, { text: 'Old news', startTime: at(-3 * HOUR), endTime: at(-2 * HOUR) })).json().data;
-    const list = await t.app.inject({ method: 'GET', url: '/msbapi/v2/announcements', headers: admin.headers });
+    const list = await inject(t.app, listAnnouncements, { headers: admin.headers });
     // Past ones stay listed for administrators; the latest start comes first.
     expect(list.json().data.items.map((a: { id: string }) => a.id)).toEqual([announcement.id, past.id]);
 
-    const updated = await t.app.inject({
-      method: 'PUT',
-      url: `/msbapi/v2/announcements/${announcement.id}`,
-      headers: admin.headers,
-      payload: { text: 'Maintenance moved', startTime: at(3 * HOUR), endTime: at(4 * HOUR) },
-    });
+    const updated = await inject(t.app, updateAnnouncement, { params: { announcementId: announcement.id }, headers: admin.headers, body: { text: 'Maintenance moved', startTime: at(3 * HOUR), endTime: at(4 * HOUR) } });
     expect(updated.statusCode).toBe(200);
     expect(updated.json().data).toMatchObject({ id: announcement.id, text: 'Maintenance moved' });
     expect(Date.parse(updated.json().data.startTime)).toBeGreaterThan(Date.now() + 2 * HOUR);
 
-    const removed = await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/announcements/${announcement.id}`, headers: admin.headers });
+    const removed = await inject(t.app, deleteAnnouncement, { params: { announcementId: announcement.id }, headers: admin.headers });
     expect(removed.json()).toEqual({ code: 1, data: { id: announcement.id } });
     expect((await rows()).some((r) => r.id === announcement.id)).toBe(false);
-    const again = await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/announcements/${announcement.id}`, headers: admin.headers });
+    const again = await inject(t.app, deleteAnnouncement, { params: { announcementId: announcement.id }, headers: admin.headers });
     expect(again.statusCode).toBe(404);
   });
 
@@ -93,12 +90,7 @@ describe("a tenant admin's announcements", () => {
 
     const mine = (await create(admin.headers, { text: 'Fine', startTime: at(0), endTime: at(HOUR) })).json().data;
     const snapshot = await rows();
-    const badUpdate = await t.app.inject({
-      method: 'PUT',
-      url: `/msbapi/v2/announcements/${mine.id}`,
-      headers: admin.headers,
-      payload: { text: 'Fine', startTime: at(HOUR), endTime: at(0) },
-    });
+    const badUpdate = await inject(t.app, updateAnnouncement, { params: { announcementId: mine.id }, headers: admin.headers, body: { text: 'Fine', startTime: at(HOUR), endTime: at(0) } });
     expect(badUpdate.json()).toMatchObject({ code: -6, issues: [{ path: 'body.endTime' }] });
     expect(await rows()).toEqual(snapshot);
   });
@@ -109,26 +101,26 @@ describe("a tenant admin's announcements", () => {
     const ofA = (await create(a.headers, { text: 'Only for A', startTime: at(0), endTime: at(HOUR) })).json().data;
     const before = await rows();
 
-    const listB = await t.app.inject({ method: 'GET', url: '/msbapi/v2/announcements', headers: b.headers });
+    const listB = await inject(t.app, listAnnouncements, { headers: b.headers });
     expect(listB.json().data.items.map((x: { id: string }) => x.id)).not.toContain(ofA.id);
     // B's admin naming tenant A in the header is an outsider there.
     const asOutsider = { ...b.headers, 'x-tenant-id': a.tenant.id };
-    expect((await t.app.inject({ method: 'GET', url: '/msbapi/v2/announcements', headers: asOutsider })).statusCode).toBe(404);
+    expect((await inject(t.app, listAnnouncements, { headers: asOutsider })).statusCode).toBe(404);
 
     const payload = { text: 'Hijacked', startTime: at(0), endTime: at(HOUR) };
     for (const headers of [b.headers, asOutsider]) {
-      const put = await t.app.inject({ method: 'PUT', url: `/msbapi/v2/announcements/${ofA.id}`, headers, payload });
+      const put = await inject(t.app, updateAnnouncement, { params: { announcementId: ofA.id }, headers, body: payload });
       expect(put.statusCode).toBe(404);
       expect(put.json()).toEqual({ code: -1, data: null, message: 'Not found.' });
-      const del = await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/announcements/${ofA.id}`, headers });
+      const del = await inject(t.app, deleteAnnouncement, { params: { announcementId: ofA.id }, headers });
       expect(del.statusCode).toBe(404);
     }
     // Nor may a tenant admin reach root's instance-wide ones through the tenant endpoints.
     const instance = (await create(await rootHeaders(), { text: 'Instance', startTime: at(0), endTime: at(HOUR) }, '/msbapi/v2/root/announcements')).json()
       .data;
     const afterRoot = await rows();
-    expect((await t.app.inject({ method: 'PUT', url: `/msbapi/v2/announcements/${instance.id}`, headers: a.headers, payload })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/announcements/${instance.id}`, headers: a.headers })).statusCode).toBe(404);
+    expect((await inject(t.app, updateAnnouncement, { params: { announcementId: instance.id }, headers: a.headers, body: payload })).statusCode).toBe(404);
+    expect((await inject(t.app, deleteAnnouncement, { params: { announcementId: instance.id }, headers: a.headers })).statusCode).toBe(404);
     expect(await rows()).toEqual(afterRoot);
     expect(afterRoot.filter((r) => r.id !== instance.id)).toEqual(before);
   });
@@ -141,10 +133,10 @@ describe("a tenant admin's announcements", () => {
       const member = await adminOf(role, admin.tenant);
       const before = await rows();
       const attempts = [
-        await t.app.inject({ method: 'GET', url: '/msbapi/v2/announcements', headers: member.headers }),
+        await inject(t.app, listAnnouncements, { headers: member.headers }),
         await create(member.headers, payload),
-        await t.app.inject({ method: 'PUT', url: `/msbapi/v2/announcements/${existing.id}`, headers: member.headers, payload }),
-        await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/announcements/${existing.id}`, headers: member.headers }),
+        await inject(t.app, updateAnnouncement, { params: { announcementId: existing.id }, headers: member.headers, body: payload }),
+        await inject(t.app, deleteAnnouncement, { params: { announcementId: existing.id }, headers: member.headers }),
       ];
       for (const res of attempts) {
         expect(res.statusCode).toBe(403);
@@ -165,37 +157,32 @@ describe("root's instance-wide announcements", () => {
     expect(made.json().data).toMatchObject({ text: 'Upgrade on Sunday', tenantId: null });
     const id = made.json().data.id as string;
 
-    const list = await t.app.inject({ method: 'GET', url: '/msbapi/v2/root/announcements', headers: root });
+    const list = await inject(t.app, listInstanceAnnouncements, { headers: root });
     const listed = list.json().data.items as { id: string; tenantId: string | null }[];
     expect(listed.map((a) => a.id)).toContain(id);
     expect(listed.every((a) => a.tenantId === null)).toBe(true);
 
-    const changed = await t.app.inject({
-      method: 'PUT',
-      url: `/msbapi/v2/root/announcements/${id}`,
-      headers: root,
-      payload: { text: 'Upgrade on Monday', startTime: at(HOUR), endTime: at(5 * HOUR) },
-    });
+    const changed = await inject(t.app, updateInstanceAnnouncement, { params: { announcementId: id }, headers: root, body: { text: 'Upgrade on Monday', startTime: at(HOUR), endTime: at(5 * HOUR) } });
     expect(changed.json().data.text).toBe('Upgrade on Monday');
 
     // Root's endpoints never reach a tenant's rows.
     const before = await rows();
     const payload = { text: 'x', startTime: at(0), endTime: at(HOUR) };
-    expect((await t.app.inject({ method: 'PUT', url: `/msbapi/v2/root/announcements/${ofTenant.id}`, headers: root, payload })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/root/announcements/${ofTenant.id}`, headers: root })).statusCode).toBe(404);
+    expect((await inject(t.app, updateInstanceAnnouncement, { params: { announcementId: ofTenant.id }, headers: root, body: payload })).statusCode).toBe(404);
+    expect((await inject(t.app, deleteInstanceAnnouncement, { params: { announcementId: ofTenant.id }, headers: root })).statusCode).toBe(404);
     // A tenant admin is not root.
     for (const res of [
-      await t.app.inject({ method: 'GET', url: '/msbapi/v2/root/announcements', headers: admin.headers }),
+      await inject(t.app, listInstanceAnnouncements, { headers: admin.headers }),
       await create(admin.headers, payload, '/msbapi/v2/root/announcements'),
-      await t.app.inject({ method: 'PUT', url: `/msbapi/v2/root/announcements/${id}`, headers: admin.headers, payload }),
-      await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/root/announcements/${id}`, headers: admin.headers }),
+      await inject(t.app, updateInstanceAnnouncement, { params: { announcementId: id }, headers: admin.headers, body: payload }),
+      await inject(t.app, deleteInstanceAnnouncement, { params: { announcementId: id }, headers: admin.headers }),
     ]) {
       expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe(-11);
     }
     expect(await rows()).toEqual(before);
 
-    expect((await t.app.inject({ method: 'DELETE', url: `/msbapi/v2/root/announcements/${id}`, headers: root })).json().data).toEqual({ id });
+    expect((await inject(t.app, deleteInstanceAnnouncement, { params: { announcementId: id }, headers: root })).json().data).toEqual({ id });
     expect(await create(root, { text: 'Backwards', startTime: at(HOUR), endTime: at(0) }, '/msbapi/v2/root/announcements')).toMatchObject({
       statusCode: 400,
     });

@@ -1,4 +1,4 @@
-import { type TagInput } from '@pakt/domain';
+import { type TagInput, downloadBulkComposeFailures, downloadBulkComposeHeader, getBulkComposeColumns, getBulkComposeRun, listBulkComposeRuns } from '@pakt/domain';
 import { parseCsv } from '../../platform/csv';
 import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
@@ -10,6 +10,7 @@ import { verifyActivityChain } from '../epaks/activity';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { listStates } from '../workflows/workflows';
 import { signedInMember } from '../../test/app-factories';
+import { inject } from '../../test/inject';
 
 /**
  * Bulk compose (issue 8): the header template of a document template, the upload's file-level
@@ -92,25 +93,25 @@ describe('the header template', () => {
   it("downloads the template's CSV header and describes its columns; another tenant's template is 404", async () => {
     const who = await member('custodian');
     const template = await makeTemplate(who);
-    const res = await t.app.inject({ method: 'GET', url: `/msbapi/v1/bulkcompose/template/${template.id}/csv`, headers: who.headers });
+    const res = await inject(t.app, downloadBulkComposeHeader, { params: { docTemplateId: template.id }, headers: who.headers });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.body).toBe(`${HEADER}\r\n`);
-    const columns = await t.app.inject({ method: 'GET', url: `/msbapi/v1/bulkcompose/template/${template.id}/columns`, headers: who.headers });
+    const columns = await inject(t.app, getBulkComposeColumns, { params: { docTemplateId: template.id }, headers: who.headers });
     expect(columns.json().data.columns.filter((c: { mandatory: boolean }) => c.mandatory).map((c: { name: string; label: string }) => `${c.name}:${c.label}`)).toEqual([
       'step1.recipient1.email:Client',
       'step1.recipient1.firstName:Client',
       'step1.recipient1.lastName:Client',
     ]);
     const outsider = await member('custodian');
-    const other = await t.app.inject({ method: 'GET', url: `/msbapi/v1/bulkcompose/template/${template.id}/csv`, headers: outsider.headers });
+    const other = await inject(t.app, downloadBulkComposeHeader, { params: { docTemplateId: template.id }, headers: outsider.headers });
     expect(other.statusCode).toBe(404);
   });
 
   it('refuses a template without a workflow', async () => {
     const who = await member('custodian');
     const template = await makeTemplate(who, { workflow: false });
-    const res = await t.app.inject({ method: 'GET', url: `/msbapi/v1/bulkcompose/template/${template.id}/csv`, headers: who.headers });
+    const res = await inject(t.app, downloadBulkComposeHeader, { params: { docTemplateId: template.id }, headers: who.headers });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe(-6);
   });
@@ -128,7 +129,7 @@ describe('uploading a bulk file', () => {
     expect(run).toMatchObject({ status: 'queued', totalRows: 5, docTemplateId: template.id, templateName: template.name, fileName: 'people.csv' });
 
     expect(await work(run.runId)).toBe('completed');
-    const got = await t.app.inject({ method: 'GET', url: `/msbapi/v1/bulkcompose/runs/${run.runId}`, headers: who.headers });
+    const got = await inject(t.app, getBulkComposeRun, { params: { runId: run.runId }, headers: who.headers });
     expect(got.statusCode, got.body).toBe(200);
     const data = got.json().data;
     expect(data.run).toMatchObject({ status: 'completed', processedRows: 5, createdEpaks: 3, failedRows: 2, code: -174 });
@@ -159,7 +160,7 @@ describe('uploading a bulk file', () => {
     const mails = await t.database.db.select().from(outbox).where(eq(outbox.recipient, 'ann.a@example.com'));
     expect(mails.map((m) => m.kind)).toEqual(['epak_sign_request']);
 
-    const csvRes = await t.app.inject({ method: 'GET', url: `/msbapi/v1/bulkcompose/runs/${run.runId}/failures`, headers: who.headers });
+    const csvRes = await inject(t.app, downloadBulkComposeFailures, { params: { runId: run.runId }, headers: who.headers });
     expect(csvRes.statusCode).toBe(200);
     expect(csvRes.headers['content-disposition']).toContain('people-failed-rows.csv');
     const rows = parseCsv(csvRes.body);
@@ -167,7 +168,7 @@ describe('uploading a bulk file', () => {
     expect(rows[1]).toEqual(['not-an-address', 'Dee', 'Kay', '', '', `'=HYPERLINK("http://evil")`, 'step1.recipient1.email: -1 Not an e-mail address.']);
     expect(rows[2]![6]).toContain('step1.recipient1.firstName: -2');
 
-    const list = await t.app.inject({ method: 'GET', url: '/msbapi/v1/bulkcompose/runs', headers: who.headers });
+    const list = await inject(t.app, listBulkComposeRuns, { headers: who.headers });
     expect(list.json().data.runs.map((r: { runId: string }) => r.runId)).toEqual([run.runId]);
   });
 
@@ -299,7 +300,7 @@ describe('uploading a bulk file', () => {
     }
     // A colleague in the same tenant does not see someone else's run either.
     const colleague = await member('custodian', who.tenant);
-    expect((await t.app.inject({ method: 'GET', url: `/msbapi/v1/bulkcompose/runs/${run.runId}`, headers: colleague.headers })).statusCode).toBe(404);
+    expect((await inject(t.app, getBulkComposeRun, { params: { runId: run.runId }, headers: colleague.headers })).statusCode).toBe(404);
     expect(await t.database.db.select().from(bulkComposeRuns)).toEqual(before);
     expect(await t.database.db.select().from(epaks).where(and(eq(epaks.tenantId, outsider.tenant.id)))).toHaveLength(0);
   });

@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DocumentSummary, type TokenGrant } from '@pakt/domain';
+import { DocumentSummary, type TokenGrant, downloadDocument } from '@pakt/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { CORPUS } from '../../test/corpus';
+import { inject } from '../../test/inject';
 
 /**
  * Every file of the shared corpus of real-world PDFs goes through the real upload: accepted with
@@ -78,7 +79,7 @@ describe('the real-world corpus', () => {
       expect(page.rotate, `${name} page ${index + 1} rotation`).toBe(want.rotate);
     });
     // Stored as uploaded: a PDF is never rewritten (its signatures must stay valid).
-    const stored = await t.app.inject({ method: 'GET', url: `/msbapi/v1/documents/${document.documentId}/download`, headers });
+    const stored = await inject(t.app, downloadDocument, { params: { documentId: document.documentId }, headers });
     expect(stored.rawPayload.equals(fs.readFileSync(path.join(CORPUS, name)))).toBe(true);
     expect(document.encrypted).toBe(name.startsWith('enc-') || name === 'signed-certified-p1-encrypted.pdf');
   });

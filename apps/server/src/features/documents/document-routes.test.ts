@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DocumentSummary, PreconfiguredTag, type TokenGrant } from '@pakt/domain';
+import { DocumentSummary, PreconfiguredTag, type TokenGrant, deleteDocuments, downloadDocument, listDocuments, mergeDocuments, preconfiguredTags, renameDocument } from '@pakt/domain';
 import * as bmp from 'bmp-js';
 import { count, eq } from 'drizzle-orm';
 import { GifWriter } from 'omggif';
@@ -15,6 +15,7 @@ import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { CORPUS } from '../../test/corpus';
+import { inject } from '../../test/inject';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const corpus = (name: string) => fs.readFileSync(path.join(CORPUS, name));
@@ -60,7 +61,7 @@ async function uploaded(headers: Record<string, string>, bytes: Buffer, name: st
 
 /** The stored PDF, checked by qpdf and measured by poppler, as someone else's tools see it. */
 async function storedPdf(headers: Record<string, string>, documentId: string) {
-  const res = await t.app.inject({ method: 'GET', url: `/msbapi/v1/documents/${documentId}/download`, headers });
+  const res = await inject(t.app, downloadDocument, { params: { documentId }, headers });
   expect(res.statusCode).toBe(200);
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-doc-')), 'doc.pdf');
   fs.writeFileSync(file, res.rawPayload);
@@ -178,28 +179,23 @@ describe('managing one\u2019s documents', () => {
     const form = await uploaded(headers, corpus('form-libreoffice.pdf'), 'form.pdf');
     const sizes = await uploaded(headers, corpus('mixed-sizes-openoffice.pdf'), 'sizes.pdf');
 
-    const list = await t.app.inject({ method: 'GET', url: '/msbapi/v1/documents', headers });
+    const list = await inject(t.app, listDocuments, { headers });
     expect(list.json().data).toMatchObject({ total: 2, pageSize: 50 });
     expect(list.json().data.documents.map((d: { name: string }) => d.name)).toEqual(['sizes.pdf', 'form.pdf']);
 
-    const renamed = await t.app.inject({ method: 'PUT', url: `/msbapi/v1/document/${form.documentId}/rename`, headers, payload: { name: 'Form – सहमति.pdf' } });
+    const renamed = await inject(t.app, renameDocument, { params: { documentId: form.documentId }, headers, body: { name: 'Form – सहमति.pdf' } });
     expect(renamed.json().data.name).toBe('Form – सहमति.pdf');
-    expect((await t.app.inject({ method: 'PUT', url: `/msbapi/v1/document/${form.documentId}/rename`, headers, payload: { name: 'a/b.pdf' } })).json().code).toBe(-67);
-    const download = await t.app.inject({ method: 'GET', url: `/msbapi/v1/documents/${form.documentId}/download`, headers });
+    expect((await inject(t.app, renameDocument, { params: { documentId: form.documentId }, headers, body: { name: 'a/b.pdf' } })).json().code).toBe(-67);
+    const download = await inject(t.app, downloadDocument, { params: { documentId: form.documentId }, headers });
     expect(download.headers['content-type']).toBe('application/pdf');
     expect(download.headers['content-disposition']).toBe(`attachment; filename="Form _ _____.pdf"; filename*=UTF-8''${encodeURIComponent('Form – सहमति.pdf')}`);
 
-    const tags = await t.app.inject({ method: 'GET', url: `/msbapi/v1/documents/${form.documentId}/preconfiguredtags`, headers });
+    const tags = await inject(t.app, preconfiguredTags, { params: { documentId: form.documentId }, headers });
     const fields = tags.json().data.tags.map((tag: unknown) => PreconfiguredTag.parse(tag));
     expect(fields).toHaveLength(9);
     expect(fields.find((f: PreconfiguredTag) => f.name === 'First Name')).toMatchObject({ fieldType: 'text', pageNumber: 1, value: 'Alice' });
 
-    const merged = await t.app.inject({
-      method: 'POST',
-      url: '/msbapi/v1/documents/merge',
-      headers,
-      payload: { documentIds: [sizes.documentId, form.documentId], name: 'Bundle.pdf' },
-    });
+    const merged = await inject(t.app, mergeDocuments, { headers, body: { documentIds: [sizes.documentId, form.documentId], name: 'Bundle.pdf' } });
     const bundle = DocumentSummary.parse(merged.json().data);
     expect(bundle.pageCount).toBe(4);
     expect(bundle.pages.map((p) => Math.round(p.width))).toEqual([612, 649, 792, 595]);
@@ -209,12 +205,12 @@ describe('managing one\u2019s documents', () => {
     const colleague = await makeMember(t.database.db, { role: 'custodian', tenant });
     const theirHeaders = { ...bearer(await signIn(t.app, colleague.user.email, GOOD_PASSWORD)), 'x-tenant-id': tenant.id };
     const theirs = await uploaded(theirHeaders, corpus('plain-1p-pdftex.pdf'), 'theirs.pdf');
-    const refused = await t.app.inject({ method: 'DELETE', url: '/msbapi/v1/documents', headers, payload: { documentIds: [form.documentId, theirs.documentId] } });
+    const refused = await inject(t.app, deleteDocuments, { headers, body: { documentIds: [form.documentId, theirs.documentId] } });
     expect(refused.statusCode).toBe(404);
     expect((await t.database.db.select({ n: count() }).from(documents))[0]!.n).toBe(4);
-    expect((await t.app.inject({ method: 'GET', url: `/msbapi/v1/documents/${theirs.documentId}/download`, headers })).statusCode).toBe(404);
+    expect((await inject(t.app, downloadDocument, { params: { documentId: theirs.documentId }, headers })).statusCode).toBe(404);
 
-    const deleted = await t.app.inject({ method: 'DELETE', url: '/msbapi/v1/documents', headers, payload: { documentIds: [form.documentId, sizes.documentId] } });
+    const deleted = await inject(t.app, deleteDocuments, { headers, body: { documentIds: [form.documentId, sizes.documentId] } });
     expect(deleted.json().data).toEqual({ deleted: 2 });
     const [left] = await t.database.db.select().from(documents).where(eq(documents.id, bundle.documentId));
     expect(left?.name).toBe('Bundle.pdf');
@@ -225,7 +221,7 @@ describe('managing one\u2019s documents', () => {
     const plain = await uploaded(headers, corpus('plain-1p-pdftex.pdf'), 'plain.pdf');
     const locked = await uploaded(headers, corpus('enc-no-userpw-rc4.pdf'), 'locked.pdf');
     const signed = await uploaded(headers, corpus('signed-pkcs7-1sig.pdf'), 'signed.pdf');
-    const merge = (ids: string[]) => t.app.inject({ method: 'POST', url: '/msbapi/v1/documents/merge', headers, payload: { documentIds: ids, name: 'x.pdf' } });
+    const merge = (ids: string[]) => inject(t.app, mergeDocuments, { headers, body: { documentIds: ids, name: 'x.pdf' } });
     expect((await merge([plain.documentId, locked.documentId])).json()).toMatchObject({ code: -59, message: expect.stringMatching(/Document 2 is encrypted/) });
     expect((await merge([signed.documentId, plain.documentId])).json()).toMatchObject({
       code: -59,
@@ -300,7 +296,7 @@ describe('downloading part of a document (HTTP Range)', () => {
     const otherHeaders = { ...bearer(await signIn(t.app, other.user.email, GOOD_PASSWORD)), 'x-tenant-id': tenant.id };
     const doc = await uploaded(headers, corpus('plain-1p-pdftex.pdf'), 'a.pdf');
     for (const range of [undefined, 'bytes=0-10', 'bytes=999999-']) {
-      const res = await t.app.inject({ method: 'GET', url: `/msbapi/v1/documents/${doc.documentId}/download`, headers: { ...otherHeaders, ...(range ? { range } : {}) } });
+      const res = await inject(t.app, downloadDocument, { params: { documentId: doc.documentId }, headers: { ...otherHeaders, ...(range ? { range } : {}) } });
       expect(res.statusCode, range).toBe(404);
       expect(res.headers['content-range']).toBeUndefined();
     }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { EpakActivity } from '@pakt/domain';
+import { EpakActivity, exchangeEasyToken } from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../platform/db/database';
@@ -11,6 +11,7 @@ import { readCurrentDocument, revisionsOf } from './revisions';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { inject } from '../../test/inject';
 
 let t: TestApp;
 afterEach(() => t.close());
@@ -102,7 +103,7 @@ describe('GET …/download', () => {
     const [signerPlace] = await t.database.db.select().from(epakRecipients).where(and(eq(epakRecipients.epakId, epak.epakId), eq(epakRecipients.userId, epak.signer.id)));
     const link = await createSigningLink(t.database.db, { epakId: epak.epakId, recipientId: signerPlace!.id, publicUrl: 'http://localhost', linkDays: 7 });
     const token = new URL(link).searchParams.get('token')!;
-    const exchanged = await t.app.inject({ method: 'GET', url: `/msbapi/v2/epaks/${token}/exchange` });
+    const exchanged = await inject(t.app, exchangeEasyToken, { params: { easytoken: token } });
     expect(exchanged.statusCode, exchanged.body).toBe(200);
     const linkHeaders = { authorization: `Bearer ${exchanged.json().data.accessToken}` };
 

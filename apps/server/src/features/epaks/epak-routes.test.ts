@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DocumentSummary, EpakDetail, newTag, tagRect, toBlockBounds, type Tag, type TokenGrant, type WorkflowStateDefinition } from '@pakt/domain';
+import { DocumentSummary, EpakDetail, newTag, tagRect, toBlockBounds, type Tag, type TokenGrant, type WorkflowStateDefinition, createEpak, getEpak, listWorkflowStates, rejectEpak, startEpak, tenantConfiguration } from '@pakt/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { epakActivities, epaks, memberships, tenantSettings, users } from '../../platform/db/schema';
@@ -9,6 +9,7 @@ import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { CORPUS } from '../../test/corpus';
+import { inject } from '../../test/inject';
 
 let t: TestApp;
 afterEach(() => t.close());
@@ -26,7 +27,7 @@ async function upload(headers: Record<string, string>, name: string) {
 }
 
 async function states(headers: Record<string, string>) {
-  const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/workflow/states', headers });
+  const res = await inject(t.app, listWorkflowStates, { headers });
   const list = res.json().data.states as WorkflowStateDefinition[];
   return (type: string) => list.find((s) => s.type === type)!.workflowStateId;
 }
@@ -48,7 +49,7 @@ async function draft() {
       { workflowStateId: state('SIGN'), recipients: [{ email: signer.email }, { email: 'New.Person@Elsewhere.test' }] },
     ],
   };
-  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v2/epak', headers: owner.headers, payload: body });
+  const res = await inject(t.app, createEpak, { headers: owner.headers, body: body });
   expect(res.statusCode, res.body).toBe(200);
   return { owner, body, state, epak: EpakDetail.parse(res.json().data) };
 }
@@ -96,16 +97,11 @@ describe('composing an ePak', () => {
     await t.database.db.update(memberships).set({ status: 'disabled' }).where(eq(memberships.userId, disabled.user.id));
     const cancelled = await makeUser(t.database.db, { status: 'cancelInvitation' });
     const compose = (email: string, also?: string) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/msbapi/v2/epak',
-        headers: owner.headers,
-        payload: {
+      inject(t.app, createEpak, { headers: owner.headers, body: {
           subject: 'x',
           documentIds: [doc.documentId],
           steps: [{ workflowStateId: state('SIGN'), recipients: [{ email }, ...(also ? [{ email: also }] : [])] }],
-        },
-      });
+        } });
     expect((await compose(disabled.user.email)).json()).toMatchObject({ code: -13, data: { email: disabled.user.email } });
     expect((await compose(cancelled.email)).json().code).toBe(-173);
     const twice = await compose('a@b.test', 'A@B.test');
@@ -126,12 +122,7 @@ describe('composing an ePak', () => {
     const unverified = await makeMember(t.database.db, { tenant: owner.tenant, user: { email: 'rahul@acme.test', firstName: 'Rahul', lastName: 'Das' } });
     await t.database.db.update(users).set({ emailVerifiedAt: null }).where(eq(users.id, unverified.user.id));
     const compose = (...emails: string[]) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/msbapi/v2/epak',
-        headers: owner.headers,
-        payload: { subject: 'x', documentIds: [doc.documentId], steps: [{ workflowStateId: state('SIGN'), recipients: emails.map((email) => ({ email })) }] },
-      });
+      inject(t.app, createEpak, { headers: owner.headers, body: { subject: 'x', documentIds: [doc.documentId], steps: [{ workflowStateId: state('SIGN'), recipients: emails.map((email) => ({ email })) }] } });
     await t.database.db.insert(tenantSettings).values({ tenantId: owner.tenant.id, settings: { recipientDomains: ['acme.test'], recipientsVerifiedOnly: true } });
 
     const refused = await compose(colleague.user.email, 'someone@elsewhere.test', unverified.user.email, 'new@acme.test');
@@ -166,15 +157,10 @@ describe('composing an ePak', () => {
     const doc = await upload(owner.headers, 'plain-1p-pdftex.pdf');
     const state = await states(owner.headers);
     const compose = async (viewEnforced?: boolean) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/msbapi/v2/epak',
-        headers: owner.headers,
-        payload: { subject: 'x', documentIds: [doc.documentId], steps: [{ workflowStateId: state('SIGN'), recipients: [{ email: 'a@b.test' }] }], ...(viewEnforced === undefined ? {} : { viewEnforced }) },
-      });
+      const res = await inject(t.app, createEpak, { headers: owner.headers, body: { subject: 'x', documentIds: [doc.documentId], steps: [{ workflowStateId: state('SIGN'), recipients: [{ email: 'a@b.test' }] }], ...(viewEnforced === undefined ? {} : { viewEnforced }) } });
       return EpakDetail.parse(res.json().data).viewEnforced;
     };
-    const configured = async () => (await t.app.inject({ method: 'GET', url: '/msbapi/v1/configuration', headers: owner.headers })).json().data.viewEnforceOption;
+    const configured = async () => (await inject(t.app, tenantConfiguration, { headers: owner.headers })).json().data.viewEnforceOption;
     expect(await configured()).toBe('ShowWithDefaultOff');
     expect([await compose(), await compose(true)]).toEqual([false, true]);
     await t.database.db.insert(tenantSettings).values({ tenantId: owner.tenant.id, settings: { viewEnforceOption: 'HideWithDefaultOn' } });
@@ -188,10 +174,10 @@ describe('composing an ePak', () => {
     t = await buildTestApp();
     const { owner, body, epak } = await draft();
     const colleague = await custodian(owner.tenant);
-    const theirs = await t.app.inject({ method: 'POST', url: '/msbapi/v2/epak', headers: colleague.headers, payload: body });
+    const theirs = await inject(t.app, createEpak, { headers: colleague.headers, body: body });
     expect(theirs.statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: `/msbapi/v2/epaks/${epak.ePakId}`, headers: colleague.headers })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: `/msbapi/v2/epaks/${epak.ePakId}`, headers: owner.headers })).json().data.ePakId).toBe(epak.ePakId);
+    expect((await inject(t.app, getEpak, { params: { ePakId: epak.ePakId }, headers: colleague.headers })).statusCode).toBe(404);
+    expect((await inject(t.app, getEpak, { params: { ePakId: epak.ePakId }, headers: owner.headers })).json().data.ePakId).toBe(epak.ePakId);
   });
 });
 
@@ -319,12 +305,7 @@ describe('starting an ePak', () => {
     const owner = await custodian();
     const doc = await upload(owner.headers, 'plain-1p-pdftex.pdf');
     const state = await states(owner.headers);
-    const composed = await t.app.inject({
-      method: 'POST',
-      url: '/msbapi/v2/epak',
-      headers: owner.headers,
-      payload: { subject: 'For the record', documentIds: [doc.documentId], steps: [{ workflowStateId: state('EMAIL'), recipients: [{ email: 'archive@acme.test' }] }] },
-    });
+    const composed = await inject(t.app, createEpak, { headers: owner.headers, body: { subject: 'For the record', documentIds: [doc.documentId], steps: [{ workflowStateId: state('EMAIL'), recipients: [{ email: 'archive@acme.test' }] }] } });
     const epak = EpakDetail.parse(composed.json().data);
     const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
     const sent = EpakDetail.parse(res.json().data);
@@ -406,29 +387,24 @@ describe('rejecting an ePak', () => {
     const signer = await makeMember(t.database.db, { role: 'signer', tenant: owner.tenant });
     const doc = await upload(owner.headers, 'plain-1p-pdftex.pdf');
     const state = await states(owner.headers);
-    const composed = await t.app.inject({
-      method: 'POST',
-      url: '/msbapi/v2/epak',
-      headers: owner.headers,
-      payload: {
+    const composed = await inject(t.app, createEpak, { headers: owner.headers, body: {
         subject: 'Lease',
         documentIds: [doc.documentId],
         steps: [
           { workflowStateId: state('REVIEW'), recipients: [{ email: reviewer.user.email }] },
           { workflowStateId: state('SIGN'), recipients: [{ email: signer.user.email }] },
         ],
-      },
-    });
+      } });
     const epak = EpakDetail.parse(composed.json().data);
     const headersOf = async (user: { email: string }) => ({ ...bearer(await signIn(t.app, user.email, GOOD_PASSWORD)), 'x-tenant-id': owner.tenant.id });
     const rejectAs = async (headers: Record<string, string>, comment = 'The rent is wrong.') =>
-      t.app.inject({ method: 'POST', url: `/msbapi/v2/epaks/${epak.ePakId}/reject`, headers, payload: { comment } });
+      inject(t.app, rejectEpak, { params: { ePakId: epak.ePakId }, headers, body: { comment } });
     const signerHeaders = await headersOf(signer.user);
     const reviewerHeaders = await headersOf(reviewer.user);
 
     // A draft is its owner's alone: its recipients learn of it when it is sent.
     expect((await rejectAs(reviewerHeaders)).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'POST', url: `/msbapi/v2/epaks/${epak.ePakId}/start`, headers: owner.headers })).statusCode).toBe(200);
+    expect((await inject(t.app, startEpak, { params: { ePakId: epak.ePakId }, headers: owner.headers })).statusCode).toBe(200);
     // The signer's step is not under way yet.
     expect((await rejectAs(signerHeaders)).json().code).toBe(-28);
     // A colleague who is not in the ePak does not learn it exists.
@@ -439,7 +415,7 @@ describe('rejecting an ePak', () => {
     const rejected = await rejectAs(reviewerHeaders);
     expect(rejected.statusCode, rejected.body).toBe(200);
     expect(rejected.json().data).toEqual({ ePakId: epak.ePakId, status: 'Rejected' });
-    const detail = EpakDetail.parse((await t.app.inject({ method: 'GET', url: `/msbapi/v2/epaks/${epak.ePakId}`, headers: owner.headers })).json().data);
+    const detail = EpakDetail.parse((await inject(t.app, getEpak, { params: { ePakId: epak.ePakId }, headers: owner.headers })).json().data);
     expect(detail.steps.map((step) => step.recipients[0]!.status)).toEqual(['Rejected', 'NotRequired']);
     expect(detail.currentStep).toBeNull();
     expect((await rejectAs(signerHeaders)).json().code).toBe(-23);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DocumentSummary, EpakDetail, type WorkflowStateDefinition } from '@pakt/domain';
+import { DocumentSummary, EpakDetail, type WorkflowStateDefinition, createEpak, listWorkflowStates, rejectEpak, startEpak } from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epakActivities, epakRecipients, epaks, outbox } from '../../platform/db/schema';
@@ -11,6 +11,7 @@ import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { expireDueEpaks, expireEpaksJob } from './expire-epaks';
 import { CORPUS } from '../../test/corpus';
+import { inject } from '../../test/inject';
 
 const mail = { publicUrl: 'https://pakt.example.test', linkDays: 30 };
 
@@ -25,21 +26,16 @@ async function sender() {
   const owner = await makeMember(t.database.db, { role: 'custodian' });
   const signer = await makeMember(t.database.db, { role: 'signer', tenant: owner.tenant });
   const headers = { ...bearer(await signIn(t.app, owner.user.email, GOOD_PASSWORD)), 'x-tenant-id': owner.tenant.id };
-  const states = (await t.app.inject({ method: 'GET', url: '/msbapi/v1/workflow/states', headers })).json().data.states as WorkflowStateDefinition[];
+  const states = (await inject(t.app, listWorkflowStates, { headers })).json().data.states as WorkflowStateDefinition[];
   const sign = states.find((s) => s.type === 'SIGN')!.workflowStateId;
   const body = multipart(fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf')), 'plain-1p-pdftex.pdf');
   const doc = DocumentSummary.parse(
     (await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...headers, ...body.headers }, payload: body.payload })).json().data,
   );
   const send = async (expiresOn: Date | null) => {
-    const composed = await t.app.inject({
-      method: 'POST',
-      url: '/msbapi/v2/epak',
-      headers,
-      payload: { subject: 'Quote', documentIds: [doc.documentId], steps: [{ workflowStateId: sign, recipients: [{ email: signer.user.email }] }], ...(expiresOn ? { expiresOn: expiresOn.toISOString() } : {}) },
-    });
+    const composed = await inject(t.app, createEpak, { headers, body: { subject: 'Quote', documentIds: [doc.documentId], steps: [{ workflowStateId: sign, recipients: [{ email: signer.user.email }] }], ...(expiresOn ? { expiresOn: expiresOn.toISOString() } : {}) } });
     const id = EpakDetail.parse(composed.json().data).ePakId;
-    expect((await t.app.inject({ method: 'POST', url: `/msbapi/v2/epaks/${id}/start`, headers })).statusCode).toBe(200);
+    expect((await inject(t.app, startEpak, { params: { ePakId: id }, headers })).statusCode).toBe(200);
     return id;
   };
   return { owner, signer, headers, send };
@@ -87,14 +83,14 @@ describe('expiring ePaks', () => {
     const soon = new Date(Date.now() + 60_000);
     const rejected = await send(soon);
     const signerHeaders = { ...bearer(await signIn(t.app, signer.user.email, GOOD_PASSWORD)), 'x-tenant-id': signer.tenant.id };
-    expect((await t.app.inject({ method: 'POST', url: `/msbapi/v2/epaks/${rejected}/reject`, headers: signerHeaders, payload: { comment: 'No.' } })).statusCode).toBe(200);
+    expect((await inject(t.app, rejectEpak, { params: { ePakId: rejected }, headers: signerHeaders, body: { comment: 'No.' } })).statusCode).toBe(200);
     const expired = await send(soon);
     const now = new Date(soon.getTime() + 1000);
     const done = await expireDueEpaks({ db: t.database.db, mail, now });
     expect(done).toContain(expired);
     expect(done).not.toContain(rejected);
     expect((await rowOf(rejected)).status).toBe('Rejected');
-    const refused = await t.app.inject({ method: 'POST', url: `/msbapi/v2/epaks/${expired}/reject`, headers: signerHeaders, payload: { comment: 'Too late?' } });
+    const refused = await inject(t.app, rejectEpak, { params: { ePakId: expired }, headers: signerHeaders, body: { comment: 'Too late?' } });
     expect([refused.statusCode, refused.json().code]).toEqual([409, -28]);
   });
 

@@ -1,3 +1,4 @@
+import { tenantOutbox } from '@pakt/domain';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { epakDocumentRevisions, epakDocuments, epakRecipients, outbox } from '../../platform/db/schema';
@@ -7,6 +8,7 @@ import { buildTestApp, type TestApp } from '../../test/test-app';
 import { pdfFileName } from './download';
 import { startEpakWithEmailStep } from '../../test/email-step-support';
 import { encodedAttachmentSize, MAIL_ATTACHMENT_LIMIT_BYTES, queueEngineEffects } from './notify';
+import { inject } from '../../test/inject';
 
 let t: TestApp;
 afterEach(() => t.close());
@@ -68,7 +70,7 @@ describe('an EMAIL step', () => {
     await signAll(first);
     const admin = await makeMember(t.database.db, { role: 'admin', tenant: owner.tenant });
     const grant = await signIn(t.app, admin.user.email, GOOD_PASSWORD);
-    const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/outbox', headers: { ...bearer(grant), 'x-tenant-id': owner.tenant.id } });
+    const res = await inject(t.app, tenantOutbox, { headers: { ...bearer(grant), 'x-tenant-id': owner.tenant.id } });
     expect(res.statusCode, res.body).toBe(200);
     const listed = (res.json().data.messages as { recipient: string; attachments: unknown }[]).find((m) => m.recipient === records.user.email);
     expect(listed!.attachments).toEqual(epak.documents.map((doc) => ({ fileName: pdfFileName(doc.name) })));

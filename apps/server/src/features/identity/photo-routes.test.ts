@@ -1,4 +1,4 @@
-import { PHOTO_MAX_BYTES, type Role } from '@pakt/domain';
+import { PHOTO_MAX_BYTES, type Role, filteredUsers } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, users } from '../../platform/db/schema';
@@ -6,6 +6,7 @@ import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { bearer, signIn } from '../../test/sign-in';
 import { multipart } from '../../test/multipart';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { inject } from '../../test/inject';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -115,7 +116,7 @@ describe('an admin removing a member\'s photo', () => {
   it('shows in the admin user list which members have a photo', async () => {
     const admin = await signedIn('admin');
     const member = await withPhoto('signer', admin.tenant);
-    const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/filteredusers', headers: admin.headers });
+    const res = await inject(t.app, filteredUsers, { headers: admin.headers });
     const listed = new Map((res.json().data.users as { userId: string; hasPhoto: boolean }[]).map((u) => [u.userId, u.hasPhoto]));
     expect(listed.get(member.user.id)).toBe(true);
     expect(listed.get(admin.user.id)).toBe(false);

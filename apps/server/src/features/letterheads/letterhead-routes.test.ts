@@ -1,4 +1,4 @@
-import { LETTERHEAD_MAX_SIZE_BYTES } from '@pakt/domain';
+import { LETTERHEAD_MAX_SIZE_BYTES, deleteLetterheadTemplate, downloadLetterheadTemplate, listLetterheadTemplates } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { letterheadTemplates } from '../../platform/db/schema';
 import { multipart } from '../../test/multipart';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { signedInMember } from '../../test/app-factories';
+import { inject } from '../../test/inject';
 
 /**
  * Letterhead templates (issue 8, spec §5 and §7): PNG or JPEG by their bytes, 500 KB at most,
@@ -50,11 +51,11 @@ const upload = (who: Who, bytes: Buffer, name: string, type = 'application/octet
   return t.app.inject({ method: 'POST', url: '/msbapi/v1/letterheadtemplate', headers: { ...who.headers, ...body.headers }, payload: body.payload });
 };
 const list = async (who: Who) => {
-  const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/letterheadtemplate', headers: who.headers });
+  const res = await inject(t.app, listLetterheadTemplates, { headers: who.headers });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data.letterheads as { letterHeadDocId: string; name: string; deletable: boolean; width: number; height: number }[];
 };
-const remove = (who: Who, id: string) => t.app.inject({ method: 'DELETE', url: `/msbapi/v1/letterheadtemplate/${id}`, headers: who.headers });
+const remove = (who: Who, id: string) => inject(t.app, deleteLetterheadTemplate, { params: { letterHeadDocId: id }, headers: who.headers });
 const rows = (tenantId: string) => t.database.db.select().from(letterheadTemplates).where(eq(letterheadTemplates.tenantId, tenantId)).orderBy(letterheadTemplates.id);
 
 let A: Who, Cus: Who, Cus2: Who, Sub: Who, Other: Who;
@@ -80,7 +81,7 @@ describe('uploading a letterhead', () => {
     const second = await upload(Cus, jpegBytes, 'logo', 'text/plain');
     expect(second.json().data).toMatchObject({ contentType: 'image/jpeg', width: 1200, height: 200, size: 4096 });
 
-    const image = await t.app.inject({ method: 'GET', url: `/msbapi/v1/letterheadtemplate/${first.json().data.letterHeadDocId}/image`, headers: Cus.headers });
+    const image = await inject(t.app, downloadLetterheadTemplate, { params: { letterHeadDocId: first.json().data.letterHeadDocId }, headers: Cus.headers });
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/png');
     expect(image.rawPayload.equals(pngBytes)).toBe(true);
@@ -154,7 +155,7 @@ describe('who sees and deletes letterheads', () => {
     expect(byColleague.json().code).toBe(-11);
     const byOutsider = await remove(Other, id);
     expect(byOutsider.statusCode).toBe(404);
-    const outsiderImage = await t.app.inject({ method: 'GET', url: `/msbapi/v1/letterheadtemplate/${id}/image`, headers: Other.headers });
+    const outsiderImage = await inject(t.app, downloadLetterheadTemplate, { params: { letterHeadDocId: id }, headers: Other.headers });
     expect(outsiderImage.statusCode).toBe(404);
     expect(await rows(A.tenant.id)).toEqual(before);
 

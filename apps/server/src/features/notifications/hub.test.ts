@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DocumentSummary, EpakDetail, notificationTopic, SOCKET_CLOSE_CODES, type TokenGrant, type WorkflowStateDefinition } from '@pakt/domain';
+import { DocumentSummary, EpakDetail, notificationTopic, SOCKET_CLOSE_CODES, type TokenGrant, type WorkflowStateDefinition, exchangeEasyToken } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -16,6 +16,7 @@ import { MAX_CLIENT_FRAME_BYTES } from './hub';
 import { recordNotifications } from './record';
 import { TestSocket } from '../../test/socket-support';
 import { CORPUS } from '../../test/corpus';
+import { inject } from '../../test/inject';
 
 /**
  * The WebSocket at /notification on a real listening server, with the `ws` client: connect,
@@ -200,7 +201,7 @@ describe('the notification socket', () => {
     const epak = await sendEpak(owner, ['outside.person@elsewhere.test']);
     const [mail] = await t.database.db.select().from(outbox).where(eq(outbox.recipient, 'outside.person@elsewhere.test'));
     const token = /\/emailsign\?token=([A-Za-z0-9_-]+)/.exec(mail!.body)![1]!;
-    const exchanged = await t.app.inject({ method: 'GET', url: `/msbapi/v2/epaks/${token}/exchange` });
+    const exchanged = await inject(t.app, exchangeEasyToken, { params: { easytoken: token } });
     const link = exchanged.json().data as { accessToken: string; tenantId: string; ePakId: string; user: { userId: string } };
     expect(link.ePakId).toBe(epak.ePakId);
     const socket = await open();

@@ -4,6 +4,7 @@ import { systemSettings } from '../../platform/db/schema';
 import { PUBLIC_SETTINGS_KEY } from './public-settings';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { testBackend } from '../../test/test-database';
+import { inject } from '../../test/inject';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -14,7 +15,7 @@ afterEach(async () => {
 describe('GET /msbapi/public/alive', () => {
   it('answers code 1 with the database kind in use', async () => {
     t = await buildTestApp();
-    const res = await t.app.inject({ method: 'GET', url: '/msbapi/public/alive' });
+    const res = await inject(t.app, publicAlive, {});
     expect(res.statusCode).toBe(200);
     const body = responseEnvelope(publicAlive).parse(res.json());
     expect(body.code).toBe(1);
@@ -24,7 +25,7 @@ describe('GET /msbapi/public/alive', () => {
   it('answers 500 / -2 when the database is gone', async () => {
     t = await buildTestApp();
     await t.database.close();
-    const res = await t.app.inject({ method: 'GET', url: '/msbapi/public/alive' });
+    const res = await inject(t.app, publicAlive, {});
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ code: -2, data: null, message: 'Internal server error.' });
     await t.app.close();
@@ -35,7 +36,7 @@ describe('GET /msbapi/public/alive', () => {
 describe('GET /msbapi/public/configuration', () => {
   it('gives the login page its languages, feature flags and zoom settings from the environment', async () => {
     t = await buildTestApp({ env: { SUPPORTED_LANGUAGES: 'en,hi', FEATURE_PDF_COMPARE: 'false' } });
-    const res = await t.app.inject({ method: 'GET', url: '/msbapi/public/configuration' });
+    const res = await inject(t.app, publicConfiguration, {});
     expect(res.statusCode).toBe(200);
     const { data } = responseEnvelope(publicConfiguration).parse(res.json());
     expect(PublicConfiguration.parse(data)).toMatchObject({
@@ -52,7 +53,7 @@ describe('GET /msbapi/public/configuration', () => {
     await t.database.db
       .insert(systemSettings)
       .values({ key: PUBLIC_SETTINGS_KEY, value: { features: { teamRooms: false }, zoom: { max: 2 } } });
-    const res = await t.app.inject({ method: 'GET', url: '/msbapi/public/configuration' });
+    const res = await inject(t.app, publicConfiguration, {});
     expect(res.json().data.features.teamRooms).toBe(false);
     expect(res.json().data.zoom.max).toBe(2);
   });
@@ -60,7 +61,7 @@ describe('GET /msbapi/public/configuration', () => {
   it('keeps the default zoom when the stored one is out of order', async () => {
     t = await buildTestApp();
     await t.database.db.insert(systemSettings).values({ key: PUBLIC_SETTINGS_KEY, value: { zoom: { min: 4 } } });
-    const res = await t.app.inject({ method: 'GET', url: '/msbapi/public/configuration' });
+    const res = await inject(t.app, publicConfiguration, {});
     expect(res.json().data.zoom).toMatchObject({ min: 0.6, max: 3, step: 0.3 });
   });
 
@@ -69,7 +70,7 @@ describe('GET /msbapi/public/configuration', () => {
     await t.database.db
       .insert(systemSettings)
       .values({ key: PUBLIC_SETTINGS_KEY, value: { features: { teamRooms: 'sometimes' } } });
-    const res = await t.app.inject({ method: 'GET', url: '/msbapi/public/configuration' });
+    const res = await inject(t.app, publicConfiguration, {});
     expect(res.statusCode).toBe(200);
     expect(res.json().data.features.teamRooms).toBe(true);
   });
