@@ -12,6 +12,7 @@ import { registerWorkflowRoutes } from '../features/workflows/workflow-routes';
 import { registerEpakRoutes } from '../features/epaks/epak-routes';
 import { registerEpakAuditRoutes } from '../features/epaks/epak-audit-routes';
 import { registerEpakActionRoutes } from '../features/epaks/epak-action-routes';
+import { registerCeremonyStampRoutes } from '../features/epaks/ceremony-stamp-routes';
 import { registerInboxRoutes } from '../features/inbox/inbox-routes';
 import { registerPublicRoutes } from '../features/settings/public-routes';
 import { registerAnnouncementRoutes } from '../features/announcements/announcement-routes';
@@ -81,6 +82,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerEpakRoutes(app, context);
   registerEpakAuditRoutes(app, context);
   registerEpakActionRoutes(app, context);
+  registerCeremonyStampRoutes(app, context);
   registerInboxRoutes(app, context);
   registerAnnouncementRoutes(app, context);
   registerGroupRoutes(app, context);

@@ -4,4 +4,4 @@
  */
 export { applyStamps, resolveStampUses } from './apply';
 export type { ResolvedStamp } from './apply';
-export { ceremonyStamps } from './rubber-stamps';
+export { ceremonyStamps, loadAvailableStamp, mayApplyStamps } from './rubber-stamps';

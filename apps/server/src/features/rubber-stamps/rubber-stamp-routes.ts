@@ -1,11 +1,9 @@
 import {
   createRubberStamp,
   deleteRubberStamp,
-  downloadCeremonyRubberStampImage,
   downloadRubberStampImage,
   invalidInput,
   listRubberStamps,
-  notFound,
   RUBBER_STAMP_MAX_SIZE_BYTES,
   RubberStampName,
   shareRubberStamp,
@@ -14,16 +12,13 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../http/app-context';
-import { loadVisibleEpak } from '../epaks';
 import { tenantActorOf } from '../../http/auth-guard';
 import { route } from '../../http/route';
 import {
   createStamp,
   deleteStamp,
   listStamps,
-  loadAvailableStamp,
   loadStampForImage,
-  mayApplyStamps,
   shareStamp,
   stampNameOf,
   stampTooLarge,
@@ -103,14 +98,4 @@ export function registerRubberStampRoutes(app: FastifyInstance, ctx: AppContext)
     return { contentType: row.contentType, size: row.size, stream: await ctx.storage.get(row.sha256) };
   });
 
-  // The ceremony's thumbnails: reached through the ePak, so a signing-link session of a member
-  // sees the stamps it may apply there, and nothing of anyone else's.
-  route(app, ctx, downloadCeremonyRubberStampImage, async ({ auth, params }) => {
-    const actor = { tenantId: auth.tenant.id, userId: auth.user.id };
-    const { epak } = await loadVisibleEpak(db, actor, params.ePakId);
-    if (!(await mayApplyStamps(db, epak.tenantId, actor.userId))) throw notFound('No such rubber stamp.');
-    const row = await loadAvailableStamp({ db, tenantId: epak.tenantId, userId: actor.userId, stampId: params.rubberStampId });
-    if (!row) throw notFound('No such rubber stamp.');
-    return { contentType: row.contentType, size: row.size, stream: await ctx.storage.get(row.sha256) };
-  });
 }
