@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -95,5 +97,69 @@ describe('the web feature boundary (npm run lint fails on any of these)', () => 
       'export const used = [TagEditor, composeQueryKeys, callApi, FormError, useLanguageSync];',
     ].join('\n');
     expect(await webProblems(code)).toEqual([]);
+  });
+});
+
+/** Which feature imports which, from the production files under `features/` (tests may reach anywhere). */
+function featureGraph(root: string): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  const features = path.join(ROOT, root, 'features');
+  for (const feature of fs.readdirSync(features)) {
+    const uses = new Set<string>();
+    graph.set(feature, uses);
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(file);
+        else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+          for (const [, source] of fs.readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+            const target = path.relative(features, path.resolve(dir, source!)).split(path.sep);
+            if (target[0] !== '..' && target[0] !== feature) uses.add(target[0]!);
+          }
+        }
+      }
+    };
+    walk(path.join(features, feature));
+  }
+  return graph;
+}
+
+/** A cycle in the graph, as the features along it, or null. */
+function cycleIn(graph: Map<string, Set<string>>): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const trail: string[] = [];
+  const visit = (node: string): string[] | null => {
+    if (state.get(node) === 'done') return null;
+    if (state.get(node) === 'open') return [...trail.slice(trail.indexOf(node)), node];
+    state.set(node, 'open');
+    trail.push(node);
+    for (const next of graph.get(node) ?? []) {
+      const found = visit(next);
+      if (found) return found;
+    }
+    trail.pop();
+    state.set(node, 'done');
+    return null;
+  };
+  for (const node of graph.keys()) {
+    const found = visit(node);
+    if (found) return found;
+  }
+  return null;
+}
+
+describe('features depend on each other in one direction', () => {
+  it.each(['apps/server/src', 'apps/web/src'])('%s: no feature imports, however indirectly, one that imports it back', (root) => {
+    expect(cycleIn(featureGraph(root))).toBeNull();
+  });
+
+  it('finds a cycle when there is one', () => {
+    const graph = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+    ]);
+    expect(cycleIn(graph)).toEqual(['a', 'b', 'c', 'a']);
+    expect(cycleIn(new Map([['a', new Set(['b'])], ['b', new Set<string>()]]))).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import {
+  type Actor,
   accessibilities,
   can,
   canAccessRoute,
@@ -208,4 +209,13 @@ export function useResourceActor(): (ResourceActor & { tenantId: string }) | nul
   if (!session || !session.tenantUuid) return null;
   const role = effectiveRole(session);
   return { userId: session.user.id, tenantId: session.tenantUuid, ...(role ? { role } : {}) };
+}
+
+/** The signed-in person as the permissions module sees them in the selected tenant (null: nobody). */
+export function useActor(): Actor | null {
+  const session = useSession();
+  if (!session?.tenantUuid) return null;
+  const role = effectiveRole(session);
+  if (!role) return null;
+  return { role, userId: session.user.id, tenantId: session.tenantUuid, userStatus: session.user.status };
 }

@@ -40,7 +40,7 @@ import { SearchIcon } from '../inbox';
 import { PencilIcon, PlusIcon, TrashIcon, UsersIcon } from '../../ui/icons';
 import { afterGroupChange, groupNameProblem, type GroupProblem, groupProblem, sortedMembers } from './group-model';
 import { groupQueryKeys } from './queries';
-import { type PickedPerson, PersonPicker } from './person-picker';
+import { type PickedPerson, PersonPicker } from '../../ui/person-picker';
 import { formatDate } from '../../ui/dates';
 
 /** The filter waits as the directory picker does before asking the server again. */

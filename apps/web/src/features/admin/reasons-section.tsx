@@ -6,7 +6,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../../api/client';
 import { useCurrentTenant } from '../../api/session-store';
-import { reasonLabel } from '../signing';
+import { reasonLabel } from '../../ui/reason-label';
 import { CheckIcon, PencilIcon } from '../../ui/icons';
 import { queryPlaceholder } from '../../ui/query-placeholder';
 import { adminAuditQueryKeys, reasonQueryKeys } from './queries';

@@ -7,7 +7,7 @@ import { callApi } from '../../api/client';
 import { useCurrentTenant } from '../../api/session-store';
 import { DownloadIcon, UploadIcon, UserPlusIcon } from '../../ui/icons';
 import { afterUserChange, type CsvOutcome, csvOutcome, csvRowMessageKey, roleLabelKey, type UserProblem, userProblem } from './user-model';
-import { saveBlob } from '../signing';
+import { saveBlob } from '../../ui/save-blob';
 
 type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
 

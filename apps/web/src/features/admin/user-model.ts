@@ -12,8 +12,6 @@ import {
 import type { QueryClient } from '@tanstack/react-query';
 import type { ParseKeys } from 'i18next';
 import { ApiError } from '../../api/client';
-import { useSession } from '../../api/session-store';
-import { effectiveRole } from '../../api/access';
 import { adminAuditQueryKeys, userQueryKeys } from './queries';
 
 /** After any change to people: every folder (counts included) and the audit log are asked again. */
@@ -24,14 +22,6 @@ export function afterUserChange(queryClient: QueryClient, tenant: string | null 
   ]);
 }
 
-/** The signed-in person as the permissions module sees them in the selected tenant (null: nobody). */
-export function useActor(): Actor | null {
-  const session = useSession();
-  if (!session?.tenantUuid) return null;
-  const role = effectiveRole(session);
-  if (!role) return null;
-  return { role, userId: session.user.id, tenantId: session.tenantUuid, userStatus: session.user.status };
-}
 
 /** Asks the permissions module about an action; never offered on one's own account. */
 export function canOn(actor: Actor | null, action: Action, target: Pick<AdminUser, 'userId' | 'role'>, context: AuthorizationContext = {}): boolean {

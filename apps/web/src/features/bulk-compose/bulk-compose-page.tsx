@@ -19,7 +19,7 @@ import { ApiError, callApi } from '../../api/client';
 import { useSession } from '../../api/session-store';
 import { RequireRoute } from '../../api/access';
 import { DownloadIcon, UploadIcon } from '../../ui/icons';
-import { saveBlob } from '../signing';
+import { saveBlob } from '../../ui/save-blob';
 import { formatDateTime } from '../../ui/dates';
 import { bulkComposeQueryKeys } from './queries';
 

@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../../api/client';
 import { useSession } from '../../api/session-store';
 import { CheckIcon, DownloadIcon, PencilIcon, RefreshIcon, TrashIcon, UploadIcon } from '../../ui/icons';
-import { saveBlob } from '../signing';
+import { saveBlob } from '../../ui/save-blob';
 import { queryPlaceholder } from '../../ui/query-placeholder';
 import { documentTemplateQueryKeys } from './queries';
 

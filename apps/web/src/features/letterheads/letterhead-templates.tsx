@@ -16,7 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../../api/client';
 import { useObjectUrl } from '../../api/profile';
 import { useSession } from '../../api/session-store';
-import { acceptOf, readImageFile, type ImageFileRule } from '../tag-editor';
+import { acceptOf, readImageFile, type ImageFileRule } from '../../ui/image-file';
 import { CheckIcon, TrashIcon } from '../../ui/icons';
 import { queryPlaceholder } from '../../ui/query-placeholder';
 import { letterheadQueryKeys } from './queries';

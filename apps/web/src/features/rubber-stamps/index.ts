@@ -3,5 +3,4 @@
  * (lint: pakt/feature-index).
  */
 export { RubberStampsSection } from './rubber-stamps-section';
-export { AppliedStamp, StampChooser } from './stamp-chooser';
 export { stampUseFor } from './stamp-placement';

@@ -5,6 +5,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { actionErrorMessage } from './sign-errors';
 import { useSigningApi } from './signing-api';
+import { saveBlob } from '../../ui/save-blob';
 
 const DownloadIcon = ({ size = 16 }: { readonly size?: number }) => (
   <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
@@ -23,19 +24,6 @@ export function downloadFileName(subject: string, type: string): string {
   return `${stem}.${type.includes('zip') ? 'zip' : 'pdf'}`;
 }
 
-/** Hands bytes to the browser as a download (an anchor's click on an object URL, then let go). */
-export function saveBlob(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = name;
-  anchor.rel = 'noopener';
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  // The click has handed the URL over; the browser keeps what it is saving.
-  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 /**
  * GET …/epaks/{id}/download for its owner and its recipients (a signing link too): one document

@@ -2,6 +2,7 @@ import { NativeSelect, Stack, TextInput } from '@mantine/core';
 import { SIGN_REASON_MAX_LENGTH, type SigningReason } from '@pakt/domain';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { reasonLabel } from '../../ui/reason-label';
 
 /**
  * Why the person signs: one of the tenant's reasons (GET /v1/reasons, edited by admins; the
@@ -19,10 +20,6 @@ export interface ReasonState {
 
 export const NO_REASON: ReasonState = { choice: '', other: '' };
 
-/** A reason's words as shown: a built-in one in the reader's language, the tenant's own as typed. */
-export function reasonLabel(t: TFunction, reason: Pick<SigningReason, 'key' | 'text'>): string {
-  return reason.key ? t(`signing.reasons.${reason.key}`) : reason.text;
-}
 
 /** The option value of a reason: a built-in one's key (stable across tenants), else its id. */
 export const reasonChoice = (reason: Pick<SigningReason, 'key' | 'reasonId'>): string => reason.key ?? reason.reasonId;

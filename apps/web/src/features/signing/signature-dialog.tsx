@@ -2,7 +2,7 @@ import { Alert, Box, Button, FileButton, Group, Image, Modal, Stack, Tabs, Text,
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import SignaturePad from 'signature_pad';
-import { acceptOf, readImageFile, type ImageFileProblem } from '../tag-editor';
+import { acceptOf, readImageFile, type ImageFileProblem } from '../../ui/image-file';
 import { renderTypedSignature, SIGNATURE_FONT, SIGNATURE_INK, trimmedSignature } from './signature-image';
 
 /** What the person is making: their signature, or their initials (a smaller mark of the same kind). */

@@ -65,7 +65,8 @@ import {
 } from './signing-tags';
 import { TagFieldEditor } from './tag-field-editor';
 import { useSigningPdf } from './use-signing-pdf';
-import { AppliedStamp, StampChooser, stampUseFor } from '../rubber-stamps';
+import { stampUseFor } from '../rubber-stamps';
+import { AppliedStamp, StampChooser } from './stamp-chooser';
 
 const MinusIcon = ({ size = 18 }: { readonly size?: number }) => (
   <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" aria-hidden="true" focusable="false">

@@ -3,7 +3,8 @@ import { ALLOWED_DOCUMENT_FORMATS, EmailAddress, EPAK_ATTACHMENT_MAX_BYTES, imag
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { actionErrorMessage } from './sign-errors';
-import { acceptOf, kilobytes, readImageFile, type ImageFileProblem, selectOptionsOf } from '../tag-editor';
+import { acceptOf, kilobytes, readImageFile, type ImageFileProblem } from '../../ui/image-file';
+import { selectOptionsOf } from '../tag-editor';
 import { ReasonPicker, type ReasonState } from './reason-picker';
 import { formatTagDate, isFilled, parseTagDate, type ValueKind } from './signing-tags';
 

@@ -1,6 +1,6 @@
 import { IMAGE_TAG_DEFAULT_MAX_KB, IMAGE_TAG_FILE_TYPES, type Tag } from '@pakt/domain';
 import { useTranslation } from 'react-i18next';
-import { kilobytes } from './image-file';
+import { kilobytes } from '../../ui/image-file';
 import { ImageUploadField } from './image-upload-field';
 
 /** The largest upload of an image tag in KB: its own maxUpload, else the default. */

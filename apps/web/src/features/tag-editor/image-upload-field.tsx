@@ -3,7 +3,7 @@ import type { Tag } from '@pakt/domain';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TrashIcon } from '../../ui/icons';
-import { acceptOf, readImageFile, type ImageFileProblem, type ImageFileRule } from './image-file';
+import { acceptOf, readImageFile, type ImageFileProblem, type ImageFileRule } from '../../ui/image-file';
 
 export interface ImageUploadFieldProps {
   readonly tag: Tag;

@@ -4,8 +4,6 @@
  */
 export { DocumentPages } from './document-pages';
 export type { EpakDocument } from './document-pages';
-export { acceptOf, kilobytes, readImageFile } from './image-file';
-export type { ImageFileProblem, ImageFileRule } from './image-file';
 export { problemMessage } from './problem-message';
 export { selectOptionsOf } from './select-options';
 export { TagEditor } from './tag-editor';

@@ -3,7 +3,7 @@ import { LETTERHEAD_IMAGE_TYPES, LETTERHEAD_MAX_SIZE_BYTES, LETTERHEAD_MAX_SIZE_
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LetterheadTemplates } from '../letterheads';
-import type { ImageFileRule } from './image-file';
+import type { ImageFileRule } from '../../ui/image-file';
 import { ImageUploadField } from './image-upload-field';
 
 // Spec §5: jpg, png or jpeg, at most 500 KB, one file queued.

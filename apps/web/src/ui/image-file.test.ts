@@ -1,7 +1,7 @@
 import { IMAGE_TAG_FILE_TYPES, LETTERHEAD_IMAGE_TYPES, LETTERHEAD_MAX_SIZE_BYTES } from '@pakt/domain';
 import { describe, expect, it } from 'vitest';
 import { acceptOf, imageFileProblem, kilobytes, readImageFile, sniffImageFormat, type ImageFileRule } from './image-file';
-import { imageFile } from '../../test/panel-test-harness';
+import { imageFile } from '../test/panel-test-harness';
 
 const letterhead: ImageFileRule = { types: LETTERHEAD_IMAGE_TYPES, maxBytes: LETTERHEAD_MAX_SIZE_BYTES };
 const imageTag: ImageFileRule = { types: IMAGE_TAG_FILE_TYPES, maxBytes: kilobytes(20) };

@@ -2,7 +2,7 @@ import { Autocomplete, Pill, Stack } from '@mantine/core';
 import { displayName } from '@pakt/domain';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDirectorySearch } from '../../api/tenant-queries';
+import { useDirectorySearch } from '../api/tenant-queries';
 
 export interface PickedPerson {
   readonly userId: string;
