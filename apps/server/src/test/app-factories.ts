@@ -11,7 +11,6 @@ import {
   listWorkflowStates,
   startEpak,
 } from '@pakt/domain';
-import type { FastifyInstance } from 'fastify';
 import { corpusPdf } from './corpus';
 import { GOOD_PASSWORD, makeMember, type makeUser } from './factories';
 import { inject } from './inject';
@@ -46,15 +45,13 @@ export async function uploadedDocument(
   options: { owner?: SignedInMember; file?: string; bytes?: Buffer; name?: string } = {},
 ): Promise<DocumentSummary & { owner: SignedInMember }> {
   const owner = options.owner ?? (await signedInMember(t));
-  const name = options.name ?? options.file ?? 'plain-1p-pdftex.pdf';
-  const body = multipart(options.bytes ?? corpusPdf(options.file ?? 'plain-1p-pdftex.pdf'), name);
-  const res = await uploadTo(t.app, owner, body);
+  const file = options.file ?? 'plain-1p-pdftex.pdf';
+  const name = options.name ?? file;
+  // Multipart: the typed inject sends JSON and forms only.
+  const body = multipart(options.bytes ?? corpusPdf(file), name);
+  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...body.headers }, payload: body.payload });
   if (res.statusCode !== 200) throw new Error(`upload of ${name} answered ${res.statusCode}: ${res.body}`);
   return { ...DocumentSummarySchema.parse(res.json().data), owner };
-}
-
-function uploadTo(app: FastifyInstance, owner: SignedInMember, body: ReturnType<typeof multipart>) {
-  return app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...body.headers }, payload: body.payload });
 }
 
 /** The tenant's workflow state ids by type (each tenant starts with one of every type). */

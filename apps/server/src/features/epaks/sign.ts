@@ -84,7 +84,6 @@ export const SIGNATURE_IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 const TEXT_VALUE_MAX_LENGTH = 4000;
 const MAX_SEAL_ATTEMPTS = 4;
 
-const isEmpty = (value: Tag['value']) => !isFilledValue(value);
 
 function imageOf(value: string): SealImage | null {
   const match = IMAGE_DATA_URL.exec(value);
@@ -97,8 +96,7 @@ function imageOf(value: string): SealImage | null {
  * members, as the tag editor places it, is a signature block of its own: its value is the
  * signature, it is required, and it can be the signature's widget.
  */
-const isFrameOnly = (tag: Tag) => isGroupTag(tag);
-const isSignatureLike = (tag: Tag) => isSignatureTag(tag) || (tag.type === 'composite' && !isFrameOnly(tag));
+const isSignatureLike = (tag: Tag) => isSignatureTag(tag) || (tag.type === 'composite' && !isGroupTag(tag));
 
 function textOf(tag: Tag): string {
   if (Array.isArray(tag.value)) return tag.value.join(', ');
@@ -163,11 +161,11 @@ export function fillSignerTags(options: { tags: Tag[]; signer: Signer; body: Sig
     const children = tag.children?.map(fill);
     if (!isTagFor(tag, signer)) return children ? { ...tag, children } : tag;
     let value = sent.has(tag.uuid) ? sent.get(tag.uuid)! : tag.value;
-    if (tag.type === 'timeStamp' || (isEmpty(value) && serverValue(tag) !== undefined)) value = serverValue(tag) ?? value;
+    if (tag.type === 'timeStamp' || (!isFilledValue(value) && serverValue(tag) !== undefined)) value = serverValue(tag) ?? value;
     const next: Tag = { ...tag, value: value ?? null, ...(children ? { children } : {}) };
-    if (!isFrameOnly(tag)) {
+    if (!isGroupTag(tag)) {
       const required = isRequiredTag(tag);
-      if (required && isEmpty(next.value)) problems.push({ path: `values.${tag.uuid}`, message: tag.validations?.required?.message || 'required' });
+      if (required && !isFilledValue(next.value)) problems.push({ path: `values.${tag.uuid}`, message: tag.validations?.required?.message || 'required' });
       if (typeof next.value === 'string' && next.value.startsWith('data:')) {
         const image = imageOf(next.value);
         if (!image) problems.push({ path: `values.${tag.uuid}`, message: 'imageTypeNotAllowed' });
@@ -186,7 +184,7 @@ export function fillSignerTags(options: { tags: Tag[]; signer: Signer; body: Sig
       } else if (textOf(next).length > TEXT_VALUE_MAX_LENGTH) {
         problems.push({ path: `values.${tag.uuid}`, message: `at most ${TEXT_VALUE_MAX_LENGTH} characters` });
       }
-      if (!isEmpty(next.value)) filled.push(next);
+      if (isFilledValue(next.value)) filled.push(next);
     }
     return next;
   };
@@ -197,7 +195,7 @@ export function fillSignerTags(options: { tags: Tag[]; signer: Signer; body: Sig
 
 /** The owner's values set at compose time (letterhead, QR, custodian text) not yet drawn. */
 function ownersUndrawn(tags: Tag[]): Tag[] {
-  return flattenTags(tags).filter((tag) => !isFrameOnly(tag) && !tag.userEmail && tag.status !== 'done' && !isEmpty(tag.value));
+  return flattenTags(tags).filter((tag) => !isGroupTag(tag) && !tag.userEmail && tag.status !== 'done' && isFilledValue(tag.value));
 }
 
 function markDone(tags: Tag[], uuids: ReadonlySet<string>): Tag[] {

@@ -9,8 +9,6 @@ import {
   Title,
 } from '@mantine/core';
 import {
-  DIGITAL_SIGNING_POLICIES,
-  SIGNING_POLICIES,
   SigningPolicy,
 } from '@pakt/domain';
 import { useTranslation } from 'react-i18next';
@@ -18,19 +16,14 @@ import {
   MESSAGE_MAX,
   SUBJECT_MAX,
 } from './compose-draft';
-import { message } from './compose-message';
 import type { ComposeFormState } from './use-compose-form';
-
-const ELECTRONIC_POLICIES = SIGNING_POLICIES.filter((policy) => !(DIGITAL_SIGNING_POLICIES as readonly string[]).includes(policy));
+import { messageText, signingPolicyData } from '../workflows';
 
 /** The details: subject, message, signing policy, dates and view enforcement. */
 export function ComposeDetailsSection({ form }: { readonly form: ComposeFormState }) {
   const { t } = useTranslation();
   const { draft, setDraft, errors, setErrors, viewEnforce } = form;
-  const policyData = [
-    { group: t('workflows.form.policyGroups.electronic'), items: ELECTRONIC_POLICIES.map((policy) => ({ value: policy, label: policy })) },
-    { group: t('workflows.form.policyGroups.digital'), items: DIGITAL_SIGNING_POLICIES.map((policy) => ({ value: policy, label: policy })) },
-  ];
+  const policyData = signingPolicyData(t);
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="compose-details-heading">
       <Stack gap="sm">
@@ -42,7 +35,7 @@ export function ComposeDetailsSection({ form }: { readonly form: ComposeFormStat
           required
           maxLength={SUBJECT_MAX}
           value={draft.subject}
-          error={message(t, errors.subject)}
+          error={messageText(t, errors.subject)}
           onChange={(event) => {
             const subject = event.currentTarget.value;
             setDraft((current) => ({ ...current, subject }));
@@ -55,7 +48,7 @@ export function ComposeDetailsSection({ form }: { readonly form: ComposeFormStat
           resize="vertical"
           maxLength={MESSAGE_MAX}
           value={draft.message}
-          error={message(t, errors.message)}
+          error={messageText(t, errors.message)}
           onChange={(event) => {
             const text = event.currentTarget.value;
             setDraft((current) => ({ ...current, message: text }));
@@ -75,7 +68,7 @@ export function ComposeDetailsSection({ form }: { readonly form: ComposeFormStat
             type="datetime-local"
             label={t('compose.details.expiresOn')}
             value={draft.expiresOn}
-            error={message(t, errors.expiresOn)}
+            error={messageText(t, errors.expiresOn)}
             onChange={(event) => {
               const expiresOn = event.currentTarget.value;
               setDraft((current) => ({ ...current, expiresOn }));
@@ -86,7 +79,7 @@ export function ComposeDetailsSection({ form }: { readonly form: ComposeFormStat
             type="datetime-local"
             label={t('compose.details.notificationStartDate')}
             value={draft.notificationStartDate}
-            error={message(t, errors.notificationStartDate)}
+            error={messageText(t, errors.notificationStartDate)}
             onChange={(event) => {
               const notificationStartDate = event.currentTarget.value;
               setDraft((current) => ({ ...current, notificationStartDate }));

@@ -9,11 +9,11 @@ import { useTranslation } from 'react-i18next';
 import { LetterheadTemplates } from '../letterheads';
 import { DocumentTemplatesTab } from '../document-templates';
 import { ChosenDocuments } from './chosen-documents';
-import { message } from './compose-message';
 import { DraftDocuments } from './draft-documents';
 import { Uploader } from './uploader';
 import { ConfirmReplaceModal } from './confirm-replace-modal';
 import type { ComposeFormState } from './use-compose-form';
+import { messageText } from '../workflows';
 
 /** The documents of the new ePak: from a document template, uploaded, or among earlier uploads. */
 export function ComposeDocumentsSection({ form }: { readonly form: ComposeFormState }) {
@@ -53,7 +53,7 @@ export function ComposeDocumentsSection({ form }: { readonly form: ComposeFormSt
           documents={documents}
           template={docTemplate}
           onClearTemplate={() => setDocTemplate(null)}
-          error={message(t, errors.documents)}
+          error={messageText(t, errors.documents)}
           onChange={setDocuments}
         />
         <ConfirmReplaceModal

@@ -20,9 +20,8 @@ import {
   addAddresses,
   type ComposeStep,
 } from './compose-draft';
-import { type Message, type StepErrors, STATE_TYPE_COLORS } from '../workflows';
+import { type Message, type StepErrors, STATE_TYPE_COLORS, messageText } from '../workflows';
 import { AddressInput } from './address-input';
-import { message } from './compose-message';
 
 export function ComposeStepEditor({
   step,
@@ -105,7 +104,7 @@ export function ComposeStepEditor({
           required
           data={stateData}
           value={step.workflowStateId}
-          error={message(t, errors?.state)}
+          error={messageText(t, errors?.state)}
           onChange={(event) => onChange({ ...step, workflowStateId: event.currentTarget.value }, ['state'])}
         />
 
@@ -115,7 +114,7 @@ export function ComposeStepEditor({
           </Text>
           {step.recipients.length === 0 ? (
             <Text size="sm" c={errors?.recipients ? 'red' : 'dimmed'} role={errors?.recipients ? 'alert' : undefined}>
-              {errors?.recipients ? message(t, errors.recipients) : t('compose.workflow.noRecipients')}
+              {errors?.recipients ? messageText(t, errors.recipients) : t('compose.workflow.noRecipients')}
             </Text>
           ) : (
             <Stack component="ul" gap={6} m={0} p={0} style={{ listStyle: 'none' }} aria-labelledby={`${headingId}-recipients`}>
@@ -130,7 +129,7 @@ export function ComposeStepEditor({
                         label={recipient.label}
                         required
                         value={recipient.email}
-                        error={message(t, error)}
+                        error={messageText(t, error)}
                         onChange={(email) =>
                           onChange({ ...step, recipients: step.recipients.map((other) => (other.key === recipient.key ? { ...other, email } : other)) }, 'recipient')
                         }
@@ -167,7 +166,7 @@ export function ComposeStepEditor({
                     </Group>
                     {error && (
                       <Text size="xs" c="red" mt={4}>
-                        {message(t, error)}
+                        {messageText(t, error)}
                       </Text>
                     )}
                   </Paper>
@@ -180,7 +179,7 @@ export function ComposeStepEditor({
         <AddressInput
           label={t('compose.workflow.addRecipient', { number })}
           value={step.pendingText}
-          error={message(t, shownPendingError ?? undefined)}
+          error={messageText(t, shownPendingError ?? undefined)}
           onChange={onPendingChange}
           onPick={(email) => add(email)}
           onEnter={() => add(step.pendingText)}

@@ -12,8 +12,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { PlusIcon } from '../../ui/icons';
 import { emptyComposeStep, clearStepErrors } from './compose-draft';
-import { moveStep, MAX_WORKFLOW_STEPS } from '../workflows';
-import { message } from './compose-message';
+import { moveStep, MAX_WORKFLOW_STEPS, messageText } from '../workflows';
 import { ComposeStepEditor } from './compose-step-editor';
 import { ConfirmReplaceModal } from './confirm-replace-modal';
 import type { ComposeFormState } from './use-compose-form';
@@ -67,7 +66,7 @@ export function ComposeWorkflowSection({ form }: { readonly form: ComposeFormSta
             />
             {errors.steps && (
               <Text size="sm" c="red" role="alert">
-                {message(t, errors.steps)}
+                {messageText(t, errors.steps)}
               </Text>
             )}
             {draft.steps.map((step, index) => (

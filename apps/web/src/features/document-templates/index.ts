@@ -4,3 +4,4 @@
  */
 export { DocumentTemplatesTab } from './document-templates-tab';
 export { SaveAsTemplate } from './save-as-template';
+export { documentTemplateQueryKeys } from './queries';

@@ -1,28 +1,5 @@
 import { ActionIcon, Alert, Box, Button, Center, Grid, Group, Loader, Modal, Stack, Tabs, Text } from '@mantine/core';
-import {
-  actOnEpakDocument,
-  attachToTag,
-  getEpak,
-  getSignatureBlocks,
-  pageToDisplay,
-  rejectEpak,
-  setEpakStatus,
-  signEpakDocument,
-  tagRect,
-  ZOOM_DEFAULTS,
-  type EpakDetail,
-  type EpakRecipient,
-  type PageGeometry,
-  type Rect,
-  type RubberStampChoice,
-  type RubberStampUse,
-  type SignDocumentResult,
-  type Tag,
-  type TagValue,
-  displayName,
-  fullName,
-  isTagFor,
-} from '@pakt/domain';
+import { actOnEpakDocument, attachToTag, getEpak, getSignatureBlocks, pageToDisplay, rejectEpak, setEpakStatus, signEpakDocument, tagRect, ZOOM_DEFAULTS, type EpakDetail, type EpakRecipient, type PageGeometry, type Rect, type RubberStampChoice, type RubberStampUse, type SignDocumentResult, type Tag, type TagValue, displayName, fullName, isTagFor, isGroupTag, isFilledValue, isRequiredTag } from '@pakt/domain';
 import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
@@ -50,9 +27,6 @@ import {
   initialsOf,
   isCompositeComplete,
   isEditable,
-  isFilled,
-  isGroup,
-  isRequired,
   NO_VIEWER,
   ownComposites,
   requiredProgress,
@@ -539,17 +513,17 @@ function Ceremony({
         <AppliedStamp key="applied-stamp" ePakId={ePakId} rubberStampId={stamp.use.rubberStampId} shown={pageToDisplay(stamp.rect, page, zoom)} />
       ) : null;
     const shownTags = fillableTags(tagsOf(current.documentId))
-      .filter((tag) => tag.pageNumber === pageNumber && !isGroup(tag))
+      .filter((tag) => tag.pageNumber === pageNumber && !isGroupTag(tag))
       .map((tag) => {
         const kind = valueKindOf(tag);
         const own = isTagFor(tag, signer);
         const editable = isEditable(tag, context);
         const value = valueOf(tag, values);
-        const presentation = presentationOf(tag, { own, editable, documentSigned: context.documentSigned, filled: isFilled(value) });
+        const presentation = presentationOf(tag, { own, editable, documentSigned: context.documentSigned, filled: isFilledValue(value) });
         const typeName = t(`tagEditor.types.${tag.type}`);
         const ownerName = ownerNameOf(epak, tag);
-        const required = isRequired(tag);
-        const state = [required ? t('signing.tag.required') : null, editable && isFilled(value) ? t('signing.tag.filled') : null].filter(Boolean).join(', ');
+        const required = isRequiredTag(tag);
+        const state = [required ? t('signing.tag.required') : null, editable && isFilledValue(value) ? t('signing.tag.filled') : null].filter(Boolean).join(', ');
         const label = [
           own ? t('signing.tag.own', { type: typeName, page: pageNumber }) : t('signing.tag.others', { type: typeName, name: ownerName ?? t('signing.tag.someone'), page: pageNumber }),
           state,
@@ -557,7 +531,7 @@ function Ceremony({
           .filter(Boolean)
           .join(', ');
         const click = () => {
-          if (CLICK_FILLED_KINDS.has(kind) && !isFilled(value)) return applyByClick(tag, current.documentId);
+          if (CLICK_FILLED_KINDS.has(kind) && !isFilledValue(value)) return applyByClick(tag, current.documentId);
           setOpenTag(tag.uuid);
         };
         return (

@@ -1,9 +1,9 @@
 import { Popover } from '@mantine/core';
-import type { Rect, TagValue } from '@pakt/domain';
+import { isFilledValue, type Rect, type TagValue } from '@pakt/domain';
 import type { CSSProperties, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SIGNATURE_FONT } from './signature-image';
-import { isFilled, type ValueKind } from './signing-tags';
+import type { ValueKind } from './signing-tags';
 
 /**
  * How a tag shows on the page during signing:
@@ -71,7 +71,7 @@ function shownValue(value: TagValue): string {
 export function SigningTag(props: SigningTagProps) {
   const { t } = useTranslation();
   const { shown, presentation, value } = props;
-  const filled = isFilled(value);
+  const filled = isFilledValue(value);
   const image = typeof value === 'string' && IMAGE_DATA_URL.test(value) ? value : null;
   const palette = colours(presentation, filled, props.required, props.highlighted);
   const fontSize = Math.max(7, Math.min(props.fontSize * props.zoom, shown.height * 0.7));

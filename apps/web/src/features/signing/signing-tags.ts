@@ -84,9 +84,6 @@ export const CLICK_FILLED_KINDS: ReadonlySet<ValueKind> = new Set(['signature', 
 /** Kinds whose value is an image made from the person's signature or initials. */
 export const IMAGE_KINDS: ReadonlySet<ValueKind> = new Set(['signature', 'initials', 'typedName', 'image']);
 
-/** A composite with members is a group: its members are filled, not the group itself (the domain's rule). */
-export const isGroup = isGroupTag;
-
 export interface EditContext {
   readonly signer: Signer;
   /** Something waits for the signer now (viewer.canAct). */
@@ -111,11 +108,6 @@ export function isEditable(tag: Tag, context: EditContext): boolean {
   return kind !== 'server' && kind !== 'static';
 }
 
-export const isFilled = isFilledValue;
-
-/** Required as the server checks it: the domain's one rule (signatures, and fields marked required). */
-export const isRequired = isRequiredTag;
-
 /**
  * Fields the server fills itself when the signer leaves them empty: their name and address from
  * their account, the reason fields from the reason given for the signature. Left empty they are
@@ -129,7 +121,7 @@ export function filledBySigning(tag: Pick<Tag, 'type'>, options: { readonly reas
 
 /** Every tag that takes a value: groups give way to their members. */
 export function fillableTags(tags: readonly Tag[]): Tag[] {
-  return flattenTags(tags).filter((tag) => !isGroup(tag));
+  return flattenTags(tags).filter((tag) => !isGroupTag(tag));
 }
 
 /** The values as they stand: what the signer entered over what the tags came with. */
@@ -149,9 +141,9 @@ export interface RequiredProgress {
 /** How many of the signer's required fields of one document are filled (spec: progress indicator). */
 export function requiredProgress(tags: readonly Tag[], values: Values, context: EditContext, options: { readonly reasonGiven: boolean } = { reasonGiven: false }): RequiredProgress {
   const required = fillableTags(tags)
-    .filter((tag) => isRequired(tag) && isEditable(tag, context))
+    .filter((tag) => isRequiredTag(tag) && isEditable(tag, context))
     .sort((a, b) => a.pageNumber - b.pageNumber || a.positionY - b.positionY || a.positionX - b.positionX);
-  const missing = required.filter((tag) => !isFilled(valueOf(tag, values)) && !filledBySigning(tag, options));
+  const missing = required.filter((tag) => !isFilledValue(valueOf(tag, values)) && !filledBySigning(tag, options));
   return { filled: required.length - missing.length, total: required.length, missing };
 }
 
@@ -160,7 +152,7 @@ export function valuesToSend(tags: readonly Tag[], values: Values, context: Edit
   return fillableTags(tags)
     .filter((tag) => isEditable(tag, context))
     .map((tag) => ({ uuid: tag.uuid, value: valueOf(tag, values) }))
-    .filter((fill) => isFilled(fill.value));
+    .filter((fill) => isFilledValue(fill.value));
 }
 
 /** The signer's composites (signature blocks), in page order: the auto-fill question is about them. */
@@ -172,14 +164,14 @@ export function ownComposites(tags: readonly Tag[], context: EditContext): Tag[]
 
 /** The tags that make a composite's value: the group's click-filled members, or the composite itself. */
 function compositeParts(composite: Tag): Tag[] {
-  if (!isGroup(composite)) return [composite];
+  if (!isGroupTag(composite)) return [composite];
   return fillableTags(composite.children ?? []).filter((child) => CLICK_FILLED_KINDS.has(valueKindOf(child)));
 }
 
 /** A signature block is complete when each of its click-filled parts holds a value. */
 export function isCompositeComplete(composite: Tag, values: Values): boolean {
   const parts = compositeParts(composite);
-  return parts.length > 0 && parts.every((part) => isFilled(valueOf(part, values)));
+  return parts.length > 0 && parts.every((part) => isFilledValue(valueOf(part, values)));
 }
 
 /** The parts of the composites still incomplete, i.e. what auto-fill would fill. */

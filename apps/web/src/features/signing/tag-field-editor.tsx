@@ -1,12 +1,12 @@
 import { Alert, Button, Checkbox, FileButton, Group, Image, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { ALLOWED_DOCUMENT_FORMATS, EmailAddress, EPAK_ATTACHMENT_MAX_BYTES, imageLimitKb, type SigningReason, type Tag, type TagValue } from '@pakt/domain';
+import { ALLOWED_DOCUMENT_FORMATS, EmailAddress, EPAK_ATTACHMENT_MAX_BYTES, imageLimitKb, isFilledValue, type SigningReason, type Tag, type TagValue } from '@pakt/domain';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { actionErrorMessage } from './sign-errors';
 import { acceptOf, kilobytes, readImageFile, type ImageFileProblem } from '../../ui/image-file';
 import { selectOptionsOf } from '../tag-editor';
 import { ReasonPicker, type ReasonState } from './reason-picker';
-import { formatTagDate, isFilled, parseTagDate, type ValueKind } from './signing-tags';
+import { formatTagDate, parseTagDate, type ValueKind } from './signing-tags';
 
 /** Text fields hold at most this much: the tag's box shows a line or a few, not pages. */
 const TEXT_MAX_LENGTH = 500;
@@ -114,7 +114,7 @@ export function TagFieldEditor(props: TagFieldEditorProps) {
                   {t(kind === 'signature' ? 'signing.fields.changeSignature' : 'signing.fields.changeInitials')}
                 </Button>
               )}
-              <Button size="compact-sm" variant="subtle" color="red" onClick={() => onChange(null)} disabled={!isFilled(value)}>
+              <Button size="compact-sm" variant="subtle" color="red" onClick={() => onChange(null)} disabled={!isFilledValue(value)}>
                 {t('signing.fields.clear')}
               </Button>
             </Group>

@@ -18,9 +18,7 @@ import {
 } from '@mantine/core';
 import {
   createWorkflow,
-  DIGITAL_SIGNING_POLICIES,
   ResponseCode,
-  SIGNING_POLICIES,
   SigningPolicy,
   updateWorkflow,
   type WorkflowStateDefinition,
@@ -54,6 +52,7 @@ import {
   type StepErrors,
   type WorkflowDraft,
 } from './workflow-draft';
+import { messageText, signingPolicyData } from './form-text';
 
 /** Colours that tell the four kinds of step apart at a glance (the text always names the type too). */
 export const STATE_TYPE_COLORS: Record<WorkflowStateType, string> = {
@@ -63,7 +62,6 @@ export const STATE_TYPE_COLORS: Record<WorkflowStateType, string> = {
   INPERSONSIGN: 'orange',
 };
 
-const ELECTRONIC_POLICIES = SIGNING_POLICIES.filter((policy) => !(DIGITAL_SIGNING_POLICIES as readonly string[]).includes(policy));
 
 export interface WorkflowFormProps {
   readonly opened: boolean;
@@ -199,11 +197,8 @@ function WorkflowForm({
     if (clear.length > 0) setErrors((current) => clearStepErrors(current, step.key, clear));
   };
 
-  const policyData = [
-    { group: t('workflows.form.policyGroups.electronic'), items: ELECTRONIC_POLICIES.map((policy) => ({ value: policy, label: policy })) },
-    { group: t('workflows.form.policyGroups.digital'), items: DIGITAL_SIGNING_POLICIES.map((policy) => ({ value: policy, label: policy })) },
-  ];
-  const message = (value: Message | undefined) => (value ? t(value.key, value.values) : undefined);
+  const policyData = signingPolicyData(t);
+  const message = (value: Message | undefined) => messageText(t, value);
 
   return (
     <form ref={formRef} onSubmit={onSubmit} noValidate aria-label={t(template ? 'workflows.form.editTitle' : 'workflows.form.createTitle')}>
@@ -343,7 +338,7 @@ function StepEditor({
   const number = index + 1;
   const selected = states.find((state) => state.workflowStateId === step.workflowStateId);
   const typeLabel = (type: WorkflowStateType) => t(`workflowStateTypes.${type}`);
-  const message = (value: Message | undefined) => (value ? t(value.key, value.values) : undefined);
+  const message = (value: Message | undefined) => messageText(t, value);
 
   const stateData = [
     { value: '', label: t('workflows.form.chooseState'), disabled: true },
