@@ -112,7 +112,7 @@ describe('parseValue: every kind of value', () => {
       pdfDict({ Item1: pdfNumber(0.4), Item2: pdfBool(true), LastItem: pdfString('not !'), VeryLastItem: pdfString('OK') }),
     );
     expect(value.entries.get('Array')).toEqual(pdfArray([pdfNumber(1), pdfArray([pdfNumber(2), pdfArray([pdfNumber(3), pdfDict()])]), pdfArray(), PDF_NULL]));
-    expect(parse('<</A 1/A 2>>')).toEqual(pdfDict({ A: pdfNumber(1) })); // the first of repeated keys counts
+    expect(parse('<</A 1/A 2>>')).toEqual(pdfDict({ A: pdfNumber(2) })); // the last of repeated keys counts, as in poppler, qpdf and pdf.js
     expect(parse('<</A/B/C[]/D<</E()>>>>')).toEqual(pdfDict({ A: pdfName('B'), C: pdfArray(), D: pdfDict({ E: pdfString('') }) }));
   });
 

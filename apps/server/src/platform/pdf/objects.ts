@@ -396,8 +396,10 @@ export class PdfLexer {
       if (code !== 0x2f) this.fail('expected a name as dictionary key');
       const key = this.name().value;
       const value = this.value(depth + 1);
-      // A repeated key is undefined behaviour; like poppler, the first one counts.
-      if (!entries.has(key)) entries.set(key, value);
+      // A repeated key is undefined behaviour; poppler, qpdf and pdf.js all let the last one count,
+      // so this reader does too. Reading another value than the viewers do is a shadow attack:
+      // a page rewritten on signing would then show what its signer never saw.
+      entries.set(key, value);
     }
   }
 }

@@ -68,6 +68,28 @@ function renderGray(bytes: Buffer, page: number, name: string): { width: number;
   return { width: Number(header[1]), height: Number(header[2]), pixels: pgm.subarray(header[0].length) };
 }
 
+type Box = readonly [number, number, number, number];
+type Render = ReturnType<typeof renderGray>;
+
+/** Pixels that differ between two renders of a page: per box (in page points), and outside them all. */
+function changedPixels(before: Render, after: Render, boxes: readonly Box[]): { changedIn: number[]; changedOutside: number } {
+  const changedIn = boxes.map(() => 0);
+  let changedOutside = 0;
+  for (let y = 0; y < after.height; y++) {
+    for (let x = 0; x < after.width; x++) {
+      if (after.pixels[y * after.width + x] === before.pixels[y * before.width + x]) continue;
+      // Back to page points, y from the bottom; one pixel of slack for anti-aliasing.
+      const px = x / RENDER_SCALE;
+      const py = (after.height - y) / RENDER_SCALE;
+      const slack = 1 / RENDER_SCALE;
+      const hit = boxes.findIndex(([x0, y0, x1, y1]) => px >= x0 - slack && px <= x1 + slack && py >= y0 - slack && py <= y1 + slack);
+      if (hit < 0) changedOutside++;
+      else changedIn[hit]!++;
+    }
+  }
+  return { changedIn, changedOutside };
+}
+
 interface PdfsigResult {
   readonly signatures: number;
   readonly valid: number;
@@ -180,20 +202,7 @@ describe('a signer step sealed as an incremental update', () => {
       [40, 100, 190, 120],
       [220, 40, 320, 140],
     ];
-    const changedIn = boxes.map(() => 0);
-    let changedOutside = 0;
-    for (let y = 0; y < after.height; y++) {
-      for (let x = 0; x < after.width; x++) {
-        if (after.pixels[y * after.width + x] === before.pixels[y * before.width + x]) continue;
-        // Back to page points, y from the bottom; one pixel of slack for anti-aliasing.
-        const px = x / RENDER_SCALE;
-        const py = (after.height - y) / RENDER_SCALE;
-        const slack = 1 / RENDER_SCALE;
-        const hit = boxes.findIndex(([x0, y0, x1, y1]) => px >= x0 - slack && px <= x1 + slack && py >= y0 - slack && py <= y1 + slack);
-        if (hit < 0) changedOutside++;
-        else changedIn[hit]!++;
-      }
-    }
+    const { changedIn, changedOutside } = changedPixels(before, after, boxes);
     expect(changedOutside).toBe(0);
     expect(changedIn.every((count) => count > 0), `changed pixels per box: ${changedIn.join(', ')}`).toBe(true);
   });
@@ -240,3 +249,95 @@ describe('repair before the first signature', () => {
     expect((await prepareForSealing(unsigned)).repaired).toBe(true);
   });
 });
+
+describe('what every viewer shows after sealing is what the signer saw', () => {
+  /** One revision of a signer: a drawn signature, a text value and an image value in the boxes given. */
+  async function signWithFields(source: Buffer, signer: string, boxes: { signature: Box; text: Box; image: Box }) {
+    const png = new PNG({ width: 40, height: 40 });
+    for (let i = 0; i < 40 * 40; i++) png.data.set([20, 40, 160, 255], i * 4);
+    const chain = [fixture.ca.certificatePem];
+    const size = (box: Box) => ({ width: box[2] - box[0], height: box[3] - box[1], rotate: 0 as Rotation });
+    return sealRevision({
+      source,
+      signature: {
+        pageIndex: 0,
+        rect: boxes.signature,
+        appearance: textAppearance({ ...size(boxes.signature), lines: [`Signed by ${signer}`], border: true }),
+        fieldName: `Signature of ${signer}`,
+        signerName: signer,
+        signedAt: new Date('2026-11-22T10:00:00Z'),
+      },
+      fields: [
+        { kind: 'text', pageIndex: 0, rect: boxes.text, fieldName: `Name of ${signer}`, value: signer, appearance: textAppearance({ ...size(boxes.text), lines: [signer] }) },
+        { kind: 'image', pageIndex: 0, rect: boxes.image, fieldName: `Photo of ${signer}`, image: { data: PNG.sync.write(png), format: 'png' } },
+      ],
+      cmsMaxSize: maxCmsSize({ certificate: fixture.seal.certificatePem, chain }),
+      sign: (digest) => signDigest({ digest, key: fixture.seal.privateKeyPkcs8Pem, certificate: fixture.seal.certificatePem, chain }),
+    });
+  }
+
+  it('draws every value on a form that asks viewers to rebuild appearances (/NeedAppearances true), ink in each box and nowhere else', async () => {
+    // LibreOffice writes /NeedAppearances true; poppler (Evince, Okular, pdftoppm) then rebuilds
+    // every field's look from its /DA, and drew Pakt's values blank when the flag was carried on.
+    const source = fs.readFileSync(path.join(CORPUS, 'form-libreoffice.pdf'));
+    const first = { signature: [60, 300, 260, 350], text: [60, 260, 260, 280], image: [300, 260, 400, 350] } as const;
+    const second = { signature: [60, 150, 260, 200], text: [60, 110, 260, 130], image: [300, 110, 400, 200] } as const;
+    const once = await signWithFields(source, 'Asha Rao', first);
+    const twice = await signWithFields(once.bytes, 'Ravi Iyer', second);
+    const checked = pdfsig(twice.bytes, 'rebuilt.pdf');
+    expect([checked.signatures, checked.valid], checked.output).toEqual([2, 2]);
+    expect(qpdfCheck(twice.bytes, 'rebuilt-qpdf.pdf').ok).toBe(true);
+    const boxes = [first.signature, first.text, first.image, second.signature, second.text, second.image];
+    const { changedIn, changedOutside } = changedPixels(renderGray(source, 1, 'form-unsigned'), renderGray(twice.bytes, 1, 'form-signed'), boxes);
+    expect(changedIn.every((count) => count > 0), `changed pixels per box: ${changedIn.join(', ')}`).toBe(true);
+    expect(changedOutside).toBe(0);
+    // Every field Pakt writes says how its text is drawn (/DA), for whichever viewer rebuilds it.
+    const reopened = openPdfFile(twice.bytes);
+    const ours = reopened
+      .acroForm()!
+      .fields.map((ref) => reopened.lookup(ref))
+      .filter((field) => field.kind === 'dict' && /of (Asha|Ravi)/.test(decodeTextString(reopened.get(field, 'T') as PdfString)));
+    expect(ours).toHaveLength(6);
+    for (const field of ours) expect(field.kind === 'dict' && reopened.get(field, 'DA').kind).toBe('string');
+  });
+
+  it('reads a repeated dictionary key as poppler, qpdf and pdf.js do (the last one counts), so a page shows the same contents before and after', async () => {
+    // A shadow-attack file: /Contents twice on its page. Viewers read the second; a reader that
+    // took the first would write that one back into the sealed page, changing what it shows.
+    const source = pageWithTwoContents();
+    const text = (bytes: Buffer, name: string) => {
+      const file = path.join(fixture.dir, name);
+      fs.writeFileSync(file, bytes);
+      return run('pdftotext', [file, '-']).stdout;
+    };
+    expect(text(source, 'twice-unsigned.pdf')).toContain('SHOWN');
+    const sealed = await signStep(source, 'Asha Rao');
+    const shown = text(sealed.bytes, 'twice-sealed.pdf');
+    expect(shown).toContain('SHOWN');
+    expect(shown).not.toContain('HIDDEN');
+    expect([pdfsig(sealed.bytes, 'twice-sig.pdf').valid]).toEqual([1]);
+  });
+});
+
+/** A one-page PDF whose page dictionary names /Contents twice: HIDDEN first, SHOWN second. */
+function pageWithTwoContents(): Buffer {
+  const stream = (content: string) => `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 300] /Contents 4 0 R /Resources << /Font << /F1 6 0 R >> >> /Contents 5 0 R >>',
+    stream('BT /F1 24 Tf 40 60 Td (HIDDEN) Tj ET'),
+    stream('BT /F1 24 Tf 40 60 Td (SHOWN) Tj ET'),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.7\n';
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(body.length);
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}

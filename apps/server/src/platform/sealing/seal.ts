@@ -154,12 +154,21 @@ function addAnnotations(file: PdfFile, page: { ref: PdfRef; dict: PdfDict }, wid
   return { ref: page.ref, value: dict };
 }
 
-/** The form with more root fields and /SigFlags 3 (signatures exist, append only). */
-function addFields(file: PdfFile, allocator: ObjectAllocator, added: readonly PdfRef[]): RevisionObject[] {
+/** How a viewer that rebuilds a field's look draws Pakt's fields: the revision's Helvetica, sized to fit. */
+const FIELD_DA = pdfString(`/${APPEARANCE_FONT_KEY} 0 Tf 0 g`);
+
+/**
+ * The form with more root fields and /SigFlags 3 (signatures exist, append only). Its resources
+ * gain the font that the fields' /DA names. Its /NeedAppearances stays as it is: the form's own
+ * fields may have no appearance, or a stale one, and are shown rebuilt from their values (the
+ * corpus LibreOffice form's "Alice" is only there rebuilt); dropping the flag would hide them.
+ */
+function addFields(file: PdfFile, allocator: ObjectAllocator, added: readonly PdfRef[], daFont: PdfRef): RevisionObject[] {
   const form = file.acroForm();
   const withField = (dict: PdfDict): { dict: PdfDict; extra: RevisionObject[] } => {
     const copy = pdfDict(dict.entries);
     copy.entries.set('SigFlags', pdfNumber(3));
+    copy.entries.set('DR', withDaFont(file, file.get(dict, 'DR'), daFont));
     const fields = dict.entries.get('Fields');
     if (fields?.kind === 'ref') {
       const array = file.lookup(fields);
@@ -182,9 +191,24 @@ function addFields(file: PdfFile, allocator: ObjectAllocator, added: readonly Pd
   const formRef = allocator.allocate();
   catalog.entries.set('AcroForm', formRef);
   return [
-    { ref: formRef, value: pdfDict([['Fields', pdfArray([...added])], ['SigFlags', pdfNumber(3)]]) },
+    { ref: formRef, value: pdfDict([['Fields', pdfArray([...added])], ['SigFlags', pdfNumber(3)], ['DR', withDaFont(file, undefined, daFont)]]) },
     { ref: file.catalog.ref, value: catalog },
   ];
+}
+
+/** The form's default resources (a direct copy) with the fields' /DA font added beside the form's own. */
+function withDaFont(file: PdfFile, resources: PdfValue | undefined, daFont: PdfRef): PdfDict {
+  const copy = pdfDict(resources?.kind === 'dict' ? resources.entries : []);
+  const fonts = resources?.kind === 'dict' ? file.get(resources, 'Font') : undefined;
+  copy.entries.set('Font', pdfDict([...(fonts?.kind === 'dict' ? fonts.entries : []), [APPEARANCE_FONT_KEY, daFont]]));
+  return copy;
+}
+
+/** Whether the form asks viewers to rebuild its fields' appearances from their values. */
+function needsAppearances(file: PdfFile): boolean {
+  const form = file.acroForm();
+  const flag = form ? file.get(form.dict, 'NeedAppearances') : undefined;
+  return flag?.kind === 'bool' && flag.value;
 }
 
 /** Refuses files whose author forbade any change after certifying them (DocMDP /P 1). */
@@ -290,25 +314,41 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
     if (!found) throw new SealError(`The document has no page ${index + 1}.`);
     return found;
   };
-  const widgetsByPage = new Map<number, PdfRef[]>();
-  const addWidget = (pageIndex: number, entries: Array<[string, PdfValue]>, rect: PdfBox, appearance: PdfRef, rotate: Rotation): PdfRef => {
+  const annotsByPage = new Map<number, PdfRef[]>();
+  const annotate = (pageIndex: number, ref: PdfRef) => annotsByPage.set(pageIndex, [...(annotsByPage.get(pageIndex) ?? []), ref]);
+  // A form that asks viewers to rebuild its fields' looks (/NeedAppearances true): poppler (Evince,
+  // Okular, pdftoppm) then draws every signature, text and image field from its value and /DA
+  // alone, so Pakt's would show blank. There each value is drawn by a stamp annotation, which no
+  // viewer rebuilds, with the appearance the signer approved; the field keeps the value in a
+  // widget of no size (an invisible signature, for the signature).
+  const rebuilt = needsAppearances(file);
+  const addWidget = (pageIndex: number, entries: Array<[string, PdfValue]>, rect: PdfBox, appearance: PdfRef, rotate: Rotation, text: string): PdfRef => {
     const ref = allocator.allocate();
     const target = pageOf(pageIndex);
+    const placed = (box: PdfBox): Array<[string, PdfValue]> => [
+      // Print (4) and Locked (128): shown on paper, and not to be moved or deleted.
+      ['F', pdfNumber(132)],
+      ['P', target.ref],
+      ['Rect', pdfArray(box.map((n) => pdfNumber(n)))],
+      ['AP', pdfDict([['N', appearance]])],
+    ];
     objects.push({
       ref,
       value: pdfDict([
         ['Type', pdfName('Annot')],
         ['Subtype', pdfName('Widget')],
         ...entries,
-        // Print (4) and Locked (128): shown on paper, and not to be moved or deleted.
-        ['F', pdfNumber(132)],
-        ['P', target.ref],
-        ['Rect', pdfArray(rect.map((n) => pdfNumber(n)))],
-        ['AP', pdfDict([['N', appearance]])],
+        ...placed(rebuilt ? [0, 0, 0, 0] : rect),
         ['MK', pdfDict([['R', pdfNumber(rotate)]])],
+        ['DA', FIELD_DA],
       ]),
     });
-    widgetsByPage.set(pageIndex, [...(widgetsByPage.get(pageIndex) ?? []), ref]);
+    annotate(pageIndex, ref);
+    if (rebuilt) {
+      const stamp = allocator.allocate();
+      objects.push({ ref: stamp, value: pdfDict([['Type', pdfName('Annot')], ['Subtype', pdfName('Stamp')], ...placed(rect), ['Contents', pdfTextString(text)]]) });
+      annotate(pageIndex, stamp);
+    }
     return ref;
   };
 
@@ -331,6 +371,7 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
       request.rect,
       appearanceObject(request.image ? { image: request.image } : { text: request.appearance }, request.rect, signaturePage.rotate),
       signaturePage.rotate,
+      `Signed by ${request.signerName}`,
     ),
   ];
   for (const field of fields) {
@@ -357,12 +398,13 @@ export async function sealRevision(options: SealOptions): Promise<SealedRevision
         field.rect,
         appearance,
         rotate,
+        isText ? field.value : field.fieldName,
       ),
     );
   }
   for (const [face, { ref, glyphs }] of unicodeFonts) objects.push(...embeddedFontObjects(face, glyphs, ref, () => allocator.allocate()));
-  for (const [pageIndex, widgets] of widgetsByPage) objects.push(addAnnotations(file, pageOf(pageIndex), widgets));
-  objects.push(...addFields(file, allocator, added));
+  for (const [pageIndex, annots] of annotsByPage) objects.push(addAnnotations(file, pageOf(pageIndex), annots));
+  objects.push(...addFields(file, allocator, added, font()));
 
   const { tail, offsets } = appendRevision({ file, source: options.source, objects, allocator });
   const total = options.source.length + tail.length;
