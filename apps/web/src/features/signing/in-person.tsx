@@ -10,7 +10,8 @@ import { createInPersonClient, type InPersonClient } from './in-person-session';
 import { actionErrorMessage } from './sign-errors';
 import { SigningApiProvider, useSigningApi } from './signing-api';
 import { signingQueryKeys } from './queries';
-import { SigningCeremony, type CeremonyPerson } from './signing-ceremony';
+import { SigningCeremony } from './signing-ceremony';
+import type { CeremonyPerson } from './use-ceremony';
 
 type AuthorizeAnswer = EndpointData<typeof authorizeInPersonSigner>;
 
