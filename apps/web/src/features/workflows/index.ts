@@ -4,6 +4,6 @@
  */
 export { MAX_WORKFLOW_STEPS, moveStep } from './workflow-draft';
 export type { Message, StepErrors } from './workflow-draft';
-export { STATE_TYPE_COLORS } from './workflow-form';
+export { STATE_TYPE_COLORS } from './state-type-colors';
 export { workflowQueryKeys } from './queries';
 export { messageText, signingPolicyData } from './form-text';

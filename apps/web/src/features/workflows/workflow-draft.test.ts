@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addPending, checkDraft, emptyDraft, emptyStep, moveStep, placeIssues, type StepDraft, type WorkflowDraft } from './workflow-draft';
+import { addPending, checkDraft, emptyDraft, emptyStep, errorsByPath, moveStep, placeIssues, type DraftErrors, type StepDraft, type WorkflowDraft } from './workflow-draft';
 
 const STATE = '1d1c5a2e-0a6b-4c5e-9f1a-000000000001';
 
@@ -76,5 +76,27 @@ describe('workflow draft', () => {
     const checked = checkDraft(draftWith(step));
     expect(checked.ok).toBe(false);
     expect(!checked.ok && checked.errors.step?.[step.key]).toEqual({ pending: { key: 'common.emailInvalid' } });
+  });
+
+  it("puts each refusal on the path of the field that shows it, finding steps and recipients by key where they are now", () => {
+    const first = stepWith('Buyer', 'Seller');
+    const second = stepWith('Witness');
+    const seller = first.recipients[1]!.key;
+    const errors: DraftErrors = {
+      name: { key: 'workflows.errors.nameTaken' },
+      form: { key: 'workflows.errors.invalid' },
+      step: {
+        [first.key]: { state: { key: 'workflows.errors.stateRequired' }, recipient: { [seller]: { key: 'workflows.errors.alreadyPresent' } } },
+        [second.key]: { pending: { key: 'common.emailInvalid' }, recipients: { key: 'workflows.errors.recipientsInvalid' } },
+      },
+    };
+    // The steps were swapped after the draft was sent: each refusal follows its step.
+    expect(errorsByPath(draftWith(second, first), errors)).toEqual({
+      name: { key: 'workflows.errors.nameTaken' },
+      'steps.0.pendingText': { key: 'common.emailInvalid' },
+      'steps.0.recipients': { key: 'workflows.errors.recipientsInvalid' },
+      'steps.1.workflowStateId': { key: 'workflows.errors.stateRequired' },
+      'steps.1.recipients.1': { key: 'workflows.errors.alreadyPresent' },
+    });
   });
 });

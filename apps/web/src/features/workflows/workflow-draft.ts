@@ -213,6 +213,32 @@ export function placeIssues(draft: WorkflowDraft, issues: readonly ApiIssue[]): 
   return { errors, unplaced };
 }
 
+/**
+ * The refusals by the path of the field that shows them, as @mantine/form keeps a form's errors
+ * (`name`, `steps.0.workflowStateId`, `steps.0.pendingText`, `steps.0.recipients.1`). Steps and
+ * recipients are found by key in `draft`, so the refusal of a draft sent earlier lands where its
+ * step is now. The refusal for the form as a whole, which no field shows, is left out.
+ */
+export function errorsByPath(draft: WorkflowDraft, errors: DraftErrors): Record<string, Message> {
+  const byPath: Record<string, Message> = {};
+  if (errors.name) byPath.name = errors.name;
+  if (errors.description) byPath.description = errors.description;
+  if (errors.steps) byPath.steps = errors.steps;
+  draft.steps.forEach((step, index) => {
+    const stepErrors = errors.step?.[step.key];
+    if (!stepErrors) return;
+    const path = `steps.${index}`;
+    if (stepErrors.state) byPath[`${path}.workflowStateId`] = stepErrors.state;
+    if (stepErrors.recipients) byPath[`${path}.recipients`] = stepErrors.recipients;
+    if (stepErrors.pending) byPath[`${path}.pendingText`] = stepErrors.pending;
+    step.recipients.forEach((entry, recipientIndex) => {
+      const error = stepErrors.recipient?.[entry.key];
+      if (error) byPath[`${path}.recipients.${recipientIndex}`] = error;
+    });
+  });
+  return byPath;
+}
+
 export type Checked =
   | { readonly ok: true; readonly draft: WorkflowDraft; readonly body: WorkflowTemplateInput }
   | { readonly ok: false; readonly draft: WorkflowDraft; readonly errors: DraftErrors };

@@ -9,7 +9,8 @@ import { ApiError, callApi } from '../../api/client';
 import { useSession } from '../../api/session-store';
 import { RequireRoute, useResourceActor } from '../../api/access';
 import { PencilIcon, PlusIcon, RouteIcon, TrashIcon } from '../../ui/icons';
-import { STATE_TYPE_COLORS, WorkflowFormDrawer } from './workflow-form';
+import { STATE_TYPE_COLORS } from './state-type-colors';
+import { WorkflowFormDrawer } from './workflow-form';
 import { formatDate } from '../../ui/dates';
 import { workflowQueryKeys } from './queries';
 
