@@ -16,6 +16,7 @@ import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { CORPUS } from '../../test/corpus';
 import { inject } from '../../test/inject';
+import { certifiedPdf } from '../../platform/pdf/test-pdf-builder';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const corpus = (name: string) => fs.readFileSync(path.join(CORPUS, name));
@@ -116,6 +117,17 @@ describe('what is refused', () => {
     const res = await upload(headers, png(4, 4), 'contract.pdf');
     expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({ code: -59, message: 'The file is named .pdf but its content is a PNG image.' });
+    const [row] = await t.database.db.select({ n: count() }).from(documents);
+    expect(row!.n).toBe(0);
+  });
+
+  it('a certified document, at any level, saying why: the fields Pakt adds would break its certification (-59, nothing stored)', async () => {
+    const { headers } = await custodian();
+    for (const level of [1, 2, 3] as const) {
+      const res = await upload(headers, certifiedPdf(level), `certified-p${level}.pdf`);
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json()).toMatchObject({ code: -59, message: expect.stringMatching(level === 1 ? /"no changes allowed"/ : /allow only filling and signing its own fields/) });
+    }
     const [row] = await t.database.db.select({ n: count() }).from(documents);
     expect(row!.n).toBe(0);
   });

@@ -18,6 +18,8 @@ import {
 } from '@pakt/domain';
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
+import { certificationLevel, certificationRefusal, type CertificationLevel } from '../../platform/pdf/certification';
+import { openPdfFile } from '../../platform/pdf/pdf-file';
 import { documents } from '../../platform/db/schema';
 import type { FileStorage } from '../../platform/storage/file-storage';
 import { convertWithLibreOffice } from './office';
@@ -161,8 +163,27 @@ async function preparePdf(options: {
     }
     const inspected = await inspectPdf(pdfPath, limits.maxPages, limits.sandbox);
     if (!inspected.ok) throw failureToError(inspected);
+    if (kind === 'pdf') await assertSignable(pdfPath);
     return { path: pdfPath, format, ...inspected };
   }, options.signal);
+}
+
+/**
+ * A certified PDF (DocMDP) cannot take the signature fields Pakt adds: refused at upload, with
+ * the reason, rather than at its first signature, where the ePak would be left stuck. The sandbox
+ * has read the file by now; this reads only its catalog, with the reader that seals it later. A
+ * file that reader cannot open as it is gets repaired before its first signature and is checked
+ * again there.
+ */
+async function assertSignable(pdfPath: string): Promise<void> {
+  let level: CertificationLevel | null;
+  try {
+    level = certificationLevel(openPdfFile(await fs.promises.readFile(pdfPath)));
+  } catch {
+    return;
+  }
+  const refusal = certificationRefusal(level);
+  if (refusal) throw invalidDocument(refusal);
 }
 
 /** An uploaded file made into a stored, inspected PDF, without a document row of its own. */

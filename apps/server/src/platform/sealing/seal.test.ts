@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import { decodeTextString, type PdfString } from '../pdf/objects';
 import { openPdfFile } from '../pdf/pdf-file';
+import { certifiedPdf } from '../pdf/test-pdf-builder';
 import { maxCmsSize, signDigest } from '../signing/cms';
 import { createSealFixture, nssDatabaseTrusting, run, type SealFixture } from '../../test/signing-support';
 import { shownSizeOfRect, textAppearance, type Rotation } from './appearance';
@@ -247,6 +248,14 @@ describe('repair before the first signature', () => {
     const plain = fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf')).toString('latin1');
     const unsigned = Buffer.from(`${plain.slice(0, plain.lastIndexOf('startxref'))}startxref\n7\n%%EOF\n`, 'latin1');
     expect((await prepareForSealing(unsigned)).repaired).toBe(true);
+  });
+});
+
+describe('a certified document', () => {
+  it('is refused at every level, saying why, since the fields a signing adds would break the certification', async () => {
+    await expect(signStep(certifiedPdf(1), 'Asha Rao')).rejects.toThrow(/"no changes allowed"/);
+    await expect(signStep(certifiedPdf(2), 'Asha Rao')).rejects.toThrow(/allow only filling and signing its own fields/);
+    await expect(signStep(certifiedPdf(3), 'Asha Rao')).rejects.toThrow(/allow only filling and signing its own fields/);
   });
 });
 

@@ -13,6 +13,7 @@ import {
   type PdfRef,
   type PdfValue,
 } from '../pdf/objects';
+import { certificationLevel, certificationRefusal } from '../pdf/certification';
 import { openPdfFile, type PdfBox, type PdfFile } from '../pdf/pdf-file';
 import { APPEARANCE_FONT, APPEARANCE_FONT_KEY, shownSizeOfRect, type Appearance, type Rotation, type UnicodeFontUse } from './appearance';
 import { APPEARANCE_IMAGE_KEY, imageAppearance, imageXObject, withSoftMask } from './image';
@@ -211,23 +212,10 @@ function needsAppearances(file: PdfFile): boolean {
   return flag?.kind === 'bool' && flag.value;
 }
 
-/** Refuses files whose author forbade any change after certifying them (DocMDP /P 1). */
+/** Refuses files whose author's certification forbids the fields a signing adds (DocMDP). */
 function assertChangesAllowed(file: PdfFile): void {
-  const perms = file.get(file.catalog.dict, 'Perms');
-  if (perms.kind !== 'dict') return;
-  const docMdp = file.get(perms, 'DocMDP');
-  if (docMdp.kind !== 'dict') return;
-  const references = file.get(docMdp, 'Reference');
-  if (references.kind !== 'array') return;
-  for (const item of references.items) {
-    const reference = file.resolve(item);
-    if (reference.kind !== 'dict') continue;
-    const params = file.get(reference, 'TransformParams');
-    const p = params.kind === 'dict' ? file.get(params, 'P') : null;
-    if (p?.kind === 'number' && p.value === 1) {
-      throw new SealError('This document is certified with "no changes allowed": another signature would break its certification.');
-    }
-  }
+  const refusal = certificationRefusal(certificationLevel(file));
+  if (refusal) throw new SealError(refusal);
 }
 
 export async function sealRevision(options: SealOptions): Promise<SealedRevision> {
