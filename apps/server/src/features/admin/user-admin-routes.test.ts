@@ -1,9 +1,28 @@
-import type { AdminAuditEntry, AdminUser } from '@pakt/domain';
+import {
+  type AdminUser,
+  cancelUserInvitation,
+  csvInviteTemplate,
+  type Endpoint,
+  type EndpointInput,
+  filteredUsers,
+  invitationDetails,
+  inviteUsers,
+  listAdminAudit,
+  listEpaks,
+  makeUserAdmin,
+  registerSuperadmin,
+  reinviteUser,
+  resetPassword,
+  resetUserPassword,
+  setUserEnabled,
+  updateUserRoles,
+} from '@pakt/domain';
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, epakRecipients, epaks, epakSteps, memberships, outbox, users } from '../../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
+import { inject } from '../../test/inject';
 import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
@@ -23,13 +42,10 @@ async function member(role: Role, tenant?: { id: string }, user: { firstName?: s
   return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
 }
 
-const inject = (method: 'GET' | 'POST' | 'PUT', url: string, who: Who, payload?: unknown) =>
-  t.app.inject({ method, url, headers: who.headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
-
-async function ok(method: 'GET' | 'POST' | 'PUT', url: string, who: Who, payload?: unknown) {
-  const res = await inject(method, url, who, payload);
-  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
-  return res.json().data;
+async function ok<E extends Endpoint>(endpoint: E, who: Who, input: EndpointInput<E> = {} as EndpointInput<E>) {
+  const res = await inject(t.app, endpoint, { ...input, as: who });
+  expect(res.statusCode, `${endpoint.method} ${endpoint.path}: ${res.body}`).toBe(200);
+  return res.data;
 }
 
 async function state(tenantId: string): Promise<string> {
@@ -56,33 +72,36 @@ afterAll(() => t.close());
 
 describe('the admin user folders', () => {
   it('list each folder with its counts, searched, sorted and paged', async () => {
-    const all = await ok('GET', '/msbapi/v1/filteredusers', A);
+    const all = await ok(filteredUsers, A);
     expect(all.counts).toEqual({ Signers: 1, Submitters: 1, Custodians: 2, Admin: 1, RetentionAdmin: 0, All: 6 });
     expect(all.total).toBe(6);
-    const custodians = await ok('GET', '/msbapi/v1/filteredusers?filter=Custodians&sort=name&order=desc', A);
+    const custodians = await ok(filteredUsers, A, { query: { filter: 'Custodians', sort: 'name', order: 'desc' } });
     expect(custodians.users.map((u: AdminUser) => u.firstName)).toEqual(['Cora', 'Cal']);
-    expect((await ok('GET', '/msbapi/v1/filteredusers?q=KEEP', A)).users.map((u: AdminUser) => u.email)).toEqual([Cus2.user.email]);
-    expect((await ok('GET', '/msbapi/v1/filteredusers?q=sam%20sig', A)).users.map((u: AdminUser) => u.userId)).toEqual([Sig.user.id]);
-    const page = await ok('GET', '/msbapi/v1/filteredusers?size=10&pg=1', A);
+    expect((await ok(filteredUsers, A, { query: { q: 'KEEP' } })).users.map((u: AdminUser) => u.email)).toEqual([Cus2.user.email]);
+    expect((await ok(filteredUsers, A, { query: { q: 'sam sig' } })).users.map((u: AdminUser) => u.userId)).toEqual([Sig.user.id]);
+    const page = await ok(filteredUsers, A, { query: { size: '10', pg: '1' } });
     expect([page.total, page.users]).toEqual([6, []]);
     expect(all.users.find((u: AdminUser) => u.userId === Sig.user.id)).toMatchObject({ role: 'signer', type: 'internal', status: 'enabled', enabled: true, retentionAdmin: false });
     // Another tenant's admin sees only their own.
-    expect((await ok('GET', '/msbapi/v1/filteredusers', Other)).counts.All).toBe(1);
+    expect((await ok(filteredUsers, Other)).counts.All).toBe(1);
   });
 });
 
 describe('role changes', () => {
   it('are made one by one and recorded; refusals come back as -226 with what was done', async () => {
-    const res = await inject('PUT', '/msbapi/v2/users/roles', A, {
-      users: [
-        { userId: Sig.user.id, role: 'custodian' },
-        { userId: A.user.id, role: 'signer' }, // oneself: refused
-        { userId: Super.user.id, role: 'signer' }, // a super admin: refused
-        { userId: Other.user.id, role: 'signer' }, // another tenant's: no such member
-      ],
+    const res = await inject(t.app, updateUserRoles, {
+      body: {
+        users: [
+          { userId: Sig.user.id, role: 'custodian' },
+          { userId: A.user.id, role: 'signer' }, // oneself: refused
+          { userId: Super.user.id, role: 'signer' }, // a super admin: refused
+          { userId: Other.user.id, role: 'signer' }, // another tenant's: no such member
+        ],
+      },
+      as: A,
     });
-    expect([res.statusCode, res.json().code]).toEqual([422, -226]);
-    const data = res.json().data as { updated: AdminUser[]; failed: Array<{ userId: string; code: number }> };
+    expect([res.statusCode, res.code]).toEqual([422, -226]);
+    const data = res.data;
     expect(data.updated.map((u) => [u.userId, u.role])).toEqual([[Sig.user.id, 'custodian']]);
     expect(data.failed.map((f) => [f.userId, f.code])).toEqual([
       [A.user.id, -11],
@@ -93,67 +112,69 @@ describe('role changes', () => {
     expect(row!.role).toBe('admin');
 
     // All allowed: success, and the retention privilege only for an admin.
-    const done = await ok('PUT', '/msbapi/v2/users/roles', A, {
-      users: [
-        { userId: Sig.user.id, role: 'admin', retentionAdmin: true },
-        { userId: Sub.user.id, role: 'custodian', retentionAdmin: true },
-      ],
+    const done = await ok(updateUserRoles, A, {
+      body: {
+        users: [
+          { userId: Sig.user.id, role: 'admin', retentionAdmin: true },
+          { userId: Sub.user.id, role: 'custodian', retentionAdmin: true },
+        ],
+      },
     });
     expect(done.updated.map((u: AdminUser) => [u.role, u.retentionAdmin])).toEqual([
       ['admin', true],
       ['custodian', false],
     ]);
-    expect((await ok('GET', '/msbapi/v1/filteredusers?filter=RetentionAdmin', A)).users.map((u: AdminUser) => u.userId)).toEqual([Sig.user.id]);
-    const log = (await ok('GET', '/msbapi/v2/admin/audit?action=user_role_changed', A)).items as AdminAuditEntry[];
+    expect((await ok(filteredUsers, A, { query: { filter: 'RetentionAdmin' } })).users.map((u: AdminUser) => u.userId)).toEqual([Sig.user.id]);
+    const log = (await ok(listAdminAudit, A, { query: { action: 'user_role_changed' } })).items;
     expect(log.map((e) => [e.targetLabel, e.details])).toEqual([
       [Sub.user.email, { from: 'submitter', to: 'custodian' }],
       [Sig.user.email, { from: 'custodian', to: 'admin', retentionAdmin: true }],
       [Sig.user.email, { from: 'signer', to: 'custodian' }],
     ]);
     // Put back.
-    await ok('PUT', '/msbapi/v2/users/roles', A, { users: [{ userId: Sig.user.id, role: 'signer' }, { userId: Sub.user.id, role: 'submitter' }] });
+    await ok(updateUserRoles, A, { body: { users: [{ userId: Sig.user.id, role: 'signer' }, { userId: Sub.user.id, role: 'submitter' }] } });
   });
 
   it('make an admin, and change what the person may reach at their next request', async () => {
-    const made = await ok('POST', `/msbapi/v1/users/${Cus2.user.id}/admin`, A);
+    const made = await ok(makeUserAdmin, A, { params: { userId: Cus2.user.id } });
     expect(made).toMatchObject({ userId: Cus2.user.id, role: 'admin' });
-    expect((await inject('GET', '/msbapi/v1/filteredusers', Cus2)).statusCode).toBe(200);
-    await ok('PUT', '/msbapi/v2/users/roles', A, { users: [{ userId: Cus2.user.id, role: 'custodian' }] });
-    expect((await inject('GET', '/msbapi/v1/filteredusers', Cus2)).json().code).toBe(-11);
+    expect((await inject(t.app, filteredUsers, { as: Cus2 })).statusCode).toBe(200);
+    await ok(updateUserRoles, A, { body: { users: [{ userId: Cus2.user.id, role: 'custodian' }] } });
+    expect((await inject(t.app, filteredUsers, { as: Cus2 })).code).toBe(-11);
   });
 
   it("refuse another tenant's admin with 404 and change nothing", async () => {
     const before = await state(A.tenant.id);
-    for (const [method, url, payload] of [
-      ['POST', `/msbapi/v1/users/${Cus.user.id}/admin`, undefined],
-      ['PUT', `/msbapi/v2/users/${Cus.user.id}/status`, { enabled: false }],
-    ] as const) {
-      const res = await inject(method, url, Other, payload);
-      expect([res.statusCode, res.json().code]).toEqual([404, -1]);
+    for (const call of [
+      () => inject(t.app, makeUserAdmin, { params: { userId: Cus.user.id }, as: Other }),
+      () => inject(t.app, setUserEnabled, { params: { userId: Cus.user.id }, body: { enabled: false }, as: Other }),
+    ]) {
+      const res = await call();
+      expect([res.statusCode, res.code]).toEqual([404, -1]);
     }
-    const bulk = await inject('PUT', '/msbapi/v2/users/roles', Other, { users: [{ userId: Cus.user.id, role: 'signer' }] });
-    expect([bulk.statusCode, bulk.json().code, bulk.json().data.failed[0].code]).toEqual([422, -226, -3]);
+    const bulk = await inject(t.app, updateUserRoles, { body: { users: [{ userId: Cus.user.id, role: 'signer' }] }, as: Other });
+    expect([bulk.statusCode, bulk.code, bulk.data.failed[0]!.code]).toEqual([422, -226, -3]);
     expect(await state(A.tenant.id)).toBe(before);
   });
 });
 
 describe('disabling', () => {
   it('stops every request of the member with -13 until enabled again, and is recorded', async () => {
-    const off = await ok('PUT', `/msbapi/v2/users/${Cus.user.id}/status`, A, { enabled: false });
+    const off = await ok(setUserEnabled, A, { params: { userId: Cus.user.id }, body: { enabled: false } });
     expect(off).toMatchObject({ enabled: false });
-    const refused = await inject('GET', '/msbapi/v2/epaks', Cus);
-    expect(refused.json().code).toBe(-13);
-    await ok('PUT', `/msbapi/v2/users/${Cus.user.id}/status`, A, { enabled: true });
-    expect((await inject('GET', '/msbapi/v2/epaks', Cus)).statusCode).toBe(200);
-    const log = (await ok('GET', `/msbapi/v2/admin/audit?target=${encodeURIComponent(Cus.user.email)}`, A)).items as AdminAuditEntry[];
+    const refused = await inject(t.app, listEpaks, { as: Cus });
+    expect(refused.code).toBe(-13);
+    await ok(setUserEnabled, A, { params: { userId: Cus.user.id }, body: { enabled: true } });
+    expect((await inject(t.app, listEpaks, { as: Cus })).statusCode).toBe(200);
+    const log = (await ok(listAdminAudit, A, { query: { target: Cus.user.email } })).items;
     expect(log.map((e) => e.action)).toEqual(['user_enabled', 'user_disabled']);
   });
 
   it('refuses oneself and a super admin (-11), changing nothing', async () => {
     const before = await state(A.tenant.id);
     for (const target of [A, Super]) {
-      const res = await inject('PUT', `/msbapi/v2/users/${target.user.id}/status`, A, { enabled: false });
-      expect([res.statusCode, res.json().code]).toEqual([403, -11]);
+      const res = await inject(t.app, setUserEnabled, { params: { userId: target.user.id }, body: { enabled: false }, as: A });
+      expect([res.statusCode, res.code]).toEqual([403, -11]);
     }
     expect(await state(A.tenant.id)).toBe(before);
   });
@@ -167,29 +188,29 @@ const invitationMails = async (email: string) =>
 
 describe('invitations', () => {
   const invite = async (email: string) =>
-    ((await ok('POST', '/msbapi/v1/users/invite', A, { users: [{ email, firstName: 'New', lastName: 'Person', role: 'signer' }] })).users[0] as { userId: string }).userId;
-  const describeCode = (code: string) => t.app.inject({ method: 'GET', url: `/msbapi/public/invitations/${encodeURIComponent(code)}` });
+    (await ok(inviteUsers, A, { body: { users: [{ email, firstName: 'New', lastName: 'Person', role: 'signer' }] } })).users[0]!.userId;
+  const describeCode = (code: string) => inject(t.app, invitationDetails, { params: { inviteCode: code } });
 
   it('are sent again with a new link that replaces the old (admin_reinvite)', async () => {
     const email = `reinvite-${Date.now()}@example.test`;
     const userId = await invite(email);
-    expect(await ok('POST', `/msbapi/v2/users/${userId}/reinvite`, A)).toEqual({ userId, email, status: 'invited' });
+    expect(await ok(reinviteUser, A, { params: { userId } })).toEqual({ userId, email, status: 'invited' });
     const [first, second] = await invitationMails(email);
-    expect((await describeCode(first!)).json().code).toBe(-173);
+    expect((await describeCode(first!)).code).toBe(-173);
     expect((await describeCode(second!)).statusCode).toBe(200);
-    expect(((await ok('GET', '/msbapi/v2/admin/audit?action=admin_reinvite', A)).items as AdminAuditEntry[])[0]).toMatchObject({ targetLabel: email });
+    expect(((await ok(listAdminAudit, A, { query: { action: 'admin_reinvite' } })).items)[0]).toMatchObject({ targetLabel: email });
   });
 
   it('are cancelled: the link stops working, the membership goes, the account is marked (admin_invite_cancel)', async () => {
     const email = `cancel-${Date.now()}@example.test`;
     const userId = await invite(email);
-    expect(await ok('POST', `/msbapi/v2/users/${userId}/cancelInvite`, A)).toEqual({ userId, email, status: 'cancelled' });
+    expect(await ok(cancelUserInvitation, A, { params: { userId } })).toEqual({ userId, email, status: 'cancelled' });
     const [code] = await invitationMails(email);
-    expect((await describeCode(code!)).json().code).toBe(-173);
+    expect((await describeCode(code!)).code).toBe(-173);
     expect(await t.database.db.select().from(memberships).where(eq(memberships.userId, userId))).toEqual([]);
     const [user] = await t.database.db.select().from(users).where(eq(users.id, userId));
     expect(user!.status).toBe('cancelInvitation');
-    expect(((await ok('GET', '/msbapi/v2/admin/audit?action=admin_invite_cancel', A)).items as AdminAuditEntry[])[0]).toMatchObject({ targetLabel: email });
+    expect(((await ok(listAdminAudit, A, { query: { action: 'admin_invite_cancel' } })).items)[0]).toMatchObject({ targetLabel: email });
   });
 
   it('are not cancelled while an ePak under way waits for the person (-34) or was delegated to them (-35)', async () => {
@@ -204,34 +225,34 @@ describe('invitations', () => {
       const [step] = await db.insert(epakSteps).values({ epakId: epak!.id, position: 1, workflowStateId: randomUUID(), name: 'Sign', type: 'SIGN' }).returning();
       await db.insert(epakRecipients).values({ epakId: epak!.id, stepId: step!.id, userId, position: 1, status });
       const before = await state(A.tenant.id);
-      const res = await inject('POST', `/msbapi/v2/users/${userId}/cancelInvite`, A);
-      expect([res.statusCode, res.json().code]).toEqual([409, code]);
+      const res = await inject(t.app, cancelUserInvitation, { params: { userId }, as: A });
+      expect([res.statusCode, res.code]).toEqual([409, code]);
       expect(await state(A.tenant.id)).toBe(before);
     }
   });
 
   it('are only for people who have not joined (-6), and not for another tenant (404)', async () => {
-    const joined = await inject('POST', `/msbapi/v2/users/${Sig.user.id}/reinvite`, A);
-    expect([joined.statusCode, joined.json().code]).toEqual([400, -6]);
+    const joined = await inject(t.app, reinviteUser, { params: { userId: Sig.user.id }, as: A });
+    expect([joined.statusCode, joined.code]).toEqual([400, -6]);
     const email = `theirs-${Date.now()}@example.test`;
     const userId = await invite(email);
     const before = await state(A.tenant.id);
-    for (const action of ['reinvite', 'cancelInvite']) {
-      const res = await inject('POST', `/msbapi/v2/users/${userId}/${action}`, Other);
-      expect([res.statusCode, res.json().code]).toEqual([404, -1]);
+    for (const endpoint of [reinviteUser, cancelUserInvitation]) {
+      const res = await inject(t.app, endpoint, { params: { userId }, as: Other });
+      expect([res.statusCode, res.code]).toEqual([404, -1]);
     }
     expect(await state(A.tenant.id)).toBe(before);
   });
 
   it("are not an admin's to send again or withdraw for a super admin (-11)", async () => {
     const email = `super-${Date.now()}@example.test`;
-    const invited = await inject('POST', '/msbapi/v2/user/registerAsSuperadmin', Super, { email, firstName: 'Sita', lastName: 'Rao' });
+    const invited = await inject(t.app, registerSuperadmin, { body: { email, firstName: 'Sita', lastName: 'Rao' }, as: Super });
     expect(invited.statusCode, invited.body).toBe(200);
-    const userId = invited.json().data.userId as string;
+    const userId = invited.data.userId;
     const before = await state(A.tenant.id);
-    for (const action of ['reinvite', 'cancelInvite']) {
-      const res = await inject('POST', `/msbapi/v2/users/${userId}/${action}`, A);
-      expect([res.statusCode, res.json().code], res.body).toEqual([403, -11]);
+    for (const endpoint of [reinviteUser, cancelUserInvitation]) {
+      const res = await inject(t.app, endpoint, { params: { userId }, as: A });
+      expect([res.statusCode, res.code], res.body).toEqual([403, -11]);
     }
     expect(await state(A.tenant.id)).toBe(before);
   });
@@ -244,7 +265,7 @@ describe('inviting from a CSV file', () => {
   };
 
   it('offers the template: the header line', async () => {
-    const res = await inject('GET', '/msbapi/v2/users/csvInvite', A);
+    const res = await inject(t.app, csvInviteTemplate, { as: A });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toMatch(/pakt-invitations\.csv/);
@@ -280,7 +301,7 @@ describe('inviting from a CSV file', () => {
       [9, null, -175],
     ]);
     expect(await invitationMails(`good2-${stamp}@example.test`)).toHaveLength(1);
-    const listed = await ok('GET', `/msbapi/v1/filteredusers?q=good2-${stamp}`, A);
+    const listed = await ok(filteredUsers, A, { query: { q: `good2-${stamp}` } });
     expect(listed.users[0]).toMatchObject({ firstName: 'Hari, Jr', middleName: 'K', role: 'custodian', status: 'admininvited' });
   });
 
@@ -301,14 +322,14 @@ describe('inviting from a CSV file', () => {
 
 describe('resetting a password', () => {
   it('mails the member a reset link that works, and records it; refused for oneself, a super admin, another tenant', async () => {
-    const res = await ok('POST', `/msbapi/v1/users/${Cus.user.id}/password/reset`, A);
+    const res = await ok(resetUserPassword, A, { params: { userId: Cus.user.id } });
     expect(res).toEqual({ userId: Cus.user.id, email: Cus.user.email, mailed: true });
     const [mail] = await t.database.db.select().from(outbox).where(and(eq(outbox.recipient, Cus.user.email), eq(outbox.kind, 'password-reset')));
     expect(mail!.body).toMatch(/Your administrator asked/);
     const token = new URL(/https?:\/\/\S+/.exec(mail!.body)![0]).searchParams.get('token')!;
-    const reset = await t.app.inject({ method: 'POST', url: '/msbapi/public/users/password', payload: { token, newPassword: 'Another-Horse-77', confirmPassword: 'Another-Horse-77' } });
+    const reset = await inject(t.app, resetPassword, { body: { token, newPassword: 'Another-Horse-77', confirmPassword: 'Another-Horse-77' } });
     expect(reset.statusCode, reset.body).toBe(200);
-    expect(((await ok('GET', '/msbapi/v2/admin/audit?action=user_password_reset', A)).items as AdminAuditEntry[])[0]).toMatchObject({ targetLabel: Cus.user.email });
+    expect(((await ok(listAdminAudit, A, { query: { action: 'user_password_reset' } })).items)[0]).toMatchObject({ targetLabel: Cus.user.email });
 
     const before = await state(A.tenant.id);
     for (const [who, target, expected] of [
@@ -316,8 +337,8 @@ describe('resetting a password', () => {
       [A, Super, [403, -11]],
       [Other, Cus, [404, -1]],
     ] as const) {
-      const refused = await inject('POST', `/msbapi/v1/users/${target.user.id}/password/reset`, who);
-      expect([refused.statusCode, refused.json().code]).toEqual(expected);
+      const refused = await inject(t.app, resetUserPassword, { params: { userId: target.user.id }, as: who });
+      expect([refused.statusCode, refused.code]).toEqual(expected);
     }
     expect(await state(A.tenant.id)).toBe(before);
   });

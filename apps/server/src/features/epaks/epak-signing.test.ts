@@ -1,7 +1,31 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DocumentSummary, EpakDetail, newTag, type Tag, type TokenGrant, type WorkflowStateDefinition } from '@pakt/domain';
+import {
+  actOnEpakDocument,
+  authorizeInPersonSigner,
+  createEpak,
+  createSignatureBlocks,
+  DocumentSummary,
+  downloadEpak,
+  downloadEpakAttachment,
+  downloadEpakDocument,
+  EpakDetail,
+  exchangeEasyToken,
+  getEpak,
+  getSignatureBlocks,
+  listEpakAttachments,
+  listWorkflowStates,
+  newTag,
+  readProfile,
+  rejectEpak,
+  setEpakStatus,
+  signEpakDocument,
+  startEpak,
+  type Tag,
+  type TokenGrant,
+  verifyOtp,
+} from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +33,7 @@ import { epakActivities, epakDocumentRevisions, epaks, outbox } from '../../plat
 import { readZip } from '../../test/audit-support';
 import { run } from '../../test/signing-support';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
+import { inject } from '../../test/inject';
 import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
@@ -45,9 +70,6 @@ function drawnSignature(): string {
   return `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
 }
 
-const inject = (method: 'GET' | 'POST' | 'PUT', url: string, headers: Headers, payload?: unknown) =>
-  t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-
 /** One corpus file uploaded by `headers`' owner. */
 async function uploadCorpus(headers: Headers, file: string) {
   const upload = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
@@ -56,7 +78,7 @@ async function uploadCorpus(headers: Headers, file: string) {
 }
 
 async function workflowStates(headers: Headers) {
-  return (await inject('GET', '/msbapi/v1/workflow/states', headers)).json().data.states as WorkflowStateDefinition[];
+  return (await inject(t.app, listWorkflowStates, { headers })).data.states;
 }
 
 async function composeAndStart(file = 'incremental-pdf20.pdf') {
@@ -68,17 +90,20 @@ async function composeAndStart(file = 'incremental-pdf20.pdf') {
   const doc = await uploadCorpus(owner.headers, file);
   const list = await workflowStates(owner.headers);
   const state = (type: string) => list.find((s) => s.type === type)!.workflowStateId;
-  const composed = await inject('POST', '/msbapi/v2/epak', owner.headers, {
-    subject: 'Lease renewal',
-    documentIds: [doc.documentId],
-    viewEnforced: true,
-    steps: [
-      { workflowStateId: state('REVIEW'), recipients: [{ email: reviewer.user.email }] },
-      { workflowStateId: state('SIGN'), recipients: [{ email: first.user.email }, { email: second.user.email }, { email: external }] },
-    ],
+  const composed = await inject(t.app, createEpak, {
+    body: {
+      subject: 'Lease renewal',
+      documentIds: [doc.documentId],
+      viewEnforced: true,
+      steps: [
+        { workflowStateId: state('REVIEW'), recipients: [{ email: reviewer.user.email }] },
+        { workflowStateId: state('SIGN'), recipients: [{ email: first.user.email }, { email: second.user.email }, { email: external }] },
+      ],
+    },
+    as: owner,
   });
   expect(composed.statusCode, composed.body).toBe(200);
-  const epak = EpakDetail.parse(composed.json().data);
+  const epak = EpakDetail.parse(composed.data);
   const documentId = epak.documents[0]!.documentId;
   const tag = (uuid: string, type: Tag['type'], x: number, y: number, email: string, extra: Partial<Tag> = {}) =>
     ({ ...newTag({ uuid, type, pageNumber: 1, positionX: x, positionY: y, userEmail: email }, { rotate: epak.documents[0]!.pages[0]!.rotate }), ...extra }) as Tag;
@@ -92,15 +117,12 @@ async function composeAndStart(file = 'incremental-pdf20.pdf') {
     tag('00000000-0000-4000-8000-000000000007', 'signature', 40, 200, external),
     tag('00000000-0000-4000-8000-000000000008', 'reason', 40, 260, external),
   ];
-  const saved = await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/signatureblocks`, owner.headers, { tags });
+  const saved = await inject(t.app, createSignatureBlocks, { params: { ePakId: epak.ePakId, documentId }, body: { tags }, as: owner });
   expect(saved.statusCode, saved.body).toBe(200);
-  const started = await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/start`, owner.headers);
+  const started = await inject(t.app, startEpak, { params: { ePakId: epak.ePakId }, as: owner });
   expect(started.statusCode, started.body).toBe(200);
   return { owner, reviewer, first, second, external, epak, documentId };
 }
-
-const signUrl = (epakId: string, documentId: string) => `/msbapi/v2/epaks/${epakId}/documents/${documentId}/sign`;
-const viewUrl = (epakId: string, documentId: string) => `/msbapi/v2/epak/${epakId}/document/${documentId}/view`;
 
 describe('signing an ePak', () => {
   it('takes a reviewer, two internal signers and an external signer to three valid signatures', async () => {
@@ -110,15 +132,15 @@ describe('signing an ePak', () => {
 
     // The reviewer is asked first; view enforcement holds the review until the document is opened.
     expect((await db.select().from(outbox).where(eq(outbox.recipient, reviewer.user.email)))[0]).toMatchObject({ kind: 'epak_review_request' });
-    const early = await inject('POST', '/msbapi/v2/epak/status', reviewer.headers, { ePakId: epak.ePakId, status: 'Reviewed' });
+    const early = await inject(t.app, setEpakStatus, { body: { ePakId: epak.ePakId, status: 'Reviewed' }, as: reviewer });
     expect(early.json()).toMatchObject({ code: -6, issues: [{ path: 'viewEnforced' }] });
-    expect((await inject('POST', signUrl(epak.ePakId, documentId), reviewer.headers, { values: [] })).json().code).toBe(-6);
+    expect((await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: { values: [] }, as: reviewer })).code).toBe(-6);
     // A signer cannot act before their step (-28).
-    expect((await inject('POST', signUrl(epak.ePakId, documentId), first.headers, { values: [] })).json().code).toBe(-28);
-    const viewed = await inject('PUT', viewUrl(epak.ePakId, documentId), reviewer.headers);
-    expect(viewed.json().data).toMatchObject({ isRead: true, eligibleForAction: true, canAct: true, stepType: 'REVIEW' });
-    const reviewed = await inject('POST', '/msbapi/v2/epak/status', reviewer.headers, { ePakId: epak.ePakId, status: 'Reviewed' });
-    expect(reviewed.json().data).toMatchObject({ status: 'InProgress', signerStatus: 'Reviewed' });
+    expect((await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: { values: [] }, as: first })).code).toBe(-28);
+    const viewed = await inject(t.app, actOnEpakDocument, { params: { epakId: epak.ePakId, documentId, action: 'view' }, as: reviewer });
+    expect(viewed.data).toMatchObject({ isRead: true, eligibleForAction: true, canAct: true, stepType: 'REVIEW' });
+    const reviewed = await inject(t.app, setEpakStatus, { body: { ePakId: epak.ePakId, status: 'Reviewed' }, as: reviewer });
+    expect(reviewed.data).toMatchObject({ status: 'InProgress', signerStatus: 'Reviewed' });
 
     // The signing step's people are mailed: the internal ones a link into the app, the external
     // one a signing link, which no answer to the sender ever shows.
@@ -126,68 +148,88 @@ describe('signing an ePak', () => {
     expect(mails.map((m) => m.recipient).sort()).toEqual([first.user.email, second.user.email, external].sort());
     expect(mails.find((m) => m.recipient === first.user.email)!.body).toContain(`/sign?ePakId=${epak.ePakId}`);
     const link = /\/emailsign\?token=([A-Za-z0-9_-]+)/.exec(mails.find((m) => m.recipient === external)!.body)![1]!;
-    const ownerView = await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}`, owner.headers);
+    const ownerView = await inject(t.app, getEpak, { params: { ePakId: epak.ePakId }, as: owner });
     expect(ownerView.body).not.toContain(link);
 
     // A required field left empty is named (-6); values for someone else's field are refused.
-    await inject('PUT', viewUrl(epak.ePakId, documentId), second.headers);
-    const missing = await inject('POST', signUrl(epak.ePakId, documentId), second.headers, {
-      values: [{ uuid: '00000000-0000-4000-8000-000000000004', value: drawnSignature() }],
+    await inject(t.app, actOnEpakDocument, { params: { epakId: epak.ePakId, documentId, action: 'view' }, as: second });
+    const missing = await inject(t.app, signEpakDocument, {
+      params: { ePakId: epak.ePakId, documentId },
+      body: {
+        values: [{ uuid: '00000000-0000-4000-8000-000000000004', value: drawnSignature() }],
+      },
+      as: second,
     });
     expect(missing.json()).toMatchObject({ code: -6, issues: [{ path: 'values.00000000-0000-4000-8000-000000000006' }] });
     // White space is not an answer: the ceremony shows the field as missing, and so does the server.
-    const blank = await inject('POST', signUrl(epak.ePakId, documentId), second.headers, {
-      values: [
-        { uuid: '00000000-0000-4000-8000-000000000004', value: drawnSignature() },
-        { uuid: '00000000-0000-4000-8000-000000000006', value: '   ' },
-      ],
+    const blank = await inject(t.app, signEpakDocument, {
+      params: { ePakId: epak.ePakId, documentId },
+      body: {
+        values: [
+          { uuid: '00000000-0000-4000-8000-000000000004', value: drawnSignature() },
+          { uuid: '00000000-0000-4000-8000-000000000006', value: '   ' },
+        ],
+      },
+      as: second,
     });
     expect(blank.json()).toMatchObject({ code: -6, issues: [{ path: 'values.00000000-0000-4000-8000-000000000006' }] });
-    const foreign = await inject('POST', signUrl(epak.ePakId, documentId), second.headers, {
-      values: [{ uuid: '00000000-0000-4000-8000-000000000001', value: 'x' }],
+    const foreign = await inject(t.app, signEpakDocument, {
+      params: { ePakId: epak.ePakId, documentId },
+      body: {
+        values: [{ uuid: '00000000-0000-4000-8000-000000000001', value: 'x' }],
+      },
+      as: second,
     });
     expect(foreign.json()).toMatchObject({ code: -6, issues: [{ message: 'this field is not yours to fill' }] });
 
     // The external signer: the link becomes a session for this ePak only.
-    expect((await inject('GET', '/msbapi/v2/epaks/pks_not-a-real-token-at-all/exchange', {})).json().code).toBe(-42);
-    const exchanged = await inject('GET', `/msbapi/v2/epaks/${link}/exchange`, {});
+    expect((await inject(t.app, exchangeEasyToken, { params: { easytoken: 'pks_not-a-real-token-at-all' } })).code).toBe(-42);
+    const exchanged = await inject(t.app, exchangeEasyToken, { params: { easytoken: link } });
     expect(exchanged.statusCode, exchanged.body).toBe(200);
-    const linkHeaders = { authorization: `Bearer ${exchanged.json().data.accessToken}` };
-    expect((await inject('GET', '/msbapi/v1/users/profile', linkHeaders)).statusCode).toBe(403);
-    expect((await inject('GET', `/msbapi/v2/epaks/${owner.tenant.id}`, linkHeaders)).statusCode).toBe(404);
-    const externalView = await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}`, linkHeaders);
+    const linkHeaders = { authorization: `Bearer ${exchanged.data.accessToken}` };
+    expect((await inject(t.app, readProfile, { headers: linkHeaders })).statusCode).toBe(403);
+    expect((await inject(t.app, getEpak, { params: { ePakId: owner.tenant.id }, headers: linkHeaders })).statusCode).toBe(404);
+    const externalView = await inject(t.app, getEpak, { params: { ePakId: epak.ePakId }, headers: linkHeaders });
     expect(externalView.statusCode, externalView.body).toBe(200);
-    const asExternal = EpakDetail.parse(externalView.json().data);
+    const asExternal = EpakDetail.parse(externalView.data);
     expect(asExternal.viewer).toMatchObject({ canAct: true, stepType: 'SIGN', eligibleForAction: false });
-    await inject('PUT', viewUrl(epak.ePakId, documentId), linkHeaders);
-    const externalSigned = await inject('POST', signUrl(epak.ePakId, documentId), linkHeaders, {
-      values: [{ uuid: '00000000-0000-4000-8000-000000000007', value: drawnSignature() }],
-      reason: 'I agree',
+    await inject(t.app, actOnEpakDocument, { params: { epakId: epak.ePakId, documentId, action: 'view' }, headers: linkHeaders });
+    const externalSigned = await inject(t.app, signEpakDocument, {
+      params: { ePakId: epak.ePakId, documentId },
+      body: {
+        values: [{ uuid: '00000000-0000-4000-8000-000000000007', value: drawnSignature() }],
+        reason: 'I agree',
+      },
+      headers: linkHeaders,
     });
-    expect(externalSigned.json().data, externalSigned.body).toMatchObject({ documentStatus: 'Signed', signerStatus: 'Signed', epakStatus: 'InProgress', revision: 1 });
+    expect(externalSigned.data, externalSigned.body).toMatchObject({ documentStatus: 'Signed', signerStatus: 'Signed', epakStatus: 'InProgress', revision: 1 });
 
     // The first signer; a retry answers the same and appends nothing.
-    await inject('PUT', viewUrl(epak.ePakId, documentId), first.headers);
+    await inject(t.app, actOnEpakDocument, { params: { epakId: epak.ePakId, documentId, action: 'view' }, as: first });
     const firstBody = { values: [{ uuid: '00000000-0000-4000-8000-000000000001', value: drawnSignature() }], reason: 'Approved' };
-    const once = await inject('POST', signUrl(epak.ePakId, documentId), first.headers, firstBody);
-    const again = await inject('POST', signUrl(epak.ePakId, documentId), first.headers, firstBody);
-    expect(once.json().data).toMatchObject({ revision: 2, signerStatus: 'Signed' });
-    expect(again.json().data).toEqual(once.json().data);
+    const once = await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: firstBody, as: first });
+    const again = await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: firstBody, as: first });
+    expect(once.data).toMatchObject({ revision: 2, signerStatus: 'Signed' });
+    expect(again.data).toEqual(once.data);
 
-    const last = await inject('POST', signUrl(epak.ePakId, documentId), second.headers, {
-      values: [
-        { uuid: '00000000-0000-4000-8000-000000000004', value: drawnSignature() },
-        { uuid: '00000000-0000-4000-8000-000000000006', value: 'Flat 4B' },
-      ],
-      reason: 'Witness',
+    const last = await inject(t.app, signEpakDocument, {
+      params: { ePakId: epak.ePakId, documentId },
+      body: {
+        values: [
+          { uuid: '00000000-0000-4000-8000-000000000004', value: drawnSignature() },
+          { uuid: '00000000-0000-4000-8000-000000000006', value: 'Flat 4B' },
+        ],
+        reason: 'Witness',
+      },
+      as: second,
     });
-    expect(last.json().data, last.body).toMatchObject({ revision: 3, epakStatus: 'Completed', remainingDocumentIds: [] });
+    expect(last.data, last.body).toMatchObject({ revision: 3, epakStatus: 'Completed', remainingDocumentIds: [] });
     expect((await db.select().from(outbox).where(eq(outbox.kind, 'epak_completed'))).map((m) => m.recipient)).toEqual([owner.user.email]);
     // Too late to reject (-72).
-    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/reject`, first.headers, { comment: 'no' })).json().code).toBe(-72);
+    expect((await inject(t.app, rejectEpak, { params: { ePakId: epak.ePakId }, body: { comment: 'no' }, as: first })).code).toBe(-72);
 
     // The owner downloads: three signatures, all valid; qpdf is happy.
-    const download = await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/download`, owner.headers);
+    const download = await inject(t.app, downloadEpakDocument, { params: { ePakId: epak.ePakId, documentId }, as: owner });
     expect(download.statusCode).toBe(200);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-signed-'));
     const file = path.join(dir, 'signed.pdf');
@@ -213,27 +255,27 @@ describe('signing an ePak', () => {
     t = await buildTestApp();
     const { epak, documentId } = await composeAndStart('plain-1p-pdftex.pdf');
     const stranger = await member('custodian');
-    for (const [method, url] of [
-      ['GET', `/msbapi/v2/epaks/${epak.ePakId}`],
-      ['POST', signUrl(epak.ePakId, documentId)],
-      ['PUT', viewUrl(epak.ePakId, documentId)],
-      ['GET', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/download`],
+    for (const [endpoint, call] of [
+      [getEpak, () => inject(t.app, getEpak, { params: { ePakId: epak.ePakId }, as: stranger })],
+      [signEpakDocument, () => inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: { values: [] }, as: stranger })],
+      [actOnEpakDocument, () => inject(t.app, actOnEpakDocument, { params: { epakId: epak.ePakId, documentId, action: 'view' }, as: stranger })],
+      [downloadEpakDocument, () => inject(t.app, downloadEpakDocument, { params: { ePakId: epak.ePakId, documentId }, as: stranger })],
     ] as const) {
-      const res = await inject(method, url, stranger.headers, method === 'GET' || method === 'PUT' ? undefined : { values: [] });
-      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      const res = await call();
+      expect(res.statusCode, `${endpoint.method} ${endpoint.path}`).toBe(404);
     }
     // Someone of the same tenant who is not a recipient is told the same.
     const colleague = await member('signer', stranger.tenant.id === epak.ownerId ? undefined : undefined);
-    expect((await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}`, colleague.headers)).statusCode).toBe(404);
+    expect((await inject(t.app, getEpak, { params: { ePakId: epak.ePakId }, as: colleague })).statusCode).toBe(404);
   });
 
   it('the owner stops an ePak under way; a recipient may not', async () => {
     t = await buildTestApp();
     const { owner, reviewer, epak } = await composeAndStart('plain-1p-pdftex.pdf');
-    expect((await inject('POST', '/msbapi/v2/epak/status', reviewer.headers, { ePakId: epak.ePakId, status: 'Stopped' })).statusCode).toBe(403);
-    const stopped = await inject('POST', '/msbapi/v2/epak/status', owner.headers, { ePakId: epak.ePakId, status: 'Stopped' });
-    expect(stopped.json().data).toMatchObject({ status: 'Stopped' });
-    const after = EpakDetail.parse((await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}`, reviewer.headers)).json().data);
+    expect((await inject(t.app, setEpakStatus, { body: { ePakId: epak.ePakId, status: 'Stopped' }, as: reviewer })).statusCode).toBe(403);
+    const stopped = await inject(t.app, setEpakStatus, { body: { ePakId: epak.ePakId, status: 'Stopped' }, as: owner });
+    expect(stopped.data).toMatchObject({ status: 'Stopped' });
+    const after = EpakDetail.parse((await inject(t.app, getEpak, { params: { ePakId: epak.ePakId }, as: reviewer })).data);
     expect(after.steps.flatMap((s) => s.recipients.map((r) => r.status))).toEqual(['Skipped', 'Skipped', 'Skipped', 'Skipped']);
     expect(after.viewer?.canAct).toBe(false);
   });
@@ -250,49 +292,52 @@ describe('signing in person', () => {
     const inPersonState = list.find((s) => s.type === 'INPERSONSIGN')!.workflowStateId;
     const epak = EpakDetail.parse(
       (
-        await inject('POST', '/msbapi/v2/epak', owner.headers, {
-          subject: 'Counter agreement',
-          documentIds: [doc.documentId],
-          steps: [{ workflowStateId: inPersonState, recipients: [{ email: signer.user.email }] }, { workflowStateId: inPersonState, recipients: [{ email: other.user.email }] }],
+        await inject(t.app, createEpak, {
+          body: {
+            subject: 'Counter agreement',
+            documentIds: [doc.documentId],
+            steps: [{ workflowStateId: inPersonState, recipients: [{ email: signer.user.email }] }, { workflowStateId: inPersonState, recipients: [{ email: other.user.email }] }],
+          },
+          as: owner,
         })
-      ).json().data,
+      ).data,
     );
-    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/start`, owner.headers)).statusCode).toBe(200);
+    expect((await inject(t.app, startEpak, { params: { ePakId: epak.ePakId }, as: owner })).statusCode).toBe(200);
     const documentId = epak.documents[0]!.documentId;
     const recipientId = epak.steps[0]!.recipients[0]!.recipientId;
     // The host is told; the signer alone, on their own device, cannot sign this step.
     const [hostMail] = await t.database.db.select().from(outbox).where(eq(outbox.kind, 'epak_inperson_request'));
     expect(hostMail).toMatchObject({ recipient: owner.user.email });
-    expect((await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, { values: [] })).json()).toMatchObject({ code: -6, issues: [{ message: 'INPERSONSIGN' }] });
+    expect((await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: { values: [] }, as: signer })).json()).toMatchObject({ code: -6, issues: [{ message: 'INPERSONSIGN' }] });
     // Only the owner hosts; the next step's signer is not waited for yet.
-    expect((await inject('POST', '/msbapi/v2/epak/sign/auth', signer.headers, { ePakId: epak.ePakId, recipientId })).statusCode).toBe(403);
-    expect((await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId: epak.steps[1]!.recipients[0]!.recipientId })).json().code).toBe(-28);
+    expect((await inject(t.app, authorizeInPersonSigner, { body: { ePakId: epak.ePakId, recipientId }, as: signer })).statusCode).toBe(403);
+    expect((await inject(t.app, authorizeInPersonSigner, { body: { ePakId: epak.ePakId, recipientId: epak.steps[1]!.recipients[0]!.recipientId }, as: owner })).code).toBe(-28);
 
-    const started = await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId });
-    const { otpId } = started.json().data as { otpId: string };
+    const started = await inject(t.app, authorizeInPersonSigner, { body: { ePakId: epak.ePakId, recipientId }, as: owner });
+    const otpId = started.data.otpId!;
     // One live code at a time: asking again at once is refused (-198).
-    expect((await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId })).json().code).toBe(-198);
+    expect((await inject(t.app, authorizeInPersonSigner, { body: { ePakId: epak.ePakId, recipientId }, as: owner })).code).toBe(-198);
     const [codeMail] = await t.database.db.select().from(outbox).where(eq(outbox.kind, 'epak_inperson_code'));
     expect(codeMail!.recipient).toBe(signer.user.email);
     const code = /code is (\d{6})/.exec(codeMail!.body)![1]!;
     // The challenge is no way to sign in as the signer.
-    const asSignIn = await t.app.inject({ method: 'POST', url: '/msbapi/v2/authentication/otp/verify', payload: { otpId, code } });
-    expect(asSignIn.json().code).toBe(-196);
+    const asSignIn = await inject(t.app, verifyOtp, { body: { otpId, code } });
+    expect(asSignIn.code).toBe(-196);
     const wrong = code === '000000' ? '111111' : '000000';
-    expect((await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId, otpId, code: wrong })).json().code).toBe(-138);
-    const confirmed = await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId, otpId, code });
-    expect(confirmed.json().data).toMatchObject({ signer: { email: signer.user.email } });
-    const signerHeaders = { authorization: `Bearer ${confirmed.json().data.signAuthToken}` };
+    expect((await inject(t.app, authorizeInPersonSigner, { body: { ePakId: epak.ePakId, recipientId, otpId, code: wrong }, as: owner })).code).toBe(-138);
+    const confirmed = await inject(t.app, authorizeInPersonSigner, { body: { ePakId: epak.ePakId, recipientId, otpId, code }, as: owner });
+    expect(confirmed.data).toMatchObject({ signer: { email: signer.user.email } });
+    const signerHeaders = { authorization: `Bearer ${confirmed.data.signAuthToken}` };
     // The same code does not work twice.
-    expect((await inject('POST', '/msbapi/v2/epak/sign/auth', owner.headers, { ePakId: epak.ePakId, recipientId, otpId, code })).json()).toMatchObject({
+    expect((await inject(t.app, authorizeInPersonSigner, { body: { ePakId: epak.ePakId, recipientId, otpId, code }, as: owner })).json()).toMatchObject({
       code: -196,
       message: expect.stringContaining('send a new code'),
     });
 
-    const signed = await inject('POST', signUrl(epak.ePakId, documentId), signerHeaders, { values: [], reason: 'Signed at the counter' });
-    expect(signed.json().data, signed.body).toMatchObject({ signerStatus: 'Signed', epakStatus: 'InProgress' });
+    const signed = await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: { values: [], reason: 'Signed at the counter' }, headers: signerHeaders });
+    expect(signed.data, signed.body).toMatchObject({ signerStatus: 'Signed', epakStatus: 'InProgress' });
     // The token reaches this ePak only.
-    expect((await inject('GET', '/msbapi/v1/users/profile', signerHeaders)).statusCode).toBe(403);
+    expect((await inject(t.app, readProfile, { headers: signerHeaders })).statusCode).toBe(403);
   });
 });
 
@@ -305,13 +350,16 @@ describe('attachments', () => {
     const list = await workflowStates(owner.headers);
     const epak = EpakDetail.parse(
       (
-        await inject('POST', '/msbapi/v2/epak', owner.headers, {
-          subject: 'KYC',
-          signingPolicy: 'QUICKSIGN',
-          documentIds: [doc.documentId],
-          steps: [{ workflowStateId: list.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: [{ email: signer.user.email }] }],
+        await inject(t.app, createEpak, {
+          body: {
+            subject: 'KYC',
+            signingPolicy: 'QUICKSIGN',
+            documentIds: [doc.documentId],
+            steps: [{ workflowStateId: list.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: [{ email: signer.user.email }] }],
+          },
+          as: owner,
         })
-      ).json().data,
+      ).data,
     );
     const documentId = epak.documents[0]!.documentId;
     const attachmentTag = {
@@ -320,8 +368,8 @@ describe('attachments', () => {
       maxUpload: 50,
     } as Tag;
     const tags = [newTag({ uuid: '00000000-0000-4000-8000-0000000000a2', type: 'signature', pageNumber: 1, positionX: 40, positionY: 40, userEmail: signer.user.email }), attachmentTag];
-    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/signatureblocks`, owner.headers, { tags })).statusCode).toBe(200);
-    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/start`, owner.headers)).statusCode).toBe(200);
+    expect((await inject(t.app, createSignatureBlocks, { params: { ePakId: epak.ePakId, documentId }, body: { tags }, as: owner })).statusCode).toBe(200);
+    expect((await inject(t.app, startEpak, { params: { ePakId: epak.ePakId }, as: owner })).statusCode).toBe(200);
 
     const attachUrl = `/msbapi/v2/epak/${epak.ePakId}/document/${documentId}/tag/${attachmentTag.uuid}/attach`;
     const send = (headers: Headers, bytes: Buffer, name: string, url = attachUrl) => {
@@ -334,7 +382,7 @@ describe('attachments', () => {
     expect((await send(signer.headers, Buffer.alloc(60 * 1024, 1), 'big.pdf')).json()).toMatchObject({ code: -6, issues: [{ message: 'maxSizeExceeded' }] });
     // A required attachment field left empty holds the signature back.
     const signature = { uuid: '00000000-0000-4000-8000-0000000000a2', value: drawnSignature() };
-    expect((await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, { values: [signature] })).json()).toMatchObject({
+    expect((await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: { values: [signature] }, as: signer })).json()).toMatchObject({
       code: -6,
       issues: [{ path: `values.${attachmentTag.uuid}` }],
     });
@@ -344,16 +392,16 @@ describe('attachments', () => {
     expect(attached.json().data).toMatchObject({ name: 'id-card.pdf', size: idCard.length, tagUuid: attachmentTag.uuid });
     // The owner adds a supporting file to the ePak as a whole.
     expect((await send(owner.headers, Buffer.from('terms'), 'terms.docx', `/msbapi/v2/epak/${epak.ePakId}/attach`)).statusCode).toBe(200);
-    const listed = (await inject('GET', `/msbapi/v2/epak/${epak.ePakId}/attach`, signer.headers)).json().data.attachments as { name: string; attachmentId: string }[];
+    const listed = (await inject(t.app, listEpakAttachments, { params: { ePakId: epak.ePakId }, as: signer })).data.attachments;
     expect(listed.map((a) => a.name)).toEqual(['id-card.pdf', 'terms.docx']);
-    const one = await inject('GET', `/msbapi/v2/epak/${epak.ePakId}/attach/${listed[0]!.attachmentId}`, owner.headers);
+    const one = await inject(t.app, downloadEpakAttachment, { params: { ePakId: epak.ePakId, attachmentId: listed[0]!.attachmentId }, as: owner });
     expect(one.rawPayload.equals(idCard)).toBe(true);
-    const blocks = (await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/signatureblocks`, signer.headers)).json().data.tags as Tag[];
+    const blocks = (await inject(t.app, getSignatureBlocks, { params: { ePakId: epak.ePakId, documentId }, as: signer })).data.tags;
     expect(blocks.find((tag) => tag.uuid === attachmentTag.uuid)!.value).toBe('id-card.pdf');
 
-    const signed = await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, { values: [signature] });
-    expect(signed.json().data, signed.body).toMatchObject({ epakStatus: 'Completed' });
-    const zip = readZip((await inject('GET', `/msbapi/v2/epaks/${epak.ePakId}/download`, owner.headers)).rawPayload);
+    const signed = await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: { values: [signature] }, as: signer });
+    expect(signed.data, signed.body).toMatchObject({ epakStatus: 'Completed' });
+    const zip = readZip((await inject(t.app, downloadEpak, { params: { ePakId: epak.ePakId }, as: owner })).rawPayload);
     expect(zip.map((entry) => entry.name).sort()).toEqual(['attachments/id-card.pdf', 'attachments/terms.docx', 'certificate-of-completion.pdf', 'plain-1p-pdftex.pdf']);
     const pdf = zip.find((entry) => entry.name === 'plain-1p-pdftex.pdf')!.data;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-attached-'));
@@ -367,11 +415,11 @@ describe('an ePak past its expiry', () => {
   it('takes no signature once its time is up, even before the expiry job has closed it', async () => {
     t = await buildTestApp();
     const { reviewer, epak, documentId } = await composeAndStart('plain-1p-pdftex.pdf');
-    await inject('PUT', viewUrl(epak.ePakId, documentId), reviewer.headers);
+    await inject(t.app, actOnEpakDocument, { params: { epakId: epak.ePakId, documentId, action: 'view' }, as: reviewer });
     await t.database.db.update(epaks).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(epaks.id, epak.ePakId));
-    const late = await inject('POST', '/msbapi/v2/epak/status', reviewer.headers, { ePakId: epak.ePakId, status: 'Reviewed' });
+    const late = await inject(t.app, setEpakStatus, { body: { ePakId: epak.ePakId, status: 'Reviewed' }, as: reviewer });
     expect(late.json()).toMatchObject({ code: -6, issues: [{ path: 'expiresOn', message: 'expired' }] });
-    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/reject`, reviewer.headers, { comment: 'late' })).json().code).toBe(-6);
+    expect((await inject(t.app, rejectEpak, { params: { ePakId: epak.ePakId }, body: { comment: 'late' }, as: reviewer })).code).toBe(-6);
   });
 });
 
@@ -385,28 +433,31 @@ describe('a retried sign', () => {
     const sign = list.find((s) => s.type === 'SIGN')!.workflowStateId;
     const epak = EpakDetail.parse(
       (
-        await inject('POST', '/msbapi/v2/epak', owner.headers, {
-          subject: 'Two rounds',
-          signingPolicy: 'QUICKSIGN',
-          documentIds: [doc.documentId],
-          steps: [{ workflowStateId: sign, recipients: [{ email: signer.user.email }] }, { workflowStateId: sign, recipients: [{ email: signer.user.email }] }],
+        await inject(t.app, createEpak, {
+          body: {
+            subject: 'Two rounds',
+            signingPolicy: 'QUICKSIGN',
+            documentIds: [doc.documentId],
+            steps: [{ workflowStateId: sign, recipients: [{ email: signer.user.email }] }, { workflowStateId: sign, recipients: [{ email: signer.user.email }] }],
+          },
+          as: owner,
         })
-      ).json().data,
+      ).data,
     );
     const documentId = epak.documents[0]!.documentId;
     const place = (uuid: string, order: number, x: number) => ({ ...newTag({ uuid, type: 'signature', pageNumber: 1, positionX: x, positionY: 40, userEmail: signer.user.email }), wfsOrderId: order }) as Tag;
     const tags = [place('00000000-0000-4000-8000-0000000000b1', 1, 40), place('00000000-0000-4000-8000-0000000000b2', 2, 240)];
-    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/signatureblocks`, owner.headers, { tags })).statusCode).toBe(200);
-    expect((await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/start`, owner.headers)).statusCode).toBe(200);
+    expect((await inject(t.app, createSignatureBlocks, { params: { ePakId: epak.ePakId, documentId }, body: { tags }, as: owner })).statusCode).toBe(200);
+    expect((await inject(t.app, startEpak, { params: { ePakId: epak.ePakId }, as: owner })).statusCode).toBe(200);
     const first = { values: [{ uuid: '00000000-0000-4000-8000-0000000000b1', value: drawnSignature() }] };
-    const once = await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, first);
-    expect(once.json().data, once.body).toMatchObject({ revision: 1, epakStatus: 'InProgress' });
+    const once = await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: first, as: signer });
+    expect(once.data, once.body).toMatchObject({ revision: 1, epakStatus: 'InProgress' });
     // The answer was lost; the retry comes while the second round waits for the same person.
-    expect((await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, first)).json().data).toMatchObject({ revision: 1 });
-    const second = await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, { values: [{ uuid: '00000000-0000-4000-8000-0000000000b2', value: drawnSignature() }] });
-    expect(second.json().data).toMatchObject({ revision: 2, epakStatus: 'Completed' });
+    expect((await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: first, as: signer })).data).toMatchObject({ revision: 1 });
+    const second = await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: { values: [{ uuid: '00000000-0000-4000-8000-0000000000b2', value: drawnSignature() }] }, as: signer });
+    expect(second.data).toMatchObject({ revision: 2, epakStatus: 'Completed' });
     // Retries after the end answer each round's own revision.
-    expect((await inject('POST', signUrl(epak.ePakId, documentId), signer.headers, first)).json().data).toMatchObject({ revision: 1 });
+    expect((await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: first, as: signer })).data).toMatchObject({ revision: 1 });
     expect(await t.database.db.select().from(epakDocumentRevisions)).toHaveLength(2);
   });
 });

@@ -1,10 +1,34 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DocumentSummary, EpakDetail, newTag, Notification, type Tag, type TokenGrant, type WorkflowStateDefinition, type WorkflowStateType } from '@pakt/domain';
+import {
+  cancelDelegation,
+  createEpak,
+  delegateEpak,
+  deleteEpaks,
+  DocumentSummary,
+  type Endpoint,
+  type EndpointInput,
+  EpakDetail,
+  listNotifications,
+  listWorkflowStates,
+  markNotificationsRead,
+  newTag,
+  Notification,
+  rejectEpak,
+  removeEpakRecipient,
+  setEpakStatus,
+  signEpakDocument,
+  startEpak,
+  type Tag,
+  type TokenGrant,
+  updateSignatureBlocks,
+  type WorkflowStateType,
+} from '@pakt/domain';
 import { asc, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberships, notifications } from '../../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
+import { type Caller, inject } from '../../test/inject';
 import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
@@ -30,13 +54,10 @@ async function person(role: 'signer' | 'custodian' | 'registrar' | 'admin', tena
   return { ...made, grant, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
 }
 
-const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who: { headers: Record<string, string> }, payload?: unknown) =>
-  t.app.inject({ method, url, headers: who.headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
-
-async function ok(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, who: { headers: Record<string, string> }, payload?: unknown) {
-  const res = await inject(method, url, who, payload);
-  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
-  return res.json().data;
+async function ok<E extends Endpoint>(endpoint: E, who: Caller, input: EndpointInput<E> = {} as EndpointInput<E>) {
+  const res = await inject(t.app, endpoint, { ...input, as: who });
+  expect(res.statusCode, `${endpoint.method} ${endpoint.path}: ${res.body}`).toBe(200);
+  return res.data;
 }
 
 let uuidCounter = 0;
@@ -51,18 +72,20 @@ async function sentEpak(owner: Person, steps: Array<[WorkflowStateType, Array<Pe
   const body = multipart(fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf')), 'plain-1p-pdftex.pdf');
   const uploaded = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...body.headers }, payload: body.payload });
   const doc = DocumentSummary.parse(uploaded.json().data);
-  const states = (await ok('GET', '/msbapi/v1/workflow/states', owner)).states as WorkflowStateDefinition[];
+  const states = (await ok(listWorkflowStates, owner)).states;
   const state = (type: WorkflowStateType) => states.find((s) => s.type === type)!.workflowStateId;
   const draft = EpakDetail.parse(
-    await ok('POST', '/msbapi/v2/epak', owner, {
-      subject: options.subject ?? 'Lease of flat 3B',
-      documentIds: [doc.documentId],
-      steps: steps.map(([type, people]) => ({ workflowStateId: state(type), recipients: people.map((p) => ({ email: typeof p === 'string' ? p : p.user.email })) })),
+    await ok(createEpak, owner, {
+      body: {
+        subject: options.subject ?? 'Lease of flat 3B',
+        documentIds: [doc.documentId],
+        steps: steps.map(([type, people]) => ({ workflowStateId: state(type), recipients: people.map((p) => ({ email: typeof p === 'string' ? p : p.user.email })) })),
+      },
     }),
   );
-  if (options.tags) await ok('PUT', `/msbapi/v2/epaks/${draft.ePakId}/documents/${draft.documents[0]!.documentId}/signatureblocks`, owner, { tags: options.tags });
+  if (options.tags) await ok(updateSignatureBlocks, owner, { params: { ePakId: draft.ePakId, documentId: draft.documents[0]!.documentId }, body: { tags: options.tags } });
   if (options.start === false) return draft;
-  return EpakDetail.parse(await ok('POST', `/msbapi/v2/epaks/${draft.ePakId}/start`, owner));
+  return EpakDetail.parse(await ok(startEpak, owner, { params: { ePakId: draft.ePakId } }));
 }
 
 /** One person's notification rows, oldest first, as [type, ePak id]. */
@@ -79,9 +102,12 @@ async function latest(who: Person) {
 /** Signs the one document with the signer's signature fields among `tags` (text: drawn by the server). */
 async function signAll(epak: EpakDetail, signer: Person, tags: readonly Tag[], reason?: string) {
   const mine = tags.filter((tag) => tag.type === 'signature' && tag.userEmail === signer.user.email);
-  return ok('POST', `/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[0]!.documentId}/sign`, signer, {
-    values: mine.map((tag) => ({ uuid: tag.uuid, value: `${signer.user.firstName} Rao` })),
-    ...(reason ? { reason } : {}),
+  return ok(signEpakDocument, signer, {
+    params: { ePakId: epak.ePakId, documentId: epak.documents[0]!.documentId },
+    body: {
+      values: mine.map((tag) => ({ uuid: tag.uuid, value: `${signer.user.firstName} Rao` })),
+      ...(reason ? { reason } : {}),
+    },
   });
 }
 
@@ -98,7 +124,7 @@ describe('who is notified of what', () => {
     expect(await received(signer)).toEqual([]);
     expect(await received(owner)).toEqual([]);
 
-    await ok('POST', '/msbapi/v2/epak/status', reviewer, { ePakId: epak.ePakId, status: 'Reviewed', comment: 'Clause 4 is fine now.' });
+    await ok(setEpakStatus, reviewer, { body: { ePakId: epak.ePakId, status: 'Reviewed', comment: 'Clause 4 is fine now.' } });
     expect(await received(signer)).toEqual([['signRequest', epak.ePakId]]);
     expect(await received(owner)).toEqual([['reviewerComments', epak.ePakId]]);
     expect((await latest(owner)).body).toBe('Ravi Rao reviewed "Lease of flat 3B": Clause 4 is fine now.');
@@ -122,7 +148,7 @@ describe('who is notified of what', () => {
     const signer = await person('signer', owner.tenant);
     const tags = signatureFields(signer.user.email, 2);
     const epak = await sentEpak(owner, [['REVIEW', [reviewer]], ['SIGN', [signer]]], { tags });
-    await ok('POST', '/msbapi/v2/epak/status', reviewer, { ePakId: epak.ePakId, status: 'Reviewed' });
+    await ok(setEpakStatus, reviewer, { body: { ePakId: epak.ePakId, status: 'Reviewed' } });
     await signAll(epak, signer, tags);
     expect(await received(owner)).toEqual([['signCompleted', epak.ePakId]]);
   });
@@ -132,7 +158,7 @@ describe('who is notified of what', () => {
     const a = await person('signer', owner.tenant, 'Anil');
     const b = await person('signer', owner.tenant);
     const epak = await sentEpak(owner, [['SIGN', [a, b]]]);
-    await ok('POST', `/msbapi/v2/epaks/${epak.ePakId}/reject`, a, { comment: 'Wrong flat number.' });
+    await ok(rejectEpak, a, { params: { ePakId: epak.ePakId }, body: { comment: 'Wrong flat number.' } });
     expect(await received(owner)).toEqual([['signDeclined', epak.ePakId]]);
     expect((await latest(owner)).body).toBe('Anil Rao rejected "Lease of flat 3B". Comment: Wrong flat number.');
     expect(await received(a)).toEqual([['signRequest', epak.ePakId]]);
@@ -144,14 +170,14 @@ describe('who is notified of what', () => {
     const signer = await person('signer', owner.tenant, 'Meera');
     const agent = await person('signer', owner.tenant);
     const epak = await sentEpak(owner, [['SIGN', [signer]]]);
-    await ok('POST', `/msbapi/v2/epaks/${epak.ePakId}/delegate`, signer, { email: agent.user.email, comment: 'On leave until May.' });
+    await ok(delegateEpak, signer, { params: { ePakId: epak.ePakId }, body: { email: agent.user.email, comment: 'On leave until May.' } });
     expect(await received(agent)).toEqual([['epakDelegated', epak.ePakId]]);
     expect((await latest(agent)).body).toBe('Meera Rao handed their place in "Lease of flat 3B" over to you. On leave until May.');
     expect(await received(signer)).toEqual([['signRequest', epak.ePakId]]);
 
     // The owner takes it back: the delegate is told, the original is asked again.
-    const cancel = `/msbapi/v2/epaks/${epak.ePakId}/user/${encodeURIComponent(agent.user.email)}/${epak.steps[0]!.workflowStateId}/delegatecancel`;
-    await ok('POST', cancel, owner);
+    const cancel = (who: Person) => ok(cancelDelegation, who, { params: { ePakId: epak.ePakId, userEmail: agent.user.email, workflowStateId: epak.steps[0]!.workflowStateId } });
+    await cancel(owner);
     expect(await received(agent)).toEqual([
       ['epakDelegated', epak.ePakId],
       ['epakReassignment', epak.ePakId],
@@ -163,8 +189,8 @@ describe('who is notified of what', () => {
     expect(await received(owner)).toEqual([]);
 
     // The original takes a second delegation back themselves: only the delegate is told.
-    await ok('POST', `/msbapi/v2/epaks/${epak.ePakId}/delegate`, signer, { email: agent.user.email });
-    await ok('POST', cancel, signer);
+    await ok(delegateEpak, signer, { params: { ePakId: epak.ePakId }, body: { email: agent.user.email } });
+    await cancel(signer);
     expect((await received(agent)).map(([type]) => type)).toEqual(['epakDelegated', 'epakReassignment', 'epakDelegated', 'epakReassignment']);
     expect(await received(signer)).toHaveLength(2);
   });
@@ -176,8 +202,8 @@ describe('who is notified of what', () => {
     const later = await person('signer', owner.tenant);
     const epak = await sentEpak(owner, [['SIGN', [a, b]], ['SIGN', [later]]]);
     const recipientOf = (who: Person) => epak.steps.flatMap((step) => step.recipients).find((r) => r.userId === who.user.id)!.recipientId;
-    await ok('POST', `/msbapi/v1/epak/${epak.ePakId}/deleteSigner`, owner, { recipientId: recipientOf(later) });
-    await ok('POST', `/msbapi/v1/epak/${epak.ePakId}/deleteSigner`, owner, { recipientId: recipientOf(b) });
+    await ok(removeEpakRecipient, owner, { params: { ePakId: epak.ePakId }, body: { recipientId: recipientOf(later) } });
+    await ok(removeEpakRecipient, owner, { params: { ePakId: epak.ePakId }, body: { recipientId: recipientOf(b) } });
     expect(await received(later)).toEqual([]);
     expect(await received(b)).toEqual([
       ['signRequest', epak.ePakId],
@@ -193,9 +219,9 @@ describe('who is notified of what', () => {
     const signer = await person('signer', owner.tenant);
     const later = await person('signer', owner.tenant);
     const epak = await sentEpak(owner, [['REVIEW', [reviewer]], ['SIGN', [signer]], ['SIGN', [later]]]);
-    await ok('POST', '/msbapi/v2/epak/status', reviewer, { ePakId: epak.ePakId, status: 'Reviewed' });
+    await ok(setEpakStatus, reviewer, { body: { ePakId: epak.ePakId, status: 'Reviewed' } });
     const draft = await sentEpak(owner, [['SIGN', [later]]], { start: false });
-    const deleted = await ok('DELETE', '/msbapi/v2/epaks', owner, { ePakIds: [epak.ePakId, draft.ePakId] });
+    const deleted = await ok(deleteEpaks, owner, { body: { ePakIds: [epak.ePakId, draft.ePakId] } });
     expect(deleted.results.map((r: { result: string }) => r.result)).toEqual(['DELETED', 'DELETED']);
     expect(await received(reviewer)).toEqual([
       ['reviewRequest', epak.ePakId],
@@ -229,27 +255,27 @@ describe('GET /msbapi/v2/notifications and PUT …/read', () => {
 
     const first = await sentEpak(owner, [['SIGN', [signer, colleague]]], { subject: 'First' });
     const second = await sentEpak(owner, [['SIGN', [signer]]], { subject: 'Second' });
-    const list = await ok('GET', '/msbapi/v2/notifications', signer);
+    const list = await ok(listNotifications, signer);
     expect(list.unread).toBe(2);
     const items = list.items.map((item: unknown) => Notification.parse(item));
     expect(items.map((n: Notification) => [n.notificationType, n.epak?.id, n.title, n.isRead])).toEqual([
       ['signRequest', second.ePakId, 'Please sign: Second', false],
       ['signRequest', first.ePakId, 'Please sign: First', false],
     ]);
-    expect((await ok('GET', '/msbapi/v2/notifications?limit=1', signer)).items).toHaveLength(1);
-    const inOtherTenant = await ok('GET', '/msbapi/v2/notifications', { headers: { ...bearer(signer.grant), 'x-tenant-id': elsewhere.tenant.id } });
+    expect((await ok(listNotifications, signer, { query: { limit: 1 } })).items).toHaveLength(1);
+    const inOtherTenant = await ok(listNotifications, { headers: { ...bearer(signer.grant), 'x-tenant-id': elsewhere.tenant.id } });
     expect(inOtherTenant.items.map((n: Notification) => n.epak?.id)).toEqual([there.ePakId]);
 
     // Marking read: the colleague's id and the other tenant's are left alone.
-    const colleagueId = (await ok('GET', '/msbapi/v2/notifications', colleague)).items[0].id as string;
-    const marked = await ok('PUT', '/msbapi/v2/notifications/read', signer, { ids: [items[1]!.id, colleagueId, inOtherTenant.items[0].id] });
+    const colleagueId = (await ok(listNotifications, colleague)).items[0]!.id;
+    const marked = await ok(markNotificationsRead, signer, { body: { ids: [items[1]!.id, colleagueId, inOtherTenant.items[0]!.id] } });
     expect(marked).toEqual({ updated: 1 });
-    expect((await ok('GET', '/msbapi/v2/notifications', colleague)).unread).toBe(1);
-    const after = await ok('GET', '/msbapi/v2/notifications', signer);
+    expect((await ok(listNotifications, colleague)).unread).toBe(1);
+    const after = await ok(listNotifications, signer);
     expect([after.unread, after.items.map((n: Notification) => n.isRead)]).toEqual([1, [false, true]]);
-    expect(await ok('PUT', '/msbapi/v2/notifications/read', signer, {})).toEqual({ updated: 1 });
-    expect(await ok('PUT', '/msbapi/v2/notifications/read', signer, {})).toEqual({ updated: 0 });
-    expect((await ok('GET', '/msbapi/v2/notifications', { headers: { ...bearer(signer.grant), 'x-tenant-id': elsewhere.tenant.id } })).unread).toBe(1);
+    expect(await ok(markNotificationsRead, signer, { body: {} })).toEqual({ updated: 1 });
+    expect(await ok(markNotificationsRead, signer, { body: {} })).toEqual({ updated: 0 });
+    expect((await ok(listNotifications, { headers: { ...bearer(signer.grant), 'x-tenant-id': elsewhere.tenant.id } })).unread).toBe(1);
   });
 
   it('answers an outsider 404 and a registrar 403, and changes nothing', async () => {
@@ -261,20 +287,17 @@ describe('GET /msbapi/v2/notifications and PUT …/read', () => {
     const snapshot = async () => JSON.stringify(await t.database.db.select().from(notifications).orderBy(asc(notifications.id)));
     const before = await snapshot();
     const asOutsider = { headers: { ...outsider.headers, 'x-tenant-id': owner.tenant.id } };
-    for (const [method, url, payload] of [
-      ['GET', '/msbapi/v2/notifications', undefined],
-      ['PUT', '/msbapi/v2/notifications/read', {}],
-    ] as const) {
-      const res = await inject(method, url, asOutsider, payload);
-      expect([res.statusCode, res.json().code]).toEqual([404, -1]);
-      const refused = await inject(method, url, registrar, payload);
-      expect([refused.statusCode, refused.json().code]).toEqual([403, -11]);
+    for (const call of [(who: Caller) => inject(t.app, listNotifications, { as: who }), (who: Caller) => inject(t.app, markNotificationsRead, { body: {}, as: who })]) {
+      const res = await call(asOutsider);
+      expect([res.statusCode, res.code]).toEqual([404, -1]);
+      const refused = await call(registrar);
+      expect([refused.statusCode, refused.code]).toEqual([403, -11]);
     }
     expect(await snapshot()).toBe(before);
     // Bad input is named.
-    const bad = await inject('PUT', '/msbapi/v2/notifications/read', signer, { ids: ['not-a-uuid'] });
-    expect([bad.statusCode, bad.json().code]).toEqual([400, -6]);
-    expect((await inject('GET', '/msbapi/v2/notifications?limit=0', signer)).json().code).toBe(-6);
+    const bad = await inject(t.app, markNotificationsRead, { body: { ids: ['not-a-uuid'] }, as: signer });
+    expect([bad.statusCode, bad.code]).toEqual([400, -6]);
+    expect((await inject(t.app, listNotifications, { query: { limit: 0 }, as: signer })).code).toBe(-6);
     expect(await snapshot()).toBe(before);
   });
 });
