@@ -29,6 +29,8 @@ export const ADMIN_AUDIT_ACTIONS = [
   'workflow_state_moved',
   'reason_created',
   'reason_changed',
+  // Not an administrator's change: a stored document failed its integrity check when it was to be served.
+  'document_integrity_failed',
 ] as const;
 export const AdminAuditAction = z.enum(ADMIN_AUDIT_ACTIONS);
 export type AdminAuditAction = z.infer<typeof AdminAuditAction>;
@@ -40,7 +42,7 @@ export const AdminAuditEntry = z.object({
   /** Who did it (null once that account is gone). */
   actor: z.object({ userId: z.uuid(), email: z.string(), name: z.string() }).nullable(),
   /** What it touched: a user, a group, the settings, a workflow state of the catalogue. */
-  targetType: z.enum(['user', 'group', 'settings', 'tenant', 'workflowState', 'reason']),
+  targetType: z.enum(['user', 'group', 'settings', 'tenant', 'workflowState', 'reason', 'document']),
   targetId: z.string().nullable(),
   /** A short human label of the target at the time (an address, a group name). */
   targetLabel: z.string().nullable(),

@@ -9,6 +9,7 @@ import type { KeyVault } from '../../platform/signing/key-vault';
 import type { FileStorage } from '../../platform/storage/file-storage';
 import { type EpakActor, loadVisibleEpak } from './access';
 import { buildCompletionCertificate } from './certificate';
+import { assertServableDocument } from './integrity';
 import { currentVersion, revisionsByDocument, streamCurrentDocument } from './revisions';
 
 /** The statuses an ePak ends in: its certificate of completion is part of its download. */
@@ -74,6 +75,10 @@ export async function prepareEpakDownload(options: {
     const revs = revisions.get(doc.id) ?? [];
     return { doc, revisions: revs, size: currentVersion(doc, revs).size };
   });
+  // Every document is checked against its recorded SHA-256 before the first byte goes out: a zip
+  // cannot take back an entry already sent. One at a time, so a large ePak is not held in memory.
+  const serving = { db, storage, tenantId: epak.tenantId, actorId: options.actor.userId, epak };
+  for (const file of files) await assertServableDocument({ ...serving, doc: file.doc, revisions: file.revisions });
 
   const attachments = await db.select().from(epakAttachments).where(eq(epakAttachments.epakId, epak.id)).orderBy(asc(epakAttachments.createdAt));
 

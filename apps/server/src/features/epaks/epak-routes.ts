@@ -4,6 +4,7 @@ import {
   epakSigningApi,
   invalidInput,
 } from '@pakt/domain';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/app-context';
 import { composeEpak, loadEpakDetail, loadEpakDocument, readTags, saveTags, searchDirectory } from './compose';
@@ -14,7 +15,8 @@ import { route } from '../../http/route';
 import { attachFile, listAttachments, loadAttachment } from './attachments';
 import { authorizeInPersonSigner, IN_PERSON_CLIENT_ID } from './in-person';
 import { exchangeSigningLink } from './links';
-import { revisionsOf, streamCurrentDocument } from './revisions';
+import { readServableDocument } from './integrity';
+import { revisionsOf } from './revisions';
 import { signDocument } from './sign';
 import { recordDocumentView, setEpakStatus } from './status';
 import { rangedFile } from '../../platform/storage/file-storage';
@@ -46,12 +48,13 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, ctx, epakApi.getSignatureBlocks, async ({ auth, params }) => ({ tags: await readTags(db, scopeOf(auth), params.ePakId, params.documentId) }));
 
   route(app, ctx, epakApi.downloadEpakDocument, async ({ auth, params }) => {
-    const { doc } = await loadEpakDocument(db, scopeOf(auth), params.ePakId, params.documentId);
+    const { epak, doc } = await loadEpakDocument(db, scopeOf(auth), params.ePakId, params.documentId);
     const fileName = /\.pdf$/i.test(doc.name) ? doc.name : `${doc.name.replace(/\.[^.]*$/, '')}.pdf`;
-    // The file as composed followed by every signer's revision: what pdfsig verifies.
+    // The file as composed followed by every signer's revision: what pdfsig verifies, checked
+    // against its recorded SHA-256 before a byte goes out.
     const revisions = await revisionsOf(db, doc.id);
-    const size = revisions.at(-1)?.size ?? doc.size;
-    return { contentType: 'application/pdf', size, fileName, stream: streamCurrentDocument(ctx.storage, doc, revisions) };
+    const bytes = await readServableDocument({ db, storage: ctx.storage, tenantId: auth.tenant.id, actorId: auth.user.id, epak, doc, revisions });
+    return { contentType: 'application/pdf', size: bytes.length, fileName, stream: Readable.from([bytes]) };
   });
 
 

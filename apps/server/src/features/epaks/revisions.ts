@@ -38,6 +38,14 @@ export function currentVersion(doc: Pick<EpakDocumentRow, 'sha256' | 'size'>, re
   return last ? { sha256: last.sha256, size: last.size } : { sha256: doc.sha256, size: doc.size };
 }
 
+/** The stored parts of a document no longer hash to what was recorded when they were written. */
+export class StoredDocumentMismatch extends Error {
+  constructor(readonly sha256: string) {
+    super(`document ${sha256} does not match its stored revisions`);
+    this.name = 'StoredDocumentMismatch';
+  }
+}
+
 /**
  * The current file in memory (sealing needs it whole to find objects by offset), checked against
  * the recorded SHA-256 as it is read. `hash` has taken in exactly these bytes: sealing goes on
@@ -57,14 +65,14 @@ export async function readCurrentDocumentHashed(
   for (const key of [doc.sha256, ...revisions.map((revision) => revision.tailSha256)]) {
     for await (const chunk of await storage.get(key)) {
       const part = chunk as Buffer;
-      if (filled + part.length > bytes.length) throw new Error(`document ${expected.sha256} is longer than its recorded ${expected.size} bytes`);
+      if (filled + part.length > bytes.length) throw new StoredDocumentMismatch(expected.sha256);
       part.copy(bytes, filled);
       hash.update(part);
       filled += part.length;
     }
   }
   // A missing or damaged tail would silently produce a file that is not what was signed.
-  if (filled !== bytes.length || hash.copy().digest('hex') !== expected.sha256) throw new Error(`document ${expected.sha256} does not match its stored revisions`);
+  if (filled !== bytes.length || hash.copy().digest('hex') !== expected.sha256) throw new StoredDocumentMismatch(expected.sha256);
   return { bytes, hash };
 }
 
@@ -73,7 +81,25 @@ export async function readCurrentDocument(storage: FileStorage, doc: Pick<EpakDo
   return (await readCurrentDocumentHashed(storage, doc, revisions)).bytes;
 }
 
-/** The current file as a stream, for downloads: the composed file, then each tail. */
+/**
+ * Reads the current file through once without keeping it, and throws StoredDocumentMismatch unless
+ * it is exactly the bytes recorded (its SHA-256 and size): a download checks every document of a
+ * zip before the first byte goes out, so a damaged one is never served, not even in part.
+ */
+export async function verifyCurrentDocument(storage: FileStorage, doc: Pick<EpakDocumentRow, 'sha256' | 'size'>, revisions: readonly RevisionRow[]): Promise<void> {
+  const expected = currentVersion(doc, revisions);
+  const hash = createHash('sha256');
+  let size = 0;
+  for (const key of [doc.sha256, ...revisions.map((revision) => revision.tailSha256)]) {
+    for await (const chunk of await storage.get(key)) {
+      hash.update(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+  }
+  if (size !== expected.size || hash.digest('hex') !== expected.sha256) throw new StoredDocumentMismatch(expected.sha256);
+}
+
+/** The current file as a stream, for downloads: the composed file, then each tail (verified first: verifyCurrentDocument). */
 export function streamCurrentDocument(storage: FileStorage, doc: Pick<EpakDocumentRow, 'sha256'>, revisions: readonly RevisionRow[]): Readable {
   const keys = [doc.sha256, ...revisions.map((revision) => revision.tailSha256)];
   return Readable.from(
