@@ -14,18 +14,24 @@ import { useDirectorySearch } from '../../api/tenant-queries';
  */
 export function AddressInput({
   label,
-  value,
+  value = '',
   error,
   onChange,
+  onFocus,
+  onBlur,
   onPick,
   onEnter,
   rightSection,
   required,
 }: {
   readonly label: string;
-  readonly value: string;
-  readonly error: string | undefined;
+  // value, error, onFocus and onBlur come from the compose form (`form.getInputProps(path)`), whose
+  // props have them optional; a controlled form always gives the value.
+  readonly value?: string;
+  readonly error?: ReactNode;
   readonly onChange: (value: string) => void;
+  readonly onFocus?: () => void;
+  readonly onBlur?: () => void;
   readonly onPick: (email: string) => void;
   readonly onEnter?: () => void;
   readonly rightSection?: ReactNode;
@@ -55,6 +61,8 @@ export function AddressInput({
       // Suggestions are a convenience: when the directory cannot answer, a full address still works.
       description={directory.failed ? t('compose.workflow.directoryFailed') : undefined}
       error={error}
+      onFocus={onFocus}
+      onBlur={onBlur}
       onChange={(text) => {
         if (picked.current) {
           picked.current = false;

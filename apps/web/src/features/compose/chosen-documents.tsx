@@ -9,6 +9,7 @@ import {
   type DocumentSummary,
   type DocumentTemplate,
 } from '@pakt/domain';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ArrowDownIcon, ArrowUpIcon, XIcon } from '../../ui/icons';
 import { moveStep } from '../workflows';
@@ -25,7 +26,7 @@ export function ChosenDocuments({
   /** A document template's document, first in the ePak, with its tags. */
   readonly template: DocumentTemplate | null;
   readonly onClearTemplate: () => void;
-  readonly error: string | undefined;
+  readonly error: ReactNode;
   readonly onChange: (documents: DocumentSummary[]) => void;
 }) {
   const { t } = useTranslation();

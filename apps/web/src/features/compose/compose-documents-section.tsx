@@ -13,12 +13,11 @@ import { DraftDocuments } from './draft-documents';
 import { Uploader } from './uploader';
 import { ConfirmReplaceModal } from './confirm-replace-modal';
 import type { ComposeFormState } from './use-compose-form';
-import { messageText } from '../workflows';
 
 /** The documents of the new ePak: from a document template, uploaded, or among earlier uploads. */
-export function ComposeDocumentsSection({ form }: { readonly form: ComposeFormState }) {
+export function ComposeDocumentsSection({ compose }: { readonly compose: ComposeFormState }) {
   const { t } = useTranslation();
-  const { docTemplate, requestDocTemplate, toggleDocument, documents, setDocTemplate, errors, setDocuments, pendingDocTemplate, setPendingDocTemplate, chooseDocTemplate } = form;
+  const { docTemplate, requestDocTemplate, toggleDocument, documents, setDocTemplate, form, setDocuments, pendingDocTemplate, setPendingDocTemplate, chooseDocTemplate } = compose;
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="compose-documents-heading">
       <Stack gap="sm">
@@ -53,7 +52,7 @@ export function ComposeDocumentsSection({ form }: { readonly form: ComposeFormSt
           documents={documents}
           template={docTemplate}
           onClearTemplate={() => setDocTemplate(null)}
-          error={messageText(t, errors.documents)}
+          error={form.errors.documentIds}
           onChange={setDocuments}
         />
         <ConfirmReplaceModal

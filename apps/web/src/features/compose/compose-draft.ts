@@ -316,14 +316,3 @@ export function checkCompose(input: ComposeDraft): ComposeChecked {
   }
   return { ok: true, draft, body: parsed.data };
 }
-
-/** Drops a step's errors once the person changes what they were about (all, some fields, or the recipient's). */
-export function clearStepErrors(errors: ComposeErrors, stepKey: string, which: readonly (keyof StepErrors)[] | 'all' | 'recipient'): ComposeErrors {
-  const current = errors.step?.[stepKey];
-  if (!current) return errors;
-  const step = { ...errors.step };
-  if (which === 'all') delete step[stepKey];
-  else if (which === 'recipient') step[stepKey] = Object.fromEntries(Object.entries(current).filter(([key]) => key !== 'recipient'));
-  else step[stepKey] = Object.fromEntries(Object.entries(current).filter(([key]) => !which.includes(key as keyof StepErrors)));
-  return { ...errors, step };
-}

@@ -13,16 +13,16 @@ import { useComposeForm } from './use-compose-form';
 /** A new ePak: its documents, its workflow and its details, saved as a draft. */
 export function ComposeForm() {
   const { t } = useTranslation();
-  const form = useComposeForm();
+  const compose = useComposeForm();
   return (
-    <form ref={form.formRef} onSubmit={form.onSubmit} noValidate aria-label={t('compose.title')}>
+    <form ref={compose.formRef} onSubmit={compose.onSubmit} noValidate aria-label={t('compose.title')}>
       <Stack gap="lg">
-        <ComposeDocumentsSection form={form} />
-        <ComposeWorkflowSection form={form} />
-        <ComposeDetailsSection form={form} />
-        <FormError message={form.errors.form?.key} />
+        <ComposeDocumentsSection compose={compose} />
+        <ComposeWorkflowSection compose={compose} />
+        <ComposeDetailsSection compose={compose} />
+        <FormError message={compose.formError?.key} />
         <Group justify="flex-end">
-          <Button type="submit" loading={form.save.isPending}>
+          <Button type="submit" loading={compose.save.isPending}>
             {t('compose.saveDraft')}
           </Button>
         </Group>

@@ -5,7 +5,6 @@ import {
   Card,
   Group,
   NativeSelect,
-  Paper,
   Stack,
   Text,
   Title,
@@ -15,39 +14,36 @@ import {
 } from '@pakt/domain';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ArrowDownIcon, ArrowUpIcon, MailIcon, TrashIcon, XIcon } from '../../ui/icons';
-import {
-  addAddresses,
-  type ComposeStep,
-} from './compose-draft';
-import { type Message, type StepErrors, STATE_TYPE_COLORS, messageText } from '../workflows';
+import { ArrowDownIcon, ArrowUpIcon, TrashIcon } from '../../ui/icons';
+import { type ComposeStep } from './compose-draft';
+import { type Message, STATE_TYPE_COLORS, messageText } from '../workflows';
 import { AddressInput } from './address-input';
+import { ComposeStepRecipients } from './compose-step-recipients';
+import type { ComposeFormState } from './use-compose-form';
 
+/** One step of the new ePak: its place in the order, its state, its recipients and the field that adds them. */
 export function ComposeStepEditor({
+  compose,
   step,
   index,
   count,
   states,
-  errors,
-  onChange,
-  onMove,
-  onRemove,
 }: {
+  readonly compose: ComposeFormState;
   readonly step: ComposeStep;
   readonly index: number;
   readonly count: number;
   readonly states: readonly WorkflowStateDefinition[];
-  readonly errors: StepErrors | undefined;
-  readonly onChange: (step: ComposeStep, clear: readonly (keyof StepErrors)[] | 'recipient') => void;
-  readonly onMove: (by: -1 | 1) => void;
-  readonly onRemove: () => void;
 }) {
   const { t } = useTranslation();
+  const { form } = compose;
   const headingId = useId();
   const number = index + 1;
   const selected = states.find((state) => state.workflowStateId === step.workflowStateId);
+  const pendingPath = `steps.${index}.pendingText` as const;
+  // A refusal of the addresses being added; the form's own check on save arrives in the form's errors.
   const [pendingError, setPendingError] = useState<Message | null>(null);
-  const shownPendingError = pendingError ?? errors?.pending;
+  const shownPendingError = pendingError ? messageText(t, pendingError) : form.errors[pendingPath];
 
   const stateData = [
     { value: '', label: t('workflows.form.chooseState'), disabled: true },
@@ -59,17 +55,13 @@ export function ComposeStepEditor({
     ...(step.workflowStateId && !selected ? [{ value: step.workflowStateId, label: t('workflows.form.removedState') }] : []),
   ];
 
-  const add = (text: string) => {
-    const added = addAddresses(step, text);
-    setPendingError(added.error ?? null);
-    onChange(added.step, added.error ? [] : ['recipients', 'pending']);
-  };
+  const add = (text: string) => setPendingError(compose.addRecipients(index, text));
 
   const onPendingChange = (text: string) => {
     // Several addresses pasted (or a semicolon typed) are added at once.
     if (text.includes(';')) return add(text);
     setPendingError(null);
-    onChange({ ...step, pendingText: text }, ['pending']);
+    compose.setPendingText(index, text);
   };
 
   return (
@@ -87,13 +79,25 @@ export function ComposeStepEditor({
             )}
           </Group>
           <Group gap={4} wrap="nowrap">
-            <ActionIcon variant="subtle" color="gray" aria-label={t('workflows.form.moveUp', { number })} disabled={index === 0} onClick={() => onMove(-1)}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              aria-label={t('workflows.form.moveUp', { number })}
+              disabled={index === 0}
+              onClick={() => compose.moveStep(index, -1)}
+            >
               <ArrowUpIcon size={18} />
             </ActionIcon>
-            <ActionIcon variant="subtle" color="gray" aria-label={t('workflows.form.moveDown', { number })} disabled={index === count - 1} onClick={() => onMove(1)}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              aria-label={t('workflows.form.moveDown', { number })}
+              disabled={index === count - 1}
+              onClick={() => compose.moveStep(index, 1)}
+            >
               <ArrowDownIcon size={18} />
             </ActionIcon>
-            <ActionIcon variant="subtle" color="red" aria-label={t('workflows.form.removeStep', { number })} onClick={onRemove}>
+            <ActionIcon variant="subtle" color="red" aria-label={t('workflows.form.removeStep', { number })} onClick={() => compose.removeStep(index)}>
               <TrashIcon size={18} />
             </ActionIcon>
           </Group>
@@ -103,83 +107,16 @@ export function ComposeStepEditor({
           label={t('workflows.form.state')}
           required
           data={stateData}
-          value={step.workflowStateId}
-          error={messageText(t, errors?.state)}
-          onChange={(event) => onChange({ ...step, workflowStateId: event.currentTarget.value }, ['state'])}
+          {...form.getInputProps(`steps.${index}.workflowStateId`)}
+          onChange={(event) => compose.setState(index, event.currentTarget.value)}
         />
 
-        <Stack gap={6}>
-          <Text size="sm" fw={500} id={`${headingId}-recipients`}>
-            {t('workflows.form.recipients')}
-          </Text>
-          {step.recipients.length === 0 ? (
-            <Text size="sm" c={errors?.recipients ? 'red' : 'dimmed'} role={errors?.recipients ? 'alert' : undefined}>
-              {errors?.recipients ? messageText(t, errors.recipients) : t('compose.workflow.noRecipients')}
-            </Text>
-          ) : (
-            <Stack component="ul" gap={6} m={0} p={0} style={{ listStyle: 'none' }} aria-labelledby={`${headingId}-recipients`}>
-              {step.recipients.map((recipient) => {
-                const error = errors?.recipient?.[recipient.key];
-                const remove = () => onChange({ ...step, recipients: step.recipients.filter((other) => other.key !== recipient.key) }, 'recipient');
-                if (recipient.label !== undefined) {
-                  // A template's placeholder: an address to fill in, labelled with the placeholder's name.
-                  return (
-                    <li key={recipient.key} data-invalid={error ? true : undefined}>
-                      <AddressInput
-                        label={recipient.label}
-                        required
-                        value={recipient.email}
-                        error={messageText(t, error)}
-                        onChange={(email) =>
-                          onChange({ ...step, recipients: step.recipients.map((other) => (other.key === recipient.key ? { ...other, email } : other)) }, 'recipient')
-                        }
-                        onPick={(email) =>
-                          onChange({ ...step, recipients: step.recipients.map((other) => (other.key === recipient.key ? { ...other, email } : other)) }, 'recipient')
-                        }
-                      />
-                    </li>
-                  );
-                }
-                return (
-                  <Paper
-                    component="li"
-                    key={recipient.key}
-                    withBorder
-                    px="sm"
-                    py={6}
-                    radius="sm"
-                    data-invalid={error ? true : undefined}
-                    style={error ? { borderColor: 'var(--mantine-color-red-6)' } : undefined}
-                  >
-                    <Group justify="space-between" gap="xs" wrap="nowrap">
-                      <Group gap={8} wrap="nowrap" miw={0}>
-                        <Text c="dimmed" component="span" display="flex" aria-hidden>
-                          <MailIcon size={16} />
-                        </Text>
-                        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                          {recipient.email}
-                        </Text>
-                      </Group>
-                      <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('workflows.form.removeRecipient', { name: recipient.email })} onClick={remove}>
-                        <XIcon size={14} />
-                      </ActionIcon>
-                    </Group>
-                    {error && (
-                      <Text size="xs" c="red" mt={4}>
-                        {messageText(t, error)}
-                      </Text>
-                    )}
-                  </Paper>
-                );
-              })}
-            </Stack>
-          )}
-        </Stack>
+        <ComposeStepRecipients compose={compose} step={step} index={index} headingId={headingId} />
 
         <AddressInput
           label={t('compose.workflow.addRecipient', { number })}
-          value={step.pendingText}
-          error={messageText(t, shownPendingError ?? undefined)}
+          {...form.getInputProps(pendingPath)}
+          error={shownPendingError || undefined}
           onChange={onPendingChange}
           onPick={(email) => add(email)}
           onEnter={() => add(step.pendingText)}

@@ -11,16 +11,16 @@ import {
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PlusIcon } from '../../ui/icons';
-import { emptyComposeStep, clearStepErrors } from './compose-draft';
-import { moveStep, MAX_WORKFLOW_STEPS, messageText } from '../workflows';
+import { MAX_WORKFLOW_STEPS } from '../workflows';
 import { ComposeStepEditor } from './compose-step-editor';
 import { ConfirmReplaceModal } from './confirm-replace-modal';
 import type { ComposeFormState } from './use-compose-form';
 
 /** The workflow: a template or steps by hand, each with its recipients. */
-export function ComposeWorkflowSection({ form }: { readonly form: ComposeFormState }) {
+export function ComposeWorkflowSection({ compose }: { readonly compose: ComposeFormState }) {
   const { t } = useTranslation();
-  const { states, templates, draft, requestTemplate, pendingTemplate, setPendingTemplate, chooseTemplate, errors, setStep, setDraft, setErrors } = form;
+  const { states, templates, form, requestTemplate, pendingTemplate, setPendingTemplate, chooseTemplate } = compose;
+  const steps = form.values.steps;
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="compose-workflow-heading">
       <Stack gap="sm">
@@ -50,7 +50,7 @@ export function ComposeWorkflowSection({ form }: { readonly form: ComposeFormSta
                 { value: '', label: t('compose.workflow.byHand') },
                 ...templates.data.workflows.map((template) => ({ value: template.workflowId, label: template.name })),
               ]}
-              value={draft.workflowId}
+              {...form.getInputProps('workflowId')}
               onChange={(event) => requestTemplate(event.currentTarget.value)}
             />
             <ConfirmReplaceModal
@@ -64,39 +64,16 @@ export function ComposeWorkflowSection({ form }: { readonly form: ComposeFormSta
                 setPendingTemplate(null);
               }}
             />
-            {errors.steps && (
+            {form.errors.steps && (
               <Text size="sm" c="red" role="alert">
-                {messageText(t, errors.steps)}
+                {form.errors.steps}
               </Text>
             )}
-            {draft.steps.map((step, index) => (
-              <ComposeStepEditor
-                key={step.key}
-                step={step}
-                index={index}
-                count={draft.steps.length}
-                states={states.data.states}
-                errors={errors.step?.[step.key]}
-                onChange={setStep}
-                onMove={(by) =>
-                  setDraft((current) => ({ ...current, steps: moveStep(current.steps, current.steps.findIndex((other) => other.key === step.key), by) }))
-                }
-                onRemove={() => {
-                  setDraft((current) => ({ ...current, steps: current.steps.filter((other) => other.key !== step.key) }));
-                  setErrors((current) => clearStepErrors(current, step.key, 'all'));
-                }}
-              />
+            {steps.map((step, index) => (
+              <ComposeStepEditor key={step.key} compose={compose} step={step} index={index} count={steps.length} states={states.data.states} />
             ))}
             <Group>
-              <Button
-                variant="light"
-                leftSection={<PlusIcon size={16} />}
-                disabled={draft.steps.length >= MAX_WORKFLOW_STEPS}
-                onClick={() => {
-                  setDraft((current) => ({ ...current, steps: [...current.steps, emptyComposeStep()] }));
-                  setErrors(({ steps: _dropped, ...rest }) => rest);
-                }}
-              >
+              <Button variant="light" leftSection={<PlusIcon size={16} />} disabled={steps.length >= MAX_WORKFLOW_STEPS} onClick={compose.addStep}>
                 {t('workflows.form.addStep')}
               </Button>
             </Group>

@@ -1,38 +1,57 @@
+import { useForm } from '@mantine/form';
 import {
   listWorkflows,
   listWorkflowStates,
+  SigningPolicy,
   viewEnforceChoice,
   type DocumentSummary,
   type DocumentTemplate,
 } from '@pakt/domain';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callApi } from '../../api/client';
 import { useTenantConfiguration } from '../../api/tenant-queries';
 import { useSession } from '../../api/session-store';
-import { checkCompose, emptyCompose, emptyComposeStep, stepsFromDocumentTemplate, stepsFromTemplate, SUBJECT_MAX, type ComposeDraft, type ComposeErrors, type ComposeStep, clearStepErrors } from './compose-draft';
-import { type StepErrors, workflowQueryKeys } from '../workflows';
+import { checkCompose, emptyCompose, type ComposeDraft, type ComposeErrors } from './compose-draft';
+import { composeErrorsByPath } from './compose-error-paths';
+import { composeStepActions } from './compose-step-actions';
+import { type Message, messageText, workflowQueryKeys } from '../workflows';
 import { useSaveDraft } from './use-save-draft';
+import { useTemplateChoice } from './use-template-choice';
 
 /**
  * The compose form's state and what changes it: the draft, the chosen documents and template,
  * the errors (the first one scrolled into view at each refusal), the templates asked about before
- * they replace typed recipients, and saving. The sections render it; none keeps state of its own.
+ * they replace typed recipients, and saving. The sections render it; none keeps state of its own
+ * but for the refusal of an address being added. @mantine/form holds the draft and the refusals
+ * its fields show, by path (`steps.0.recipients.1.email`), so moving or removing a step takes its
+ * refusals along; compose-draft.ts keeps the rules, run at save.
  */
 export function useComposeForm() {
   const { t } = useTranslation();
   const session = useSession();
   const tenantUuid = session?.tenantUuid;
-  const [draft, setDraft] = useState<ComposeDraft>(emptyCompose);
+  const [initialValues] = useState<ComposeDraft>(emptyCompose);
+  const form = useForm<ComposeDraft>({
+    mode: 'controlled',
+    initialValues,
+    // A change clears only the refusals it answers, named with it: a refused message, say, keeps
+    // its refusal until the next save.
+    clearInputErrorOnChange: false,
+  });
   const [documents, setDocuments] = useState<DocumentSummary[]>([]);
   // The docTemplates tab's choice: its document goes first, its tags come bound to the recipients.
   const [docTemplate, setDocTemplate] = useState<DocumentTemplate | null>(null);
-  const [errors, setErrors] = useState<ComposeErrors>({});
+  // A refusal no field can show, above the button.
+  const [formError, setFormError] = useState<Message | undefined>(undefined);
   const formRef = useRef<HTMLFormElement>(null);
   const [refusals, setRefusals] = useState(0);
-  const refuse = (next: ComposeErrors) => {
-    setErrors(next);
+  const refuse = (errors: ComposeErrors) => {
+    // Mantine's inputs show an error as given, so each is translated as it is placed.
+    const byPath = composeErrorsByPath(form.getValues(), errors);
+    form.setErrors(Object.fromEntries(Object.entries(byPath).map(([path, message]) => [path, messageText(t, message)])));
+    setFormError(errors.form);
     setRefusals((count) => count + 1);
   };
 
@@ -60,60 +79,29 @@ export function useComposeForm() {
 
   const save = useSaveDraft(refuse);
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  // No rules are given to useForm: checkCompose is them, and it also adds an address still being typed.
+  const onSubmit = form.onSubmit((values) => {
     const checked = checkCompose({
-      ...draft,
+      ...values,
       documentIds: documents.map((document) => document.documentId),
       ...(docTemplate ? { docTemplateId: docTemplate.docTemplateId } : {}),
     });
-    setDraft(checked.draft);
+    form.setValues(checked.draft);
     if (!checked.ok) return refuse(checked.errors);
-    setErrors({});
+    form.clearErrors();
+    setFormError(undefined);
     save.mutate({ draft: checked.draft, body: checked.body });
+  });
+
+  /** Sets a field whose refusal the change answers (the subject, a date), and clears that refusal. */
+  const setField = (path: 'subject' | 'expiresOn' | 'notificationStartDate', value: string) => {
+    form.setFieldValue(path, value);
+    form.clearFieldError(path);
   };
 
-  const setStep = (step: ComposeStep, clear: readonly (keyof StepErrors)[] | 'recipient') => {
-    setDraft((current) => ({ ...current, steps: current.steps.map((existing) => (existing.key === step.key ? step : existing)) }));
-    setErrors((current) => clearStepErrors(current, step.key, clear));
-  };
-
-  // Switching templates replaces the steps; recipients typed so far would be lost silently.
-  const [pendingTemplate, setPendingTemplate] = useState<string | null>(null);
-  const hasRecipients = draft.steps.some((step) => step.recipients.length > 0 || step.pendingText.trim() !== '');
-  const requestTemplate = (workflowId: string) => {
-    if (workflowId === draft.workflowId) return;
-    if (hasRecipients) setPendingTemplate(workflowId);
-    else chooseTemplate(workflowId);
-  };
-
-  const chooseTemplate = (workflowId: string) => {
-    const template = templates.data?.workflows.find((candidate) => candidate.workflowId === workflowId);
-    setErrors(({ step: _step, steps: _steps, ...rest }) => rest);
-    setDraft((current) =>
-      template
-        ? { ...current, workflowId, signingPolicy: template.signingPolicy, steps: stepsFromTemplate(template) }
-        : { ...current, workflowId: '', steps: [emptyComposeStep()] },
-    );
-  };
-
-  // A document template fills the document, its tags and the steps at once; recipients typed so
-  // far would be replaced, so that is asked first, as for a workflow template.
-  const [pendingDocTemplate, setPendingDocTemplate] = useState<DocumentTemplate | null>(null);
-  const requestDocTemplate = (template: DocumentTemplate) => {
-    if (hasRecipients) setPendingDocTemplate(template);
-    else chooseDocTemplate(template);
-  };
-  const chooseDocTemplate = (template: DocumentTemplate) => {
-    setDocTemplate(template);
-    setErrors(({ step: _step, steps: _steps, documents: _documents, form: _form, ...rest }) => rest);
-    setDraft((current) => ({
-      ...current,
-      workflowId: template.workflowId ?? '',
-      signingPolicy: template.signingPolicy,
-      steps: stepsFromDocumentTemplate(template, (step, place) => t('docTemplates.place', { step, place })),
-      subject: current.subject.trim() ? current.subject : template.name.slice(0, SUBJECT_MAX),
-    }));
+  const setSigningPolicy = (value: string) => {
+    const parsed = SigningPolicy.safeParse(value);
+    if (parsed.success) form.setFieldValue('signingPolicy', parsed.data);
   };
 
   const toggleDocument = (document: DocumentSummary, chosen: boolean) => {
@@ -124,34 +112,29 @@ export function useComposeForm() {
           : [...current, document]
         : current.filter((other) => other.documentId !== document.documentId),
     );
-    setErrors(({ documents: _dropped, ...rest }) => rest);
+    form.clearFieldError('documentIds');
   };
 
+  const choice = useTemplateChoice({ form, workflows: templates.data?.workflows, setDocTemplate, setFormError });
+
   return {
+    form,
     formRef,
-    draft,
-    setDraft,
+    formError,
     documents,
     setDocuments,
     docTemplate,
     setDocTemplate,
-    errors,
-    setErrors,
     states,
     templates,
     viewEnforce,
     save,
     onSubmit,
-    setStep,
-    pendingTemplate,
-    setPendingTemplate,
-    requestTemplate,
-    chooseTemplate,
-    pendingDocTemplate,
-    setPendingDocTemplate,
-    requestDocTemplate,
-    chooseDocTemplate,
+    setField,
+    setSigningPolicy,
     toggleDocument,
+    ...composeStepActions(form),
+    ...choice,
   };
 }
 

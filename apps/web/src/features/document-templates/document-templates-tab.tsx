@@ -1,7 +1,6 @@
-import { ActionIcon, Alert, Badge, Button, FileButton, Group, Modal, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, FileButton, Group, Modal, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import {
   deleteDocumentTemplates,
-  DocumentTemplateName,
   exportDocumentTemplate,
   listDocumentTemplates,
   ResponseCode,
@@ -12,7 +11,7 @@ import {
 } from '@pakt/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ParseKeys } from 'i18next';
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../../api/client';
 import { useSession } from '../../api/session-store';
@@ -20,6 +19,7 @@ import { CheckIcon, DownloadIcon, PencilIcon, RefreshIcon, TrashIcon, UploadIcon
 import { saveBlob } from '../../ui/save-blob';
 import { queryPlaceholder } from '../../ui/query-placeholder';
 import { documentTemplateQueryKeys } from './queries';
+import { RenameDialog } from './rename-template-dialog';
 
 /** The tenant's document templates, shared by the compose tab and whoever saves one. */
 export function useDocumentTemplates() {
@@ -42,8 +42,6 @@ function uploadProblem(error: unknown): { key: ParseKeys; detail?: string } {
   };
   return { key: keys[error.code] ?? 'docTemplates.uploadFailed', ...(error.message ? { detail: error.message } : {}) };
 }
-
-const nameTaken = (error: unknown) => error instanceof ApiError && error.issues?.some((issue) => issue.path.endsWith('name') && /already used/i.test(issue.message)) === true;
 
 export interface DocumentTemplatesTabProps {
   /** The template whose document, tags and workflow the form holds now. */
@@ -254,61 +252,5 @@ export function DocumentTemplatesTab({ chosenId, onChoose }: DocumentTemplatesTa
         </Stack>
       </Modal>
     </Stack>
-  );
-}
-
-function RenameDialog({ template, onClose, onRenamed }: { readonly template: DocumentTemplate | null; readonly onClose: () => void; readonly onRenamed: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <Modal opened={template !== null} onClose={onClose} title={t('docTemplates.renameTitle')} centered>
-      {/* Keyed: each opening starts from the template's current name. */}
-      {template && <RenameForm key={template.docTemplateId} template={template} onClose={onClose} onRenamed={onRenamed} />}
-    </Modal>
-  );
-}
-
-function RenameForm({ template, onClose, onRenamed }: { readonly template: DocumentTemplate; readonly onClose: () => void; readonly onRenamed: () => void }) {
-  const { t } = useTranslation();
-  const [name, setName] = useState(template.name);
-  const [error, setError] = useState<ParseKeys | null>(null);
-  const rename = useMutation({
-    mutationFn: (value: string) => callApi(updateDocumentTemplate, { params: { docTemplateId: template.docTemplateId }, body: { name: value } }, { failures: 'caller' }),
-    onSuccess: () => {
-      onRenamed();
-      onClose();
-    },
-    onError: (failure) => setError(nameTaken(failure) ? 'docTemplates.nameTaken' : 'docTemplates.saveFailed'),
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = DocumentTemplateName.safeParse(name);
-    if (!parsed.success) return setError('common.required');
-    rename.mutate(parsed.data);
-  };
-  return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="md">
-        <TextInput
-          label={t('docTemplates.name')}
-          required
-          maxLength={200}
-          value={name}
-          error={error ? t(error) : undefined}
-          data-autofocus
-          onChange={(event) => {
-            setName(event.currentTarget.value);
-            setError(null);
-          }}
-        />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('docTemplates.cancel')}
-          </Button>
-          <Button type="submit" loading={rename.isPending}>
-            {t('docTemplates.saveChanges')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
   );
 }

@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Group, Modal, NativeSelect, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { createDocumentTemplate, DocumentTemplateName, type DocumentTemplate, type EpakDetail } from '@pakt/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ParseKeys } from 'i18next';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../../api/client';
@@ -56,20 +56,29 @@ export function SaveAsTemplate({ epak, unsavedFields = false }: { readonly epak:
   );
 }
 
+interface SaveValues {
+  readonly name: string;
+  readonly description: string;
+  readonly documentId: string;
+}
+
 function SaveForm({ epak, onClose, onSaved }: { readonly epak: EpakDetail; readonly onClose: () => void; readonly onSaved: (template: DocumentTemplate) => void }) {
   const { t } = useTranslation();
   const session = useSession();
   const queryClient = useQueryClient();
-  const [name, setName] = useState(epak.subject.slice(0, 200));
-  const [description, setDescription] = useState('');
-  const [documentId, setDocumentId] = useState(epak.documents[0]?.documentId ?? '');
-  const [nameError, setNameError] = useState<ParseKeys | null>(null);
+  const [initialValues] = useState<SaveValues>(() => ({
+    name: epak.subject.slice(0, 200),
+    description: '',
+    documentId: epak.documents[0]?.documentId ?? '',
+  }));
+  // The name's refusal stays until the name changes, even through another press of Save.
+  const form = useForm<SaveValues>({ mode: 'controlled', initialValues, clearInputErrorOnChange: false });
   const [failed, setFailed] = useState(false);
   const save = useMutation({
-    mutationFn: (body: { name: string; description: string }) =>
+    mutationFn: (body: { name: string; description: string; documentId: string }) =>
       callApi(
         createDocumentTemplate,
-        { body: { ePakId: epak.ePakId, documentId, name: body.name, ...(body.description ? { description: body.description } : {}) } },
+        { body: { ePakId: epak.ePakId, documentId: body.documentId, name: body.name, ...(body.description ? { description: body.description } : {}) } },
         { failures: 'caller' },
       ),
     onSuccess: (template) => {
@@ -77,16 +86,18 @@ function SaveForm({ epak, onClose, onSaved }: { readonly epak: EpakDetail; reado
       onSaved(template);
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.issues?.some((issue) => issue.path === 'name')) return setNameError('docTemplates.nameTaken');
+      if (error instanceof ApiError && error.issues?.some((issue) => issue.path === 'name')) return form.setFieldError('name', t('docTemplates.nameTaken'));
       setFailed(true);
     },
   });
+  // Not form.onSubmit: with no rules given, it would first clear the name's refusal.
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    const { name, description, documentId } = form.getValues();
     const parsed = DocumentTemplateName.safeParse(name);
-    if (!parsed.success) return setNameError('common.required');
+    if (!parsed.success) return form.setFieldError('name', t('common.required'));
     setFailed(false);
-    save.mutate({ name: parsed.data, description: description.trim() });
+    save.mutate({ name: parsed.data, description: description.trim(), documentId });
   };
   return (
     <form onSubmit={submit} noValidate>
@@ -96,21 +107,19 @@ function SaveForm({ epak, onClose, onSaved }: { readonly epak: EpakDetail; reado
           label={t('docTemplates.name')}
           required
           maxLength={200}
-          value={name}
-          error={nameError ? t(nameError) : undefined}
+          {...form.getInputProps('name')}
           data-autofocus
           onChange={(event) => {
-            setName(event.currentTarget.value);
-            setNameError(null);
+            form.setFieldValue('name', event.currentTarget.value);
+            form.clearFieldError('name');
           }}
         />
-        <Textarea label={t('docTemplates.description')} maxLength={1000} rows={2} value={description} onChange={(event) => setDescription(event.currentTarget.value)} />
+        <Textarea label={t('docTemplates.description')} maxLength={1000} rows={2} {...form.getInputProps('description')} />
         {epak.documents.length > 1 && (
           <NativeSelect
             label={t('docTemplates.save.document')}
             data={epak.documents.map((document) => ({ value: document.documentId, label: document.name }))}
-            value={documentId}
-            onChange={(event) => setDocumentId(event.currentTarget.value)}
+            {...form.getInputProps('documentId')}
           />
         )}
         {failed && (
