@@ -7,7 +7,7 @@ import en from '../../i18n/en.json';
 import { BUILT_IN_REASONS } from '../../test/ceremony-fixtures';
 import { jsonResponse, signedInSession, stubApi, type FakeRoute } from '../../test/fake-api';
 import { renderApp, typeInto } from '../../test/render-app';
-import { reasonProblem } from './reasons-section';
+import { reasonProblem } from './use-reason-form';
 
 // These render the whole app with its queries; on a busy machine the first answer can take more
 // than Testing Library's default second.

@@ -1,16 +1,18 @@
-import { ActionIcon, Badge, Button, Card, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Group, Stack, Switch, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { createReason, listReasons, ResponseCode, SIGN_REASON_MAX_LENGTH, type SigningReason, updateReason } from '@pakt/domain';
-import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { listReasons, type SigningReason, updateReason } from '@pakt/domain';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, callApi } from '../../api/client';
+import { callApi } from '../../api/client';
 import { useCurrentTenant } from '../../api/session-store';
 import { reasonLabel } from '../../ui/reason-label';
 import { CheckIcon, PencilIcon } from '../../ui/icons';
 import { queryPlaceholder } from '../../ui/query-placeholder';
-import { adminAuditQueryKeys, reasonQueryKeys } from './queries';
+import { reasonQueryKeys } from './queries';
 import { detailOf, DoneAlert, MoveButtons, OrderedList, OrderedListHeader, PositionBadge, ProblemAlert } from './ordered-list-parts';
+import { ReasonFormModal } from './reason-form-dialog';
+import { afterReasonChange, type ReasonProblem, reasonProblem } from './use-reason-form';
 
 /** PUT /msbapi/v1/reasons: one reason, one change at a time from this screen. */
 type UpdateBody = { reasonId: string; text?: string; enabled?: boolean; position?: number; isDefault?: true };
@@ -19,35 +21,6 @@ type Notice =
   | { readonly kind: 'created' | 'updated' | 'enabled' | 'disabled' | 'madeDefault'; readonly text: string }
   | { readonly kind: 'moved'; readonly text: string; readonly position: number }
   | { readonly kind: 'problem'; readonly problem: ReasonProblem };
-
-export type ReasonProblem =
-  | { readonly key: 'reasonsAdmin.errors.taken'; readonly onText: true }
-  | { readonly key: 'reasonsAdmin.errors.gone'; readonly gone: true }
-  | { readonly key: 'common.unreachable' }
-  | { readonly key: 'reasonsAdmin.errors.failed'; readonly detail?: string };
-
-/**
- * A refusal in the screen's words. The server answers -6 with the issue on `text` for words
- * already in the list (or blank, too long, which the form stops first); 404 means the reason is
- * no longer the tenant's, so the list is asked again.
- */
-export function reasonProblem(error: unknown): ReasonProblem {
-  if (!(error instanceof ApiError)) return { key: 'reasonsAdmin.errors.failed' };
-  if (error.httpStatus === 0) return { key: 'common.unreachable' };
-  if (error.code === ResponseCode.INVALID_INPUT.code && error.issues?.some((issue) => /(^|\.)text$/.test(issue.path))) {
-    return { key: 'reasonsAdmin.errors.taken', onText: true };
-  }
-  if (error.httpStatus === 404) return { key: 'reasonsAdmin.errors.gone', gone: true };
-  return { key: 'reasonsAdmin.errors.failed', ...(error.message ? { detail: error.message } : {}) };
-}
-
-/** After a change: the list (the ceremony's too, next time an ePak is opened) and the audit log it was recorded in. */
-function afterReasonChange(queryClient: QueryClient, tenant: string | null | undefined): Promise<unknown> {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: reasonQueryKeys.list(tenant) }),
-    queryClient.invalidateQueries({ queryKey: adminAuditQueryKeys.all(tenant) }),
-  ]);
-}
 
 /**
  * /admin?section=reasons, the admin sub-item "edit reasons" (spec section 2, shown while the
@@ -251,97 +224,5 @@ function ReasonRow({
         </Group>
       </Stack>
     </Card>
-  );
-}
-
-/** Adds a reason (reason null) or changes one's words; a built-in reason's new words are the tenant's own. */
-function ReasonFormModal({
-  opened,
-  reason,
-  onClose,
-  onDone,
-}: {
-  readonly opened: boolean;
-  readonly reason: SigningReason | null;
-  readonly onClose: () => void;
-  readonly onDone: (notice: { readonly kind: 'created' | 'updated'; readonly text: string }) => void;
-}) {
-  const { t } = useTranslation();
-  const tenantUuid = useCurrentTenant()?.tenantUuid;
-  const queryClient = useQueryClient();
-  // A built-in reason is edited from the words the admin sees (its translation).
-  const [text, setText] = useState(reason ? reasonLabel(t, reason) : '');
-  const [textError, setTextError] = useState<'reasonsAdmin.errors.required' | 'reasonsAdmin.errors.taken' | null>(null);
-  const [problem, setProblem] = useState<ReasonProblem | null>(null);
-
-  const save = useMutation({
-    mutationFn: async (words: string) => {
-      if (!reason) return callApi(createReason, { body: { text: words } });
-      const answer = await callApi(updateReason, { body: { reasonId: reason.reasonId, text: words } });
-      return answer.reasons.find((candidate) => candidate.reasonId === reason.reasonId) ?? { ...reason, text: words };
-    },
-    onSuccess: async (saved) => {
-      onDone({ kind: reason ? 'updated' : 'created', text: reasonLabel(t, saved) });
-      await afterReasonChange(queryClient, tenantUuid);
-    },
-    onError: async (error) => {
-      const refusal = reasonProblem(error);
-      if ('onText' in refusal) setTextError(refusal.key);
-      else setProblem(refusal);
-      if ('gone' in refusal) await afterReasonChange(queryClient, tenantUuid);
-    },
-  });
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setProblem(null);
-    const trimmed = text.trim();
-    if (!trimmed) {
-      setTextError('reasonsAdmin.errors.required');
-      return;
-    }
-    // Unchanged words of a built-in reason would make it the tenant's own for nothing.
-    if (reason && trimmed === reasonLabel(t, reason)) {
-      onClose();
-      return;
-    }
-    save.mutate(trimmed);
-  };
-
-  return (
-    <Modal
-      opened={opened}
-      onClose={() => !save.isPending && onClose()}
-      title={reason ? t('reasonsAdmin.form.editTitle') : t('reasonsAdmin.form.createTitle')}
-      centered
-    >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {problem && <ProblemAlert message={t(problem.key)} detail={detailOf(problem)} />}
-          <TextInput
-            label={t('reasonsAdmin.form.text')}
-            placeholder={t('reasonsAdmin.form.placeholder')}
-            value={text}
-            maxLength={SIGN_REASON_MAX_LENGTH}
-            required
-            error={textError ? t(textError) : undefined}
-            description={reason?.key ? t('reasonsAdmin.form.builtInNote') : t('reasonsAdmin.form.hint', { max: SIGN_REASON_MAX_LENGTH })}
-            onChange={(event) => {
-              setText(event.currentTarget.value);
-              setTextError(null);
-            }}
-            data-autofocus
-          />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose} disabled={save.isPending}>
-              {t('reasonsAdmin.form.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {reason ? t('reasonsAdmin.form.save') : t('reasonsAdmin.form.create')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
   );
 }

@@ -14,34 +14,23 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue, useDocumentTitle } from '@mantine/hooks';
-import {
-  completeSetup,
-  createTenant,
-  EmailAddress,
-  listTenants,
-  ResponseCode,
-  setupStatus,
-  systemOutbox,
-  type TenantSummary,
-} from '@pakt/domain';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { EmailAddress, listTenants, setupStatus, systemOutbox, type TenantSummary } from '@pakt/domain';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { AnnouncementManager, useCanManageAnnouncements } from '../announcements';
-import { ApiError, callApi } from '../../api/client';
-import { useStartSession } from '../../api/session-lifecycle';
+import { callApi } from '../../api/client';
 import { useSession } from '../../api/session-store';
 import { RequireRoute } from '../../api/access';
 import { AuthCard } from '../../ui/auth-card';
 import { BuildingIcon, CheckIcon, CopyIcon, MailIcon, MegaphoneIcon, ShieldIcon } from '../../ui/icons';
-import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../../ui/password-fields';
 import { OutboxList } from '../../ui/outbox-list';
-import { nameProblems, PersonNameFields } from '../../ui/person-name-fields';
-import { FormError } from '../../ui/form-error';
 import { RootSuperadminDialog } from '../settings';
 import { formatDate } from '../../ui/dates';
+import { CreateTenantForm } from './create-tenant-form';
 import { rootQueryKeys } from './queries';
+import { SetupForm } from './setup-form';
 
 const OUTBOX_FILTER_DEBOUNCE_MS = 300;
 /** A whole phone number, as text messages are addressed. */
@@ -105,92 +94,6 @@ function SetupGate({ token }: { readonly token: string }) {
     );
   }
   return <SetupForm token={token} />;
-}
-
-type SetupMessage = 'setup.invalidToken' | 'passwordInvalid' | 'common.unreachable' | 'internalErrorMsg';
-
-/** Which explanation a refused setup gets; the token is the one thing the form cannot check itself. */
-export function setupErrorMessage(error: unknown): SetupMessage {
-  if (!(error instanceof ApiError)) return 'internalErrorMsg';
-  if (error.httpStatus === 0) return 'common.unreachable';
-  if (error.httpStatus === 401 || error.httpStatus === 403) return 'setup.invalidToken';
-  if (error.code === ResponseCode.INVALID_INPUT.code && error.issues?.some((issue) => issue.path === 'password')) {
-    return 'passwordInvalid';
-  }
-  return 'internalErrorMsg';
-}
-
-function SetupForm({ token }: { readonly token: string }) {
-  const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const beginSession = useStartSession();
-  const [email, setEmail] = useState('');
-  const [name, setName] = useState({ firstName: '', lastName: '' });
-  const [password, setPassword] = useState<NewPassword>({ password: '', confirm: '' });
-  const [submitted, setSubmitted] = useState(false);
-  const [message, setMessage] = useState<SetupMessage | null>(null);
-
-  const setup = useMutation({
-    mutationFn: () =>
-      callApi(
-        completeSetup,
-        {
-          body: {
-            token,
-            email: email.trim(),
-            firstName: name.firstName.trim(),
-            lastName: name.lastName.trim(),
-            password: password.password,
-          },
-        },
-        { failures: 'caller' },
-      ),
-    onSuccess: (grant) => {
-      // The new root session re-renders RootPage, which moves on to the console.
-      beginSession(grant);
-      queryClient.setQueryData(rootQueryKeys.setupStatus, { required: false });
-    },
-    onError: (error) => {
-      setMessage(setupErrorMessage(error));
-      // Someone may have completed setup meanwhile; then the page should say so.
-      void queryClient.invalidateQueries({ queryKey: rootQueryKeys.setupStatus });
-    },
-  });
-
-  const emailError = !email.trim() ? 'common.required' : !EmailAddress.safeParse(email).success ? 'common.emailInvalid' : null;
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    setSubmitted(true);
-    setMessage(null);
-    const problems = { ...nameProblems(name), ...newPasswordProblems(password) };
-    if (emailError || Object.keys(problems).length > 0) return;
-    setup.mutate();
-  };
-
-  return (
-    <AuthCard title={t('setup.title')} description={t('setup.intro')} maw={500}>
-      <FormError message={message} />
-      <form onSubmit={onSubmit} noValidate>
-        <Stack gap="md">
-          <TextInput
-            label={t('common.email')}
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            required
-            value={email}
-            error={submitted && emailError ? t(emailError) : undefined}
-            onChange={(event) => setEmail(event.currentTarget.value)}
-          />
-          <PersonNameFields value={name} onChange={setName} showErrors={submitted} />
-          <NewPasswordFields value={password} onChange={setPassword} showErrors={submitted} />
-          <Button type="submit" size="md" fullWidth loading={setup.isPending} mt="xs">
-            {t('setup.submit')}
-          </Button>
-        </Stack>
-      </form>
-    </AuthCard>
-  );
 }
 
 function TenantConsole() {
@@ -375,119 +278,6 @@ function TenantCard({ tenant }: { readonly tenant: TenantSummary }) {
           onInvited={() => void queryClient.invalidateQueries({ queryKey: rootQueryKeys.tenants })}
         />
       )}
-    </Card>
-  );
-}
-
-type CreateFieldError = 'root.create.tenantExists' | 'root.create.tenantNameTooShort' | 'root.create.userExists' | 'common.emailInvalid';
-type CreateFieldErrors = { tenantName?: CreateFieldError; email?: CreateFieldError };
-
-/** Maps a refused creation to the field it concerns, or to a message for the whole form. */
-export function createTenantErrors(error: unknown): { fields: CreateFieldErrors; message?: 'root.create.failed' | 'common.unreachable' } {
-  if (!(error instanceof ApiError)) return { fields: {}, message: 'root.create.failed' };
-  if (error.httpStatus === 0) return { fields: {}, message: 'common.unreachable' };
-  if (error.code === ResponseCode.TENANT_ALREADY_EXISTS.code) return { fields: { tenantName: 'root.create.tenantExists' } };
-  if (error.code === ResponseCode.USER_ALREADY_EXISTS.code || error.code === ResponseCode.USER_WITH_TENANT.code) {
-    return { fields: { email: 'root.create.userExists' } };
-  }
-  if (error.code === ResponseCode.INVALID_INPUT.code && error.issues) {
-    const fields: CreateFieldErrors = {};
-    for (const issue of error.issues) {
-      if (issue.path === 'tenantName') fields.tenantName = 'root.create.tenantNameTooShort';
-      if (issue.path === 'admin.email') fields.email = 'common.emailInvalid';
-    }
-    if (fields.tenantName || fields.email) return { fields };
-  }
-  return { fields: {}, message: 'root.create.failed' };
-}
-
-const emptyAdmin = { email: '', firstName: '', lastName: '' };
-
-function CreateTenantForm({ onCreated }: { readonly onCreated: (invite: { tenantName: string; email: string; link: string }) => void }) {
-  const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const [tenantName, setTenantName] = useState('');
-  const [admin, setAdmin] = useState(emptyAdmin);
-  const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<ReturnType<typeof createTenantErrors> | null>(null);
-
-  const create = useMutation({
-    mutationFn: () =>
-      callApi(createTenant, {
-        body: {
-          tenantName: tenantName.trim(),
-          admin: { email: admin.email.trim(), firstName: admin.firstName.trim(), lastName: admin.lastName.trim() },
-        },
-      }),
-    onSuccess: (result) => {
-      onCreated({ tenantName: result.tenant.tenantName, email: admin.email.trim(), link: result.inviteLink });
-      setTenantName('');
-      setAdmin(emptyAdmin);
-      setSubmitted(false);
-      void queryClient.invalidateQueries({ queryKey: rootQueryKeys.tenants });
-    },
-    onError: (error) => setServerErrors(createTenantErrors(error)),
-  });
-
-  const nameError = tenantName.trim().length < 2 ? ('root.create.tenantNameTooShort' as const) : null;
-  const emailError = !admin.email.trim()
-    ? ('common.required' as const)
-    : !EmailAddress.safeParse(admin.email).success
-      ? ('common.emailInvalid' as const)
-      : null;
-  const shownNameError = (submitted && nameError) || serverErrors?.fields.tenantName;
-  const shownEmailError = (submitted && emailError) || serverErrors?.fields.email;
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    setSubmitted(true);
-    setServerErrors(null);
-    if (nameError || emailError || Object.keys(nameProblems(admin)).length > 0) return;
-    create.mutate();
-  };
-
-  return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="create-tenant-heading">
-      <form onSubmit={onSubmit} noValidate>
-        <Stack gap="md">
-          <Title order={2} size="h3" id="create-tenant-heading">
-            {t('root.create.title')}
-          </Title>
-          {serverErrors?.message && (
-            <Alert color="red" variant="light" role="alert">
-              {t(serverErrors.message)}
-            </Alert>
-          )}
-          <TextInput
-            label={t('root.create.tenantName')}
-            required
-            maxLength={100}
-            value={tenantName}
-            error={shownNameError ? t(shownNameError) : undefined}
-            onChange={(event) => setTenantName(event.currentTarget.value)}
-          />
-          <Stack gap={2} mt="xs">
-            <Text fw={600}>{t('root.create.adminHeading')}</Text>
-            <Text size="sm" c="dimmed">
-              {t('root.create.adminHint')}
-            </Text>
-          </Stack>
-          <TextInput
-            label={t('common.email')}
-            type="email"
-            inputMode="email"
-            autoComplete="off"
-            required
-            value={admin.email}
-            error={shownEmailError ? t(shownEmailError) : undefined}
-            onChange={(event) => setAdmin({ ...admin, email: event.currentTarget.value })}
-          />
-          <PersonNameFields value={admin} onChange={setAdmin} showErrors={submitted} />
-          <Button type="submit" loading={create.isPending} mt="xs">
-            {t('root.create.submit')}
-          </Button>
-        </Stack>
-      </form>
     </Card>
   );
 }

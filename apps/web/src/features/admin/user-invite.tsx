@@ -1,7 +1,8 @@
 import { Alert, Anchor, Button, FileInput, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { ASSIGNABLE_ROLES, csvInvite, csvInviteTemplate, INVITE_CSV_MAX_BYTES, Invitee, inviteUsers } from '@pakt/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callApi } from '../../api/client';
 import { useCurrentTenant } from '../../api/session-store';
@@ -23,25 +24,37 @@ export function InviteDialog({ opened, onClose }: { readonly opened: boolean; re
   );
 }
 
+/** The invitee as the domain reads it: a blank middle name is none. */
+const parseInvitee = (values: typeof EMPTY_INVITEE) => Invitee.safeParse({ ...values, middleName: values.middleName.trim() || undefined });
+
 function InviteForm({ onClose }: { readonly onClose: () => void }) {
   const { t } = useTranslation();
   const tenant = useCurrentTenant();
   const queryClient = useQueryClient();
-  const [form, setForm] = useState(EMPTY_INVITEE);
+  // The domain's schema is the form's rule: from the first try on, each field says what it lacks as it is typed.
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: EMPTY_INVITEE,
+    validate: (values) => {
+      const parsed = parseInvitee(values);
+      if (parsed.success) return {};
+      const errors: Record<string, string> = {};
+      for (const field of ['email', 'firstName', 'lastName'] as const) {
+        if (parsed.error.issues.some((issue) => issue.path[0] === field)) errors[field] = t(`users.invite.errors.${field}`);
+      }
+      return errors;
+    },
+  });
   const [submitted, setSubmitted] = useState(false);
   const [problem, setProblem] = useState<UserProblem | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const candidate = { ...form, middleName: form.middleName.trim() || undefined };
-  const parsed = Invitee.safeParse(candidate);
-  const fieldError = (field: 'email' | 'firstName' | 'lastName') =>
-    submitted && !parsed.success && parsed.error.issues.some((issue) => issue.path[0] === field) ? t(`users.invite.errors.${field}`) : undefined;
 
   const invite = useMutation({
     // The caller explains refusals itself: -13 (disabled here) travels with a 403 that must not leave the page.
     mutationFn: (invitee: Invitee) => callApi(inviteUsers, { body: { users: [invitee] } }, { failures: 'caller' }),
     onSuccess: async (_, invitee) => {
       setDone(invitee.email);
-      setForm(EMPTY_INVITEE);
+      form.reset();
       setSubmitted(false);
       await afterUserChange(queryClient, tenant?.tenantUuid);
     },
@@ -49,7 +62,8 @@ function InviteForm({ onClose }: { readonly onClose: () => void }) {
   });
 
   const set = (field: keyof typeof EMPTY_INVITEE) => (value: string) => {
-    setForm((current) => ({ ...current, [field]: value }));
+    form.setFieldValue(field, value);
+    if (submitted) form.validate();
     setProblem(null);
     setDone(null);
   };
@@ -58,8 +72,14 @@ function InviteForm({ onClose }: { readonly onClose: () => void }) {
     setSubmitted(true);
     setProblem(null);
     setDone(null);
+    form.validate();
+    const parsed = parseInvitee(form.getValues());
     if (parsed.success) invite.mutate(parsed.data);
   };
+  const field = (name: 'email' | 'firstName' | 'middleName' | 'lastName') => ({
+    ...form.getInputProps(name),
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(name)(event.currentTarget.value),
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate>
@@ -79,14 +99,14 @@ function InviteForm({ onClose }: { readonly onClose: () => void }) {
             )}
           </Alert>
         )}
-        <TextInput label={t('common.email')} type="email" required value={form.email} error={fieldError('email')} onChange={(event) => set('email')(event.currentTarget.value)} data-autofocus />
-        <TextInput label={t('common.firstName')} required value={form.firstName} error={fieldError('firstName')} onChange={(event) => set('firstName')(event.currentTarget.value)} />
-        <TextInput label={t('common.middleName')} value={form.middleName} onChange={(event) => set('middleName')(event.currentTarget.value)} />
-        <TextInput label={t('common.lastName')} required value={form.lastName} error={fieldError('lastName')} onChange={(event) => set('lastName')(event.currentTarget.value)} />
+        <TextInput label={t('common.email')} type="email" required {...field('email')} data-autofocus />
+        <TextInput label={t('common.firstName')} required {...field('firstName')} />
+        <TextInput label={t('common.middleName')} {...field('middleName')} />
+        <TextInput label={t('common.lastName')} required {...field('lastName')} />
         <Select
           label={t('users.invite.role')}
           data={ASSIGNABLE_ROLES.map((value) => ({ value, label: t(roleLabelKey(value)) }))}
-          value={form.role}
+          {...form.getInputProps('role')}
           allowDeselect={false}
           onChange={(value) => value && set('role')(value)}
           comboboxProps={{ withinPortal: true }}

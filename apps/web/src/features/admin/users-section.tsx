@@ -49,6 +49,7 @@ import { DotsIcon, UploadIcon, UserPlusIcon } from '../../ui/icons';
 import { afterUserChange, canOn, INVITED_STATUSES, roleLabelKey, type RoleUpdateOutcome, roleUpdateRefusals, statusBadge, userName, type UserProblem, userProblem } from './user-model';
 import { userQueryKeys } from './queries';
 import { AdminPagination } from './admin-pagination';
+import { RoleDialog } from './role-dialog';
 import { CsvInviteDialog, InviteDialog } from './user-invite';
 import { RemovePhotoDialog, UserAvatar } from './user-photo';
 
@@ -682,42 +683,5 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
         </Stack>
       </Modal>
     </>
-  );
-}
-
-function RoleDialog({ user, onClose, onSave }: { readonly user: AdminUser; readonly onClose: () => void; readonly onSave: (change: RoleChange) => void }) {
-  const { t } = useTranslation();
-  const current = (ASSIGNABLE_ROLES as readonly string[]).includes(user.role) ? (user.role as AssignableRole) : null;
-  const [role, setRole] = useState<AssignableRole | null>(current);
-  const [retention, setRetention] = useState(user.retentionAdmin);
-  return (
-    <Modal opened onClose={onClose} title={t('users.roles.title', { name: userName(user) })} centered>
-      <Stack gap="md">
-        <Select
-          label={t('users.roles.role')}
-          placeholder={t('users.roles.pick')}
-          data={ASSIGNABLE_ROLES.map((value) => ({ value, label: t(roleLabelKey(value)) }))}
-          value={role}
-          allowDeselect={false}
-          onChange={(value) => setRole(value as AssignableRole | null)}
-          comboboxProps={{ withinPortal: true }}
-          data-autofocus
-        />
-        {role === 'admin' && (
-          <Checkbox label={t('users.roles.retentionAdmin')} checked={retention} onChange={(event) => setRetention(event.currentTarget.checked)} />
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('users.roles.cancel')}
-          </Button>
-          <Button
-            disabled={!role}
-            onClick={() => role && onSave({ userId: user.userId, role, ...(role === 'admin' ? { retentionAdmin: retention } : {}) })}
-          >
-            {t('users.roles.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }

@@ -6,7 +6,8 @@ import { sessionStore } from '../../api/session-store';
 import en from '../../i18n/en.json';
 import { errorResponse, jsonResponse, signedInSession, stubApi, type FakeRoute } from '../../test/fake-api';
 import { inputLabelled, renderApp, typeInto } from '../../test/render-app';
-import { stateProblem, templatesPerState } from './workflow-states-section';
+import { stateProblem } from './use-workflow-state-form';
+import { templatesPerState } from './workflow-states-section';
 
 // These render the whole app with its queries; on a busy machine the first answer can take more
 // than Testing Library's default second.

@@ -1,51 +1,22 @@
-import { ActionIcon, Badge, Button, Card, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import {
-  createWorkflowState,
-  listWorkflows,
-  listWorkflowStates,
-  reorderWorkflowState,
-  ResponseCode,
-  updateWorkflowState,
-  WORKFLOW_STATE_TYPES,
-  type WorkflowStateDefinition,
-  type WorkflowStateType,
-  type WorkflowTemplate,
-} from '@pakt/domain';
-import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useMemo, useState } from 'react';
+import { listWorkflows, listWorkflowStates, reorderWorkflowState, type WorkflowStateDefinition, type WorkflowTemplate } from '@pakt/domain';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, callApi } from '../../api/client';
+import { callApi } from '../../api/client';
 import { useCurrentTenant } from '../../api/session-store';
 import { STATE_TYPE_COLORS, workflowQueryKeys } from '../workflows';
 import { PencilIcon } from '../../ui/icons';
 import { queryPlaceholder } from '../../ui/query-placeholder';
-import { adminAuditQueryKeys } from './queries';
 import { detailOf, DoneAlert, MoveButtons, OrderedList, OrderedListHeader, PositionBadge, ProblemAlert } from './ordered-list-parts';
-
-/** The contract's limits (api/workflows.ts), so nobody types what the server would refuse. */
-export const STATE_NAME_MAX = 60;
-export const STATE_DESCRIPTION_MAX = 500;
+import { afterStateChange, type StateProblem, stateProblem } from './use-workflow-state-form';
+import { StateFormModal } from './workflow-state-form-dialog';
 
 type Notice =
   | { readonly kind: 'created' | 'updated'; readonly name: string }
   | { readonly kind: 'moved'; readonly name: string; readonly order: number }
   | { readonly kind: 'problem'; readonly problem: StateProblem };
-
-export type StateProblem =
-  | { readonly key: 'workflowStatesAdmin.errors.nameTaken'; readonly onName: true }
-  | { readonly key: 'workflowStatesAdmin.errors.gone'; readonly gone: true }
-  | { readonly key: 'common.unreachable' }
-  | { readonly key: 'workflowStatesAdmin.errors.failed'; readonly detail?: string };
-
-/** A refusal in the screen's words: a taken name belongs on the name field, a vanished state refreshes the list. */
-export function stateProblem(error: unknown): StateProblem {
-  if (!(error instanceof ApiError)) return { key: 'workflowStatesAdmin.errors.failed' };
-  if (error.httpStatus === 0) return { key: 'common.unreachable' };
-  if (error.code === ResponseCode.WORKFLOW_TEMPLATE_ALREADY_EXISTS.code) return { key: 'workflowStatesAdmin.errors.nameTaken', onName: true };
-  if (error.httpStatus === 404) return { key: 'workflowStatesAdmin.errors.gone', gone: true };
-  return { key: 'workflowStatesAdmin.errors.failed', ...(error.message ? { detail: error.message } : {}) };
-}
 
 /** How many templates use each state: renaming one renames it in all of them, so the admin is told. */
 export function templatesPerState(templates: readonly Pick<WorkflowTemplate, 'steps'>[]): ReadonlyMap<string, number> {
@@ -54,18 +25,6 @@ export function templatesPerState(templates: readonly Pick<WorkflowTemplate, 'st
     for (const stateId of new Set(template.steps.map((step) => step.workflowStateId))) uses.set(stateId, (uses.get(stateId) ?? 0) + 1);
   }
   return uses;
-}
-
-/**
- * After a change: the catalogue and the templates (which show state names) are asked again by
- * whoever shows them, and so is the audit log the change was recorded in.
- */
-function afterStateChange(queryClient: QueryClient, tenant: string | null | undefined): Promise<unknown> {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: workflowQueryKeys.states(tenant) }),
-    queryClient.invalidateQueries({ queryKey: workflowQueryKeys.list(tenant) }),
-    queryClient.invalidateQueries({ queryKey: adminAuditQueryKeys.all(tenant) }),
-  ]);
 }
 
 /**
@@ -259,136 +218,5 @@ function StateRow({
         </Group>
       </Group>
     </Card>
-  );
-}
-
-/** Adds a state (state null) or renames and describes one; the type is chosen once, when it is added. */
-function StateFormModal({
-  opened,
-  state,
-  uses,
-  onClose,
-  onDone,
-}: {
-  readonly opened: boolean;
-  readonly state: WorkflowStateDefinition | null;
-  readonly uses: number;
-  readonly onClose: () => void;
-  readonly onDone: (notice: Extract<Notice, { kind: 'created' | 'updated' }>) => void;
-}) {
-  const { t } = useTranslation();
-  const tenantUuid = useCurrentTenant()?.tenantUuid;
-  const queryClient = useQueryClient();
-  const [name, setName] = useState(state?.name ?? '');
-  const [type, setType] = useState<WorkflowStateType>(state?.type ?? 'REVIEW');
-  const [description, setDescription] = useState(state?.description ?? '');
-  const [nameError, setNameError] = useState<'workflowStatesAdmin.errors.nameRequired' | 'workflowStatesAdmin.errors.nameTaken' | null>(null);
-  const [problem, setProblem] = useState<StateProblem | null>(null);
-
-  const save = useMutation({
-    mutationFn: (input: { name: string; description: string | null }) =>
-      state
-        ? callApi(updateWorkflowState, { params: { workflowStateId: state.workflowStateId }, body: input })
-        : callApi(createWorkflowState, { body: { ...input, type } }),
-    onSuccess: async (saved) => {
-      onDone({ kind: state ? 'updated' : 'created', name: saved.name });
-      await afterStateChange(queryClient, tenantUuid);
-    },
-    onError: async (error) => {
-      const refusal = stateProblem(error);
-      if ('onName' in refusal) setNameError(refusal.key);
-      else setProblem(refusal);
-      if ('gone' in refusal) await afterStateChange(queryClient, tenantUuid);
-    },
-  });
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setProblem(null);
-    const trimmed = name.trim();
-    if (!trimmed) {
-      setNameError('workflowStatesAdmin.errors.nameRequired');
-      return;
-    }
-    // An emptied description clears it (null); the server keeps names and descriptions trimmed.
-    save.mutate({ name: trimmed, description: description.trim() || null });
-  };
-
-  return (
-    <Modal
-      opened={opened}
-      onClose={() => !save.isPending && onClose()}
-      title={state ? t('workflowStatesAdmin.form.editTitle', { name: state.name }) : t('workflowStatesAdmin.form.createTitle')}
-      centered
-    >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {problem && <ProblemAlert message={t(problem.key)} detail={detailOf(problem)} />}
-          <TextInput
-            label={t('workflowStatesAdmin.form.name')}
-            placeholder={t('workflowStatesAdmin.form.namePlaceholder')}
-            value={name}
-            maxLength={STATE_NAME_MAX}
-            required
-            error={nameError ? t(nameError) : undefined}
-            onChange={(event) => {
-              setName(event.currentTarget.value);
-              setNameError(null);
-            }}
-            description={state && uses > 0 ? t('workflowStatesAdmin.form.renameNote', { count: uses }) : undefined}
-            data-autofocus
-          />
-          {state ? (
-            <Stack gap={4}>
-              <Text size="sm" fw={500}>
-                {t('workflowStatesAdmin.form.type')}
-              </Text>
-              <Group gap="xs" wrap="nowrap" align="flex-start">
-                <Badge variant="light" color={STATE_TYPE_COLORS[state.type]} tt="none" style={{ flexShrink: 0 }}>
-                  {t(`workflowStateTypes.${state.type}`)}
-                </Badge>
-                <Text size="xs" c="dimmed">
-                  {t('workflowStatesAdmin.form.typeFixed')}
-                </Text>
-              </Group>
-            </Stack>
-          ) : (
-            <Select
-              label={t('workflowStatesAdmin.form.type')}
-              description={t('workflowStatesAdmin.form.typeHelp')}
-              data={WORKFLOW_STATE_TYPES.map((value) => ({ value, label: t(`workflowStateTypes.${value}`) }))}
-              value={type}
-              allowDeselect={false}
-              onChange={(value) => value && setType(value as WorkflowStateType)}
-              comboboxProps={{ withinPortal: true }}
-              renderOption={({ option }) => (
-                <Stack gap={0}>
-                  <Text size="sm">{option.label}</Text>
-                  <Text size="xs" c="dimmed">
-                    {t(`workflowStatesAdmin.typeDescriptions.${option.value as WorkflowStateType}`)}
-                  </Text>
-                </Stack>
-              )}
-            />
-          )}
-          <Textarea
-            label={t('workflowStatesAdmin.form.description')}
-            placeholder={t('workflowStatesAdmin.form.descriptionPlaceholder')}
-            value={description}
-            maxLength={STATE_DESCRIPTION_MAX}
-            rows={3}
-            onChange={(event) => setDescription(event.currentTarget.value)}
-          />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose} disabled={save.isPending}>
-              {t('workflowStatesAdmin.form.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {state ? t('workflowStatesAdmin.form.save') : t('workflowStatesAdmin.form.create')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
   );
 }

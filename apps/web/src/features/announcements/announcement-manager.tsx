@@ -1,51 +1,16 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Grid,
-  Group,
-  Loader,
-  Modal,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import {
-  type Announcement,
-  can,
-  createAnnouncement,
-  createInstanceAnnouncement,
-  deleteAnnouncement,
-  deleteInstanceAnnouncement,
-  listAnnouncements,
-  listInstanceAnnouncements,
-  updateAnnouncement,
-  updateInstanceAnnouncement,
-} from '@pakt/domain';
+import { Alert, Badge, Button, Card, Grid, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { type Announcement, can } from '@pakt/domain';
 import { type UseQueryResult, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ParseKeys } from 'i18next';
-import { type FormEvent, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callApi } from '../../api/client';
 import { useSession } from '../../api/session-store';
 import { effectiveRole } from '../../api/access';
 import { announcementQueryKeys } from './queries';
-import {
-  type AnnouncementDraft,
-  draftProblems,
-  type DraftErrors,
-  emptyDraft,
-  isoFromLocalInput,
-  serverErrors,
-  toLocalInput,
-} from './announcement-form';
+import { serverErrors } from './announcement-form';
+import { AnnouncementForm } from './announcement-form-card';
+import { type AnnouncementScope, ENDPOINTS } from './use-announcement-form';
 import { formatDateTime } from '../../ui/dates';
-
-/** The server's limit (AnnouncementInput.text). */
-const TEXT_MAX_LENGTH = 1000;
 
 /**
  * Whether the person may manage announcements where they stand: a tenant admin their tenant's,
@@ -61,19 +26,6 @@ export function useCanManageAnnouncements(): boolean {
     'announcement.manage',
   );
 }
-
-/** The two sets of endpoints: a tenant's own announcements, and root's instance-wide ones. */
-const ENDPOINTS = {
-  tenant: { list: listAnnouncements, create: createAnnouncement, update: updateAnnouncement, remove: deleteAnnouncement },
-  instance: {
-    list: listInstanceAnnouncements,
-    create: createInstanceAnnouncement,
-    update: updateInstanceAnnouncement,
-    remove: deleteInstanceAnnouncement,
-  },
-} as const;
-
-export type AnnouncementScope = keyof typeof ENDPOINTS;
 
 type Phase = 'scheduled' | 'live' | 'ended';
 
@@ -240,145 +192,6 @@ function AnnouncementCard({
           </Button>
         </Group>
       </Stack>
-    </Card>
-  );
-}
-
-function AnnouncementForm({
-  scope,
-  editing,
-  onDone,
-  onCancel,
-  onGone,
-}: {
-  readonly scope: AnnouncementScope;
-  readonly editing: Announcement | null;
-  readonly onDone: () => void;
-  readonly onCancel: () => void;
-  readonly onGone: () => void;
-}) {
-  const { t } = useTranslation();
-  const endpoints = ENDPOINTS[scope];
-  const [draft, setDraft] = useState<AnnouncementDraft>(() =>
-    editing ? { text: editing.text, start: toLocalInput(editing.startTime), end: toLocalInput(editing.endTime) } : emptyDraft(),
-  );
-  const [submitted, setSubmitted] = useState(false);
-  const [server, setServer] = useState<ReturnType<typeof serverErrors> | null>(null);
-  const [saved, setSaved] = useState<'announcements.published' | 'announcements.saved' | null>(null);
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-
-  const save = useMutation({
-    mutationFn: () => {
-      const body = { text: draft.text.trim(), startTime: isoFromLocalInput(draft.start)!, endTime: isoFromLocalInput(draft.end)! };
-      return editing
-        ? callApi(endpoints.update, { params: { announcementId: editing.id }, body })
-        : callApi(endpoints.create, { body });
-    },
-    onSuccess: () => {
-      setSaved(editing ? 'announcements.saved' : 'announcements.published');
-      if (!editing) {
-        setDraft(emptyDraft());
-        setSubmitted(false);
-      }
-      onDone();
-    },
-    onError: (error) => {
-      const answer = serverErrors(error);
-      setServer(answer);
-      if (answer.message === 'announcements.errors.notFound') onGone();
-    },
-  });
-
-  const local = draftProblems(draft);
-  const errors: DraftErrors = { ...(submitted ? local : {}), ...server?.fields };
-  const change = (field: keyof AnnouncementDraft, value: string) => {
-    setDraft((current) => ({ ...current, [field]: value }));
-    setSaved(null);
-    // A field's server answer no longer applies once it changes; end-before-start concerns both.
-    setServer((current) => {
-      if (!current) return current;
-      const fields = { ...current.fields };
-      delete fields[field];
-      if (field === 'start') delete fields.end;
-      return { fields };
-    });
-  };
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    setSubmitted(true);
-    setServer(null);
-    setSaved(null);
-    if (Object.keys(local).length > 0) return;
-    save.mutate();
-  };
-  const fieldError = (key: keyof AnnouncementDraft) => {
-    const message: ParseKeys | undefined = errors[key];
-    return message ? t(message) : undefined;
-  };
-
-  return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="announcement-form-heading">
-      <form onSubmit={onSubmit} noValidate>
-        <Stack gap="md">
-          <Title order={2} size="h3" id="announcement-form-heading">
-            {editing ? t('announcements.form.editTitle') : t('announcements.form.createTitle')}
-          </Title>
-          {server?.message && (
-            <Alert color="red" variant="light" role="alert">
-              {t(server.message)}
-              {server.detail && (
-                <Text size="xs" mt={4}>
-                  {server.detail}
-                </Text>
-              )}
-            </Alert>
-          )}
-          {saved && (
-            <Alert color="teal" variant="light" role="status" p="xs">
-              {t(saved)}
-            </Alert>
-          )}
-          <Textarea
-            label={t('announcements.form.text')}
-            description={t('announcements.form.textHint')}
-            required
-            rows={4}
-            maxLength={TEXT_MAX_LENGTH}
-            value={draft.text}
-            error={fieldError('text')}
-            onChange={(event) => change('text', event.currentTarget.value)}
-          />
-          <TextInput
-            type="datetime-local"
-            label={t('announcements.form.start')}
-            required
-            value={draft.start}
-            error={fieldError('start')}
-            onChange={(event) => change('start', event.currentTarget.value)}
-          />
-          <TextInput
-            type="datetime-local"
-            label={t('announcements.form.end')}
-            required
-            value={draft.end}
-            error={fieldError('end')}
-            onChange={(event) => change('end', event.currentTarget.value)}
-          />
-          <Text size="xs" c="dimmed">
-            {t('announcements.form.timeZoneHint', { zone })}
-          </Text>
-          <Group gap="sm">
-            <Button type="submit" loading={save.isPending}>
-              {editing ? t('announcements.form.save') : t('announcements.form.create')}
-            </Button>
-            {editing && (
-              <Button variant="default" onClick={onCancel} disabled={save.isPending}>
-                {t('announcements.form.cancel')}
-              </Button>
-            )}
-          </Group>
-        </Stack>
-      </form>
     </Card>
   );
 }

@@ -1,33 +1,18 @@
-import { Alert, Badge, Button, Card, FileButton, Group, Image, Modal, MultiSelect, Paper, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
-import {
-  createRubberStamp,
-  deleteRubberStamp,
-  downloadRubberStampImage,
-  listRubberStamps,
-  ResponseCode,
-  RUBBER_STAMP_MAX_SIZE_BYTES,
-  RUBBER_STAMP_MAX_SIZE_KB,
-  RUBBER_STAMP_NAME_MAX_LENGTH,
-  shareRubberStamp,
-  updateRubberStamp,
-  type RubberStamp,
-} from '@pakt/domain';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Badge, Button, Card, Group, Image, Modal, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { deleteRubberStamp, downloadRubberStampImage, listRubberStamps, type RubberStamp } from '@pakt/domain';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, callApi } from '../../api/client';
+import { callApi } from '../../api/client';
 import { useObjectUrl } from '../../api/profile';
 import { useSession } from '../../api/session-store';
-import { PersonPicker, type PickedPerson } from '../../ui/person-picker';
 import { useCan } from '../../api/access';
-import { acceptOf, readImageFile, type ImageFileRule } from '../../ui/image-file';
 import { PencilIcon, PlusIcon, TrashIcon, UsersIcon } from '../../ui/icons';
 import { queryPlaceholder } from '../../ui/query-placeholder';
 import { rubberStampQueryKeys } from './queries';
-
-// The server judges the bytes again; this spares a round trip for the obvious mistakes.
-const STAMP_RULE: ImageFileRule = { types: ['png', 'jpg', 'jpeg'], maxBytes: RUBBER_STAMP_MAX_SIZE_BYTES };
+import { ShareDialog, StampDialog } from './stamp-form-dialogs';
+import { useRefreshStamps } from './use-stamp-form';
 
 type Dialog = { kind: 'add' } | { kind: 'edit'; stamp: RubberStamp } | { kind: 'share'; stamp: RubberStamp } | { kind: 'delete'; stamp: RubberStamp };
 
@@ -161,175 +146,6 @@ function StampCard({ stamp, onDialog }: { readonly stamp: RubberStamp; readonly 
         </Group>
       </Stack>
     </Paper>
-  );
-}
-
-function useRefreshStamps() {
-  const session = useSession();
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: rubberStampQueryKeys.list(session?.tenantUuid) });
-}
-
-/** Why the server refused an image, in the words of the form. */
-function uploadProblem(t: TFunction, error: unknown): string {
-  if (error instanceof ApiError && error.code === ResponseCode.SIGNATURE_UPLOAD_SIZE.code) return t('rubberStamps.tooLarge', { maxKb: RUBBER_STAMP_MAX_SIZE_KB });
-  if (error instanceof ApiError && error.code === ResponseCode.INVALID_INPUT.code && error.issues?.some((issue) => issue.path === 'file')) return t('rubberStamps.notImage');
-  return t('rubberStamps.saveFailed');
-}
-
-function StampDialog({ stamp, onClose }: { readonly stamp: RubberStamp | null; readonly onClose: () => void }) {
-  const { t } = useTranslation();
-  const refresh = useRefreshStamps();
-  const [name, setName] = useState(stamp?.name ?? '');
-  const [file, setFile] = useState<File | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const resetPicker = useRef<() => void>(null);
-  const previewUrl = useObjectUrl(file ?? undefined);
-
-  const save = useMutation({
-    mutationFn: async () => {
-      const trimmed = name.trim();
-      if (stamp) {
-        return callApi(updateRubberStamp, { body: { rubberStampId: stamp.rubberStampId, ...(trimmed && trimmed !== stamp.name ? { name: trimmed } : {}) }, ...(file ? { files: { file } } : {}) }, { failures: 'caller' });
-      }
-      return callApi(createRubberStamp, { body: { name: trimmed }, files: { file: file! } }, { failures: 'caller' });
-    },
-    onSuccess: async () => {
-      await refresh();
-      onClose();
-    },
-    onError: (error) => setProblem(uploadProblem(t, error)),
-  });
-
-  const onPick = async (picked: File | null) => {
-    resetPicker.current?.();
-    if (!picked) return;
-    const checked = await readImageFile(picked, STAMP_RULE);
-    if (!checked.ok) {
-      setFile(null);
-      return setProblem(checked.problem === 'tooLarge' ? t('rubberStamps.tooLarge', { maxKb: RUBBER_STAMP_MAX_SIZE_KB }) : t('rubberStamps.notImage'));
-    }
-    setProblem(null);
-    setFile(picked);
-    if (!name.trim()) setName(picked.name.replace(/\.(png|jpe?g)$/i, '').slice(0, RUBBER_STAMP_NAME_MAX_LENGTH));
-  };
-
-  const nameMissing = name.trim() === '';
-  const nothingToSave = stamp !== null && !file && name.trim() === stamp.name;
-  return (
-    <Modal opened onClose={onClose} title={t(stamp ? 'rubberStamps.editTitle' : 'rubberStamps.addTitle')} centered>
-      <Stack
-        gap="md"
-        component="form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!stamp && !file) return setProblem(t('rubberStamps.imageRequired'));
-          save.mutate();
-        }}
-      >
-        <TextInput label={t('rubberStamps.name')} value={name} maxLength={RUBBER_STAMP_NAME_MAX_LENGTH} onChange={(event) => setName(event.currentTarget.value)} required data-autofocus />
-        <Stack gap={4}>
-          <Text size="sm" fw={500}>
-            {t(stamp ? 'rubberStamps.replaceImage' : 'rubberStamps.image')}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {t('rubberStamps.imageHelp', { maxKb: RUBBER_STAMP_MAX_SIZE_KB })}
-          </Text>
-          <Group gap="sm" wrap="wrap">
-            <FileButton onChange={(picked) => void onPick(picked)} accept={acceptOf(STAMP_RULE)} resetRef={resetPicker}>
-              {(props) => (
-                <Button {...props} variant="default" size="xs">
-                  {t('rubberStamps.chooseImage')}
-                </Button>
-              )}
-            </FileButton>
-            {file && (
-              <Text size="xs" style={{ overflowWrap: 'anywhere', minWidth: 0 }} data-testid="stamp-file-name">
-                {file.name}
-              </Text>
-            )}
-          </Group>
-          {previewUrl && (
-            <Paper withBorder radius="sm" p={4} w="fit-content">
-              <Image src={previewUrl} alt={t('rubberStamps.imageAlt', { name: name.trim() || file?.name || '' })} h={96} w="auto" fit="contain" />
-            </Paper>
-          )}
-        </Stack>
-        {problem && (
-          <Alert color="red" variant="light" role="alert" p="xs">
-            {problem}
-          </Alert>
-        )}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('rubberStamps.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending} disabled={nameMissing || nothingToSave}>
-            {t(stamp ? 'rubberStamps.save' : 'rubberStamps.create')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}
-
-function ShareDialog({ stamp, groups, onClose }: { readonly stamp: RubberStamp; readonly groups: readonly { groupId: string; groupName: string }[]; readonly onClose: () => void }) {
-  const { t } = useTranslation();
-  const refresh = useRefreshStamps();
-  // The directory is searched by whoever may compose; a signer shares with groups.
-  const maySearchPeople = useCan('epak.compose');
-  const [people, setPeople] = useState<PickedPerson[]>(stamp.sharedWith.users.map((user) => ({ userId: user.userId, name: user.name, email: user.email })));
-  const [groupIds, setGroupIds] = useState<string[]>(stamp.sharedWith.groups.map((group) => group.groupId));
-  const save = useMutation({
-    mutationFn: () => callApi(shareRubberStamp, { body: { rubberStampId: stamp.rubberStampId, userIds: people.map((person) => person.userId), groupIds } }, { failures: 'caller' }),
-    onSuccess: async () => {
-      await refresh();
-      onClose();
-    },
-  });
-  return (
-    <Modal opened onClose={onClose} title={t('rubberStamps.shareTitle', { name: stamp.name })} centered>
-      <Stack gap="md">
-        <Text size="sm" c="dimmed">
-          {t('rubberStamps.shareIntro')}
-        </Text>
-        {groups.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            {t('rubberStamps.noGroups')}
-          </Text>
-        ) : (
-          <MultiSelect
-            label={t('rubberStamps.groups')}
-            placeholder={t('rubberStamps.groupsPlaceholder')}
-            data={groups.map((group) => ({ value: group.groupId, label: group.groupName }))}
-            value={groupIds}
-            onChange={setGroupIds}
-            searchable
-            comboboxProps={{ withinPortal: true }}
-          />
-        )}
-        {maySearchPeople ? (
-          <PersonPicker label={t('rubberStamps.people')} chosen={people} onChange={setPeople} />
-        ) : (
-          <Text size="xs" c="dimmed">
-            {t('rubberStamps.peopleUnavailable')}
-          </Text>
-        )}
-        {save.isError && (
-          <Alert color="red" variant="light" role="alert" p="xs">
-            {t('rubberStamps.shareFailed')}
-          </Alert>
-        )}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('rubberStamps.cancel')}
-          </Button>
-          <Button onClick={() => save.mutate()} loading={save.isPending}>
-            {t('rubberStamps.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }
 

@@ -1,8 +1,9 @@
 import { Alert, Button, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { inviteTenantSuperadmin, ResponseCode, SuperadminInvitee } from '@pakt/domain';
 import { useMutation } from '@tanstack/react-query';
 import type { ParseKeys } from 'i18next';
-import { type FormEvent, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../../api/client';
 import { CheckIcon, CopyIcon, UserPlusIcon } from '../../ui/icons';
@@ -42,6 +43,22 @@ export function superadminProblem(error: unknown): SuperadminProblem {
 }
 
 const EMPTY = { email: '', firstName: '', middleName: '', lastName: '' };
+type Values = typeof EMPTY;
+
+/** The invitee as the domain reads it: a blank middle name is none. */
+const parseInvitee = (values: Values) => SuperadminInvitee.safeParse({ ...values, middleName: values.middleName.trim() || undefined });
+
+/** What the domain's schema says of each field, in the screen's words. */
+function localErrors(values: Values): Partial<Record<Field, ParseKeys>> {
+  const parsed = parseInvitee(values);
+  if (parsed.success) return {};
+  const errors: Partial<Record<Field, ParseKeys>> = {};
+  for (const field of ['email', 'firstName', 'lastName'] as const) {
+    if (!parsed.error.issues.some((issue) => issue.path[0] === field)) continue;
+    errors[field] = field === 'email' && values.email.trim() ? 'common.emailInvalid' : 'common.required';
+  }
+  return errors;
+}
 
 /**
  * The person to invite as a super admin: the domain's schema checks the fields before anything
@@ -57,44 +74,54 @@ export function SuperadminInviteForm<T>({
   readonly onCancel: () => void;
 }) {
   const { t } = useTranslation();
-  const [form, setForm] = useState(EMPTY);
+  // Each field shows its own rule from the first try on, as it is typed; a server refusal on a
+  // field lasts until that field changes.
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: EMPTY,
+    validate: (values) => Object.fromEntries(Object.entries(localErrors(values)).map(([field, key]) => [field, t(key)])),
+  });
   const [submitted, setSubmitted] = useState(false);
+  // A refusal no field shows, above the fields.
   const [problem, setProblem] = useState<SuperadminProblem | null>(null);
-  const parsed = SuperadminInvitee.safeParse({ ...form, middleName: form.middleName.trim() || undefined });
 
   const invite = useMutation({
     mutationFn: send,
     onSuccess: (result, invitee) => {
-      setForm(EMPTY);
+      form.reset();
       setSubmitted(false);
       onSent(result, invitee);
     },
-    onError: (error) => setProblem(superadminProblem(error)),
+    onError: (error) => {
+      const found = superadminProblem(error);
+      if (!found.field) return setProblem(found);
+      // The field's own rule goes first, should it have been broken meanwhile.
+      if (!localErrors(form.getValues())[found.field]) form.setFieldError(found.field, t(found.key));
+    },
   });
 
-  const localError = (field: Field): ParseKeys | null => {
-    if (!submitted || parsed.success || !parsed.error.issues.some((issue) => issue.path[0] === field)) return null;
-    return field === 'email' && form.email.trim() ? 'common.emailInvalid' : 'common.required';
-  };
-  const errorOf = (field: Field) => {
-    const key = localError(field) ?? (problem?.field === field ? problem.key : null);
-    return key ? t(key) : undefined;
-  };
-  const set = (field: keyof typeof EMPTY) => (value: string) => {
-    setForm((current) => ({ ...current, [field]: value }));
-    if (problem?.field === field || !problem?.field) setProblem(null);
+  const set = (field: keyof Values) => (value: string) => {
+    form.setFieldValue(field, value);
+    if (submitted && field !== 'middleName') form.validateField(field);
+    setProblem(null);
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
     setProblem(null);
+    form.validate();
+    const parsed = parseInvitee(form.getValues());
     if (parsed.success) invite.mutate(parsed.data);
   };
+  const field = (name: keyof Values) => ({
+    ...form.getInputProps(name),
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(name)(event.currentTarget.value),
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="sm">
-        {problem && !problem.field && (
+        {problem && (
           <Alert color="red" variant="light" role="alert">
             {t(problem.key)}
             {problem.detail && (
@@ -111,14 +138,12 @@ export function SuperadminInviteForm<T>({
           autoComplete="off"
           required
           maxLength={254}
-          value={form.email}
-          error={errorOf('email')}
-          onChange={(event) => set('email')(event.currentTarget.value)}
+          {...field('email')}
           data-autofocus
         />
-        <TextInput label={t('common.firstName')} required maxLength={100} value={form.firstName} error={errorOf('firstName')} onChange={(event) => set('firstName')(event.currentTarget.value)} />
-        <TextInput label={t('common.middleName')} maxLength={100} value={form.middleName} onChange={(event) => set('middleName')(event.currentTarget.value)} />
-        <TextInput label={t('common.lastName')} required maxLength={100} value={form.lastName} error={errorOf('lastName')} onChange={(event) => set('lastName')(event.currentTarget.value)} />
+        <TextInput label={t('common.firstName')} required maxLength={100} {...field('firstName')} />
+        <TextInput label={t('common.middleName')} maxLength={100} {...field('middleName')} />
+        <TextInput label={t('common.lastName')} required maxLength={100} {...field('lastName')} />
         <Group justify="flex-end" mt="xs">
           <Button variant="default" onClick={onCancel}>
             {t('superadmins.register.cancel')}
