@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { registerUserTenant, type PasswordConfig, type SessionUser, fullName } from '@pakt/domain';
 import { useMutation } from '@tanstack/react-query';
 import type { ParseKeys } from 'i18next';
@@ -13,7 +14,7 @@ import { PasswordField } from './password-field';
 import { NewPasswordFields, newPasswordProblems, type NewPassword } from './password-fields';
 import { PasswordIssues, passwordRefusal, type PasswordRefusal } from './password-issues';
 import { registerErrorMessage } from './registration-errors';
-import { useChangePassword } from './use-change-password';
+import { useChangePasswordForm } from './use-change-password-form';
 
 /**
  * Who registers where, in register mode. The caller has it from the invitation it holds (an
@@ -115,7 +116,7 @@ function FormFrame({
   readonly config: PasswordConfig;
   readonly submitLabel: string;
   readonly pending: boolean;
-  readonly onSubmit: (event: FormEvent) => void;
+  readonly onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   readonly onCancel: () => void;
   readonly children: ReactNode;
 }) {
@@ -160,8 +161,10 @@ function useServerProblem(refusal: PasswordRefusal | null): { password?: string;
 
 function UpdateForm({ onBusy, onClose, onUpdated }: FormProps & { readonly onUpdated?: (user: SessionUser) => void }) {
   const { t } = useTranslation();
-  const { config, failed, oldPassword, setOldPassword, password, setPassword, submitted, oldError, refusal, message, change, onSubmit } =
-    useChangePassword({ onBusy, onSuccess: (user) => onUpdated?.(user) });
+  const { form, config, failed, submitted, refusal, message, change, onSubmit } = useChangePasswordForm({
+    onBusy,
+    onSuccess: (user) => onUpdated?.(user),
+  });
   const serverProblem = useServerProblem(refusal);
 
   if (change.isSuccess) return <Done message="passwordChangeSuccess" onClose={onClose} />;
@@ -183,14 +186,12 @@ function UpdateForm({ onBusy, onClose, onUpdated }: FormProps & { readonly onUpd
         autoComplete="current-password"
         required
         data-autofocus
-        value={oldPassword}
-        error={oldError}
-        onChange={(event) => setOldPassword(event.currentTarget.value)}
+        {...form.getInputProps('oldPassword')}
       />
       <NewPasswordFields
         label={t('changePassword.newPassword')}
-        value={password}
-        onChange={setPassword}
+        value={form.getValues().newPassword}
+        onChange={(newPassword) => form.setFieldValue('newPassword', newPassword)}
         showErrors={submitted}
         config={config}
         serverProblem={serverProblem}
@@ -208,7 +209,8 @@ function RegisterForm({
   const { t } = useTranslation();
   const beginSession = useStartSession();
   const { config, failed } = usePasswordConfig(invitation.tenantUuid);
-  const [password, setPassword] = useState<NewPassword>({ password: '', confirm: '' });
+  // The new password and its confirmation; their problems are NewPasswordFields' own, shown once submitted.
+  const form = useForm<NewPassword>({ mode: 'controlled', initialValues: { password: '', confirm: '' } });
   const [submitted, setSubmitted] = useState(false);
   const [refusal, setRefusal] = useState<PasswordRefusal | null>(null);
   const [message, setMessage] = useState<ParseKeys | null>(null);
@@ -216,6 +218,8 @@ function RegisterForm({
 
   const register = useMutation({
     mutationFn: async () => {
+      // Read as the request starts, not handed to mutate, so the password is not kept among the mutation's variables.
+      const password = form.getValues();
       const grant = await callApi(
         registerUserTenant,
         {
@@ -250,14 +254,13 @@ function RegisterForm({
 
   if (register.isSuccess) return <Done message="REGISTERATION_SUCCESS" onClose={onClose} />;
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = form.onSubmit((password) => {
     setSubmitted(true);
     setRefusal(null);
     setMessage(null);
     if (Object.keys(newPasswordProblems(password, config)).length > 0) return;
     register.mutate();
-  };
+  });
 
   return (
     <FormFrame
@@ -275,8 +278,8 @@ function RegisterForm({
       <TextInput label={t('common.email')} value={invitation.email} readOnly variant="filled" autoComplete="username" />
       <NewPasswordFields
         autoFocus
-        value={password}
-        onChange={setPassword}
+        value={form.getValues()}
+        onChange={form.setValues}
         showErrors={submitted}
         config={config}
         serverProblem={serverProblem}

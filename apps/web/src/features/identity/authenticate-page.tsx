@@ -1,8 +1,9 @@
 import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { generateOtp, ResponseCode, validateOtp, verifyOtp, type OtpChannel, type TwoFactorChallenge } from '@pakt/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, callApi } from '../../api/client';
@@ -73,8 +74,13 @@ function CodeForm({ challenge, returnTo }: { readonly challenge: TwoFactorChalle
   const { t } = useTranslation();
   const navigate = useNavigate();
   const beginSession = useStartSession();
-  const [code, setCode] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { code: '' },
+    validate: { code: (value) => (/^\d{6}$/.test(value.trim()) ? null : t('authenticate.codeInvalid')) },
+    // A refusal stays until the next code is tried; typing does not clear it.
+    clearInputErrorOnChange: false,
+  });
   const [message, setMessage] = useState<VerifyOutcome & { kind: 'message' } | null>(null);
   const [sendMessage, setSendMessage] = useState<
     'authenticate.sent' | 'authenticate.smsSent' | 'authenticate.errors.resendTooSoon' | 'authenticate.errors.sendFailed' | null
@@ -133,7 +139,9 @@ function CodeForm({ challenge, returnTo }: { readonly challenge: TwoFactorChalle
   }, [challenge.method, send]);
 
   const verify = useMutation({
-    mutationFn: () => callApi(verifyOtp, { body: { otpId: challenge.otpId, code: code.trim() } }, { failures: 'caller' }),
+    // The code is read from the form as the request starts, not handed to mutate, so it is not kept
+    // among the mutation's variables.
+    mutationFn: () => callApi(verifyOtp, { body: { otpId: challenge.otpId, code: form.getValues().code.trim() } }, { failures: 'caller' }),
     onSuccess: (grant) => {
       clearChallenge();
       void navigate(pathAfterSignIn(beginSession(grant), returnTo), { replace: true });
@@ -144,21 +152,18 @@ function CodeForm({ challenge, returnTo }: { readonly challenge: TwoFactorChalle
       const outcome = verifyOutcome(error);
       if (outcome.kind === 'restart') return restart(outcome.reason);
       setMessage(outcome);
-      setCode('');
+      form.setFieldValue('code', '');
       void status.refetch();
     },
   });
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    setMessage(null);
-    if (!/^\d{6}$/.test(code.trim())) {
-      setFieldError(t('authenticate.codeInvalid'));
-      return;
-    }
-    setFieldError(null);
-    verify.mutate();
-  };
+  const onSubmit = form.onSubmit(
+    () => {
+      setMessage(null);
+      verify.mutate();
+    },
+    () => setMessage(null),
+  );
 
   const isEmail = challenge.method === 'email';
   const phone = challenge.maskedPhone?.slice(-4) ?? null;
@@ -192,9 +197,8 @@ function CodeForm({ challenge, returnTo }: { readonly challenge: TwoFactorChalle
             autoComplete="one-time-code"
             inputMode="numeric"
             maxLength={6}
-            value={code}
-            error={fieldError}
-            onChange={(event) => setCode(event.currentTarget.value.replace(/\D/g, ''))}
+            {...form.getInputProps('code')}
+            onChange={(event) => form.setFieldValue('code', event.currentTarget.value.replace(/\D/g, ''))}
             styles={{ input: { letterSpacing: '0.4em', fontSize: 20 } }}
           />
           <Button type="submit" size="md" fullWidth loading={verify.isPending} disabled={rateLimit.wait > 0}>

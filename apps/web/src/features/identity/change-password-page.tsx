@@ -11,7 +11,7 @@ import { PasswordField } from '../../ui/password-field';
 import { NewPasswordFields } from '../../ui/password-fields';
 import { PasswordIssues } from '../../ui/password-issues';
 import { FormError } from '../../ui/form-error';
-import { useChangePassword } from '../../ui/use-change-password';
+import { useChangePasswordForm } from '../../ui/use-change-password-form';
 
 /**
  * Every role may open it (spec section 2), and so must anyone whose status forces it (section 4),
@@ -28,11 +28,10 @@ function ChangePasswordForm() {
   const session = useSession();
   const navigate = useNavigate();
   const logout = useLogout();
-  const { config, failed, oldPassword, setOldPassword, password, setPassword, submitted, oldError, refusal, message, change, onSubmit } =
-    useChangePassword({
-      // The new status (enabled again) lifts the forced route at once.
-      onSuccess: (user) => void navigate(homePathFor(user), { replace: true, state: { flash: 'passwordChangeSuccess' } }),
-    });
+  const { form, config, failed, submitted, refusal, message, change, onSubmit } = useChangePasswordForm({
+    // The new status (enabled again) lifts the forced route at once.
+    onSuccess: (user) => void navigate(homePathFor(user), { replace: true, state: { flash: 'passwordChangeSuccess' } }),
+  });
   const forced = forcedRouteForStatus(session?.user.status) === 'changepassword';
   const title = t(forced ? 'changePassword.forcedTitle' : 'changePassword.title');
   useDocumentTitle(`${title} · Pakt`);
@@ -56,14 +55,12 @@ function ChangePasswordForm() {
             label={t('changePassword.oldPassword')}
             autoComplete="current-password"
             required
-            value={oldPassword}
-            error={oldError}
-            onChange={(event) => setOldPassword(event.currentTarget.value)}
+            {...form.getInputProps('oldPassword')}
           />
           <NewPasswordFields
             label={t('changePassword.newPassword')}
-            value={password}
-            onChange={setPassword}
+            value={form.getValues().newPassword}
+            onChange={(newPassword) => form.setFieldValue('newPassword', newPassword)}
             showErrors={submitted}
             config={config}
             serverProblem={refusal?.mismatch ? { confirm: t('passwordMissMatch') } : refusal ? { password: t('passwordInvalid') } : undefined}

@@ -1,8 +1,9 @@
 import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { EmailAddress, forgotPassword, ResponseCode } from '@pakt/domain';
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError, callApi } from '../../api/client';
@@ -22,8 +23,21 @@ export function forgotPasswordMessage(error: unknown): ForgotMessage {
 /** /forgetpassword: asks for the email and mails a reset link (the answer never says whether it has an account). */
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
-  const [email, setEmail] = useState(() => rememberedUsername());
-  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [initialValues] = useState(() => ({ email: rememberedUsername() }));
+  const form = useForm({
+    mode: 'controlled',
+    initialValues,
+    validate: {
+      email: (value) => {
+        const address = value.trim();
+        if (!address) return t('common.required');
+        if (!EmailAddress.safeParse(address).success) return t('common.emailInvalid');
+        return null;
+      },
+    },
+    // A refusal stays until the next request is tried; typing does not clear it.
+    clearInputErrorOnChange: false,
+  });
   const [message, setMessage] = useState<ForgotMessage | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const rateLimit = useRateLimitWait();
@@ -50,15 +64,13 @@ export function ForgotPasswordPage() {
     );
   }
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    setMessage(null);
-    const address = email.trim();
-    if (!address) return setFieldError(t('common.required'));
-    if (!EmailAddress.safeParse(address).success) return setFieldError(t('common.emailInvalid'));
-    setFieldError(null);
-    request.mutate(address);
-  };
+  const onSubmit = form.onSubmit(
+    ({ email }) => {
+      setMessage(null);
+      request.mutate(email.trim());
+    },
+    () => setMessage(null),
+  );
 
   return (
     <AuthCard title={t('forgotPassword.title')} description={t('forgotPassword.intro')} maw={440}>
@@ -73,9 +85,7 @@ export function ForgotPasswordPage() {
             autoComplete="username"
             required
             autoFocus
-            value={email}
-            error={fieldError}
-            onChange={(event) => setEmail(event.currentTarget.value)}
+            {...form.getInputProps('email')}
           />
           <Button type="submit" size="md" fullWidth loading={request.isPending} disabled={rateLimit.wait > 0}>
             {t('forgotPassword.submit')}

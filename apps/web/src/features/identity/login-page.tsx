@@ -1,8 +1,9 @@
 import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { authenticate, EmailAddress, ResponseCode, WEB_CLIENT_ID, type TwoFactorChallenge } from '@pakt/domain';
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, callApi } from '../../api/client';
@@ -79,9 +80,17 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const beginSession = useStartSession();
-  const [email, setEmail] = useState(() => rememberedUsername());
-  const [password, setPassword] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
+  const [initialValues] = useState(() => ({ email: rememberedUsername(), password: '' }));
+  const form = useForm({
+    mode: 'controlled',
+    initialValues,
+    validate: {
+      email: (value) => (!value.trim() ? t('common.required') : !EmailAddress.safeParse(value).success ? t('common.emailInvalid') : null),
+      password: (value) => (value ? null : t('login.passwordRequired')),
+    },
+    // A refusal stays until the next sign-in is tried; typing does not clear it.
+    clearInputErrorOnChange: false,
+  });
   const [message, setMessage] = useState<LoginMessageKey | null>(null);
   const configuration = usePublicConfiguration();
   const rateLimit = useRateLimitWait();
@@ -90,12 +99,16 @@ export function LoginPage() {
   useDocumentTitle(`${t('login.title')} · Pakt`);
 
   const signIn = useMutation({
-    mutationFn: () =>
-      callApi(
+    // The credentials are read from the form as the request starts, not handed to mutate, so the
+    // password is not kept among the mutation's variables.
+    mutationFn: () => {
+      const { email, password } = form.getValues();
+      return callApi(
         authenticate,
         { body: { username: email.trim(), password, client_id: WEB_CLIENT_ID } },
         { failures: 'caller' },
-      ),
+      );
+    },
     // The new session re-renders this page, whose redirect below takes the person on.
     onSuccess: (grant) => void beginSession(grant),
     onError: (error) => {
@@ -108,24 +121,20 @@ export function LoginPage() {
         saveChallenge(outcome.challenge);
         void navigate(withReturnTo('/authenticate', returnTo), { state: { challenge: outcome.challenge } });
       } else setMessage(outcome.key);
-      setPassword('');
+      form.setFieldValue('password', '');
     },
   });
 
   // Signed in (just now, or already before coming here): nothing to do on this page.
   if (session) return <Navigate to={pathAfterSignIn(session, returnTo)} replace />;
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const errors: typeof fieldErrors = {};
-    if (!email.trim()) errors.email = t('common.required');
-    else if (!EmailAddress.safeParse(email).success) errors.email = t('common.emailInvalid');
-    if (!password) errors.password = t('login.passwordRequired');
-    setFieldErrors(errors);
-    setMessage(null);
-    if (errors.email || errors.password) return;
-    signIn.mutate();
-  };
+  const onSubmit = form.onSubmit(
+    () => {
+      setMessage(null);
+      signIn.mutate();
+    },
+    () => setMessage(null),
+  );
 
   // Spec section 4: an ended user session is followed by an alert (uisSessionExpired).
   const sessionEnded = searchParams.get('session') === 'expired';
@@ -165,19 +174,15 @@ export function LoginPage() {
             autoComplete="username"
             inputMode="email"
             required
-            value={email}
-            error={fieldErrors.email}
-            onChange={(event) => setEmail(event.currentTarget.value)}
-            autoFocus={!email}
+            {...form.getInputProps('email')}
+            autoFocus={!form.getValues().email}
           />
           <PasswordField
             label={t('common.password')}
             autoComplete="current-password"
             required
-            value={password}
-            error={fieldErrors.password}
-            onChange={(event) => setPassword(event.currentTarget.value)}
-            autoFocus={!!email}
+            {...form.getInputProps('password')}
+            autoFocus={!!form.getValues().email}
           />
           <Group justify="flex-end" mt={-8}>
             <Anchor component={Link} to="/forgetpassword" size="sm">

@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import {
   invitationDetails,
@@ -8,7 +9,7 @@ import {
   type EndpointData,
 } from '@pakt/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, callApi } from '../../api/client';
@@ -159,17 +160,24 @@ function JoinWithAccount({ inviteCode, invitation }: { readonly inviteCode: stri
   );
 }
 
+interface RegisterValues {
+  readonly name: { readonly firstName: string; readonly middleName: string; readonly lastName: string };
+  readonly newPassword: NewPassword;
+}
 
 function RegisterForm({ inviteCode, invitation }: { readonly inviteCode: string; readonly invitation: Invitation }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const beginSession = useStartSession();
-  const [name, setName] = useState({
-    firstName: invitation.firstName,
-    middleName: invitation.middleName ?? '',
-    lastName: invitation.lastName,
+  // The name (the invitation's, to correct) and the new password. Their problems are
+  // PersonNameFields' and NewPasswordFields' own, shown once the form was submitted.
+  const form = useForm<RegisterValues>({
+    mode: 'controlled',
+    initialValues: {
+      name: { firstName: invitation.firstName, middleName: invitation.middleName ?? '', lastName: invitation.lastName },
+      newPassword: { password: '', confirm: '' },
+    },
   });
-  const [password, setPassword] = useState<NewPassword>({ password: '', confirm: '' });
   const [submitted, setSubmitted] = useState(false);
   const [message, setMessage] = useState<RegisterMessage | null>(null);
   const title = t('register.title', { tenant: invitation.tenantName });
@@ -178,7 +186,10 @@ function RegisterForm({ inviteCode, invitation }: { readonly inviteCode: string;
 
   const rateLimit = useRateLimitWait();
   const register = useMutation({
+    // Read from the form as the request starts, not handed to mutate, so the password is not kept
+    // among the mutation's variables.
     mutationFn: async () => {
+      const { name, newPassword: password } = form.getValues();
       const grant = await callApi(
         registerUserTenant,
         {
@@ -210,13 +221,12 @@ function RegisterForm({ inviteCode, invitation }: { readonly inviteCode: string;
     },
   });
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = form.onSubmit(({ name, newPassword }) => {
     setSubmitted(true);
     setMessage(null);
-    if (Object.keys({ ...nameProblems(name), ...newPasswordProblems(password, config) }).length > 0) return;
+    if (Object.keys({ ...nameProblems(name), ...newPasswordProblems(newPassword, config) }).length > 0) return;
     register.mutate();
-  };
+  });
 
   return (
     <AuthCard
@@ -234,8 +244,18 @@ function RegisterForm({ inviteCode, invitation }: { readonly inviteCode: string;
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <TextInput label={t('common.email')} value={invitation.email} readOnly variant="filled" autoComplete="username" />
-          <PersonNameFields value={name} onChange={setName} showErrors={submitted} withMiddleName />
-          <NewPasswordFields value={password} onChange={setPassword} showErrors={submitted} config={config} />
+          <PersonNameFields
+            value={form.getValues().name}
+            onChange={(name) => form.setFieldValue('name', name)}
+            showErrors={submitted}
+            withMiddleName
+          />
+          <NewPasswordFields
+            value={form.getValues().newPassword}
+            onChange={(newPassword) => form.setFieldValue('newPassword', newPassword)}
+            showErrors={submitted}
+            config={config}
+          />
           <Button type="submit" size="md" fullWidth loading={register.isPending} disabled={rateLimit.wait > 0} mt="xs">
             {t('register.submit')}
           </Button>

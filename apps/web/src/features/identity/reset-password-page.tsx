@@ -1,8 +1,9 @@
 import { Alert, Button, Group, Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { DEFAULT_PASSWORD_CONFIG, ResponseCode, resetPassword } from '@pakt/domain';
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, callApi } from '../../api/client';
@@ -57,7 +58,8 @@ function ResetForm({ token }: { readonly token: string }) {
   const session = useSession();
   // The account's tenant is unknown before sign-in: the defaults guide, the server decides.
   const config = DEFAULT_PASSWORD_CONFIG;
-  const [password, setPassword] = useState<NewPassword>({ password: '', confirm: '' });
+  // The new password and its confirmation; their problems are NewPasswordFields' own, shown once submitted.
+  const form = useForm<NewPassword>({ mode: 'controlled', initialValues: { password: '', confirm: '' } });
   const [submitted, setSubmitted] = useState(false);
   const [refusal, setRefusal] = useState<PasswordRefusal | null>(null);
   const [linkProblem, setLinkProblem] = useState<LinkProblem | null>(null);
@@ -67,8 +69,12 @@ function ResetForm({ token }: { readonly token: string }) {
 
   const rateLimit = useRateLimitWait();
   const reset = useMutation({
-    mutationFn: () =>
-      callApi(resetPassword, { body: { token, newPassword: password.password, confirmPassword: password.confirm } }, { failures: 'caller' }),
+    // Read from the form as the request starts, not handed to mutate, so the password is not kept
+    // among the mutation's variables.
+    mutationFn: () => {
+      const password = form.getValues();
+      return callApi(resetPassword, { body: { token, newPassword: password.password, confirmPassword: password.confirm } }, { failures: 'caller' });
+    },
     onSuccess: () => setDone(true),
     onError: (error) => {
       if (rateLimit.refuse(error)) return;
@@ -100,14 +106,13 @@ function ResetForm({ token }: { readonly token: string }) {
     );
   }
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = form.onSubmit((password) => {
     setSubmitted(true);
     setRefusal(null);
     setMessage(null);
     if (Object.keys(newPasswordProblems(password, config)).length > 0) return;
     reset.mutate();
-  };
+  });
 
   return (
     <AuthCard title={t('resetPassword.title')} description={t('resetPassword.intro')} maw={480}>
@@ -122,8 +127,8 @@ function ResetForm({ token }: { readonly token: string }) {
         <Stack gap="md">
           <NewPasswordFields
             label={t('changePassword.newPassword')}
-            value={password}
-            onChange={setPassword}
+            value={form.getValues()}
+            onChange={form.setValues}
             showErrors={submitted}
             config={config}
             serverProblem={refusal?.mismatch ? { confirm: t('passwordMissMatch') } : undefined}

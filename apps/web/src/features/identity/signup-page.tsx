@@ -1,8 +1,9 @@
 import { Alert, Anchor, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { DEFAULT_PASSWORD_CONFIG, EmailAddress, ResponseCode, signup } from '@pakt/domain';
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { ApiError, callApi } from '../../api/client';
@@ -33,6 +34,21 @@ export function signupFailure(error: unknown): SignupFailure {
 }
 
 type LocalError = 'common.required' | 'common.emailInvalid' | 'signup.orgTooShort';
+
+/** The fields checked here before sending, with their own rules; the name and password fields check themselves. */
+type CheckedField = 'email' | 'orgName';
+const FIELD_RULES: Record<CheckedField, (value: string) => LocalError | null> = {
+  email: (email) => (!email.trim() ? 'common.required' : !EmailAddress.safeParse(email.trim()).success ? 'common.emailInvalid' : null),
+  orgName: (orgName) => (orgName.trim().length < 2 ? 'signup.orgTooShort' : null),
+};
+
+interface SignupValues {
+  readonly orgName: string;
+  readonly email: string;
+  readonly name: { readonly firstName: string; readonly lastName: string };
+  readonly jobTitle: string;
+  readonly newPassword: NewPassword;
+}
 
 function SignupUnavailable() {
   const { t } = useTranslation();
@@ -66,19 +82,33 @@ function SignupForm() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const config = DEFAULT_PASSWORD_CONFIG;
-  const [email, setEmail] = useState('');
-  const [name, setName] = useState({ firstName: '', lastName: '' });
-  const [orgName, setOrgName] = useState('');
-  const [jobTitle, setJobTitle] = useState('');
-  const [password, setPassword] = useState<NewPassword>({ password: '', confirm: '' });
+  const form = useForm<SignupValues>({
+    mode: 'controlled',
+    initialValues: { orgName: '', email: '', name: { firstName: '', lastName: '' }, jobTitle: '', newPassword: { password: '', confirm: '' } },
+    validate: FIELD_RULES,
+    // The refusals are held as message keys and translated as they are shown, so they follow a change of language.
+    enhanceGetInputProps: ({ inputProps }) => ({ error: inputProps.error ? t(inputProps.error as LocalError | SignupFailure['key']) : undefined }),
+    // Typing does not simply clear a refusal: after a submit, setChecked below works out what the field shows.
+    clearInputErrorOnChange: false,
+  });
   const [submitted, setSubmitted] = useState(false);
   const [failure, setFailure] = useState<SignupFailure | null>(null);
   const [refusal, setRefusal] = useState<PasswordRefusal | null>(null);
 
+  /**
+   * What a field shows once the form was submitted: its own problem with what it holds now, else the
+   * server's refusal of it, which stays until the next submit.
+   */
+  const shownError = (field: CheckedField, value: string, refused: SignupFailure | null) =>
+    FIELD_RULES[field](value) ?? (refused?.field === field ? refused.key : null);
+
   const rateLimit = useRateLimitWait();
   const create = useMutation({
-    mutationFn: () =>
-      callApi(
+    // Read from the form as the request starts, not handed to mutate, so the password is not kept
+    // among the mutation's variables.
+    mutationFn: () => {
+      const { email, name, orgName, jobTitle, newPassword } = form.getValues();
+      return callApi(
         signup,
         {
           body: {
@@ -87,12 +117,13 @@ function SignupForm() {
             lastName: name.lastName.trim(),
             orgName: orgName.trim(),
             jobTitle: jobTitle.trim() || undefined,
-            newPassword: password.password,
-            confirmPassword: password.confirm,
+            newPassword: newPassword.password,
+            confirmPassword: newPassword.confirm,
           },
         },
         { failures: 'caller' },
-      ),
+      );
+    },
     onSuccess: (result) => {
       void navigate('/thanks', { replace: true, state: { verificationSentTo: result.email } });
     },
@@ -100,28 +131,28 @@ function SignupForm() {
       if (rateLimit.refuse(error)) return;
       const refused = passwordRefusal(error);
       if (refused) return setRefusal(refused);
-      setFailure(signupFailure(error));
+      const failed = signupFailure(error);
+      setFailure(failed);
+      if (failed.field) form.setFieldError(failed.field, shownError(failed.field, form.getValues()[failed.field], failed));
     },
   });
 
-  const emailError: LocalError | null = !email.trim()
-    ? 'common.required'
-    : !EmailAddress.safeParse(email.trim()).success
-      ? 'common.emailInvalid'
-      : null;
-  const orgError: LocalError | null = orgName.trim().length < 2 ? 'signup.orgTooShort' : null;
+  const setChecked = (field: CheckedField, value: string) => {
+    form.setFieldValue(field, value);
+    if (submitted) form.setFieldError(field, shownError(field, value, failure));
+  };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  // Every submit, valid or not, shows the fields' problems and forgets the last refusal.
+  const begin = () => {
     setSubmitted(true);
     setFailure(null);
     setRefusal(null);
-    if (emailError || orgError || Object.keys({ ...nameProblems(name), ...newPasswordProblems(password, config) }).length > 0) return;
-    create.mutate();
   };
-
-  const fieldError = (field: 'email' | 'orgName', local: LocalError | null): string | undefined =>
-    (submitted && local ? t(local) : undefined) ?? (failure?.field === field ? t(failure.key) : undefined);
+  const onSubmit = form.onSubmit(({ name, newPassword }) => {
+    begin();
+    if (Object.keys({ ...nameProblems(name), ...newPasswordProblems(newPassword, config) }).length > 0) return;
+    create.mutate();
+  }, begin);
 
   return (
     <AuthCard title={t('signup.title')} description={t('signup.intro')} maw={500}>
@@ -143,9 +174,8 @@ function SignupForm() {
             required
             maxLength={100}
             autoComplete="organization"
-            value={orgName}
-            error={fieldError('orgName', orgError)}
-            onChange={(event) => setOrgName(event.currentTarget.value)}
+            {...form.getInputProps('orgName')}
+            onChange={(event) => setChecked('orgName', event.currentTarget.value)}
           />
           <TextInput
             label={t('common.email')}
@@ -153,21 +183,19 @@ function SignupForm() {
             inputMode="email"
             autoComplete="email"
             required
-            value={email}
-            error={fieldError('email', emailError)}
-            onChange={(event) => setEmail(event.currentTarget.value)}
+            {...form.getInputProps('email')}
+            onChange={(event) => setChecked('email', event.currentTarget.value)}
           />
-          <PersonNameFields value={name} onChange={setName} showErrors={submitted} />
+          <PersonNameFields value={form.getValues().name} onChange={(name) => form.setFieldValue('name', name)} showErrors={submitted} />
           <TextInput
             label={t('signup.jobTitle')}
             maxLength={100}
             autoComplete="organization-title"
-            value={jobTitle}
-            onChange={(event) => setJobTitle(event.currentTarget.value)}
+            {...form.getInputProps('jobTitle')}
           />
           <NewPasswordFields
-            value={password}
-            onChange={setPassword}
+            value={form.getValues().newPassword}
+            onChange={(newPassword) => form.setFieldValue('newPassword', newPassword)}
             showErrors={submitted}
             config={config}
             serverProblem={refusal?.mismatch ? { confirm: t('passwordMissMatch') } : undefined}

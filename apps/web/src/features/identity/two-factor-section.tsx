@@ -1,0 +1,148 @@
+import { Alert, Badge, Button, Card, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { ShieldIcon } from '../../ui/icons';
+import { PasswordField } from '../../ui/password-field';
+import { QrCode } from '../../ui/qr-code';
+import { useTwoFactor } from './use-two-factor';
+
+export function TwoFactorSection({ enabled }: { readonly enabled: boolean }) {
+  const { t } = useTranslation();
+  const { form, step, failure, notice, start, confirm, disable, begin, cancel, onStart, onConfirm, onDisable } = useTwoFactor();
+
+  const errorAlert = failure && (
+    <Alert color="red" variant="light" role="alert">
+      {t(failure)}
+    </Alert>
+  );
+  const passwordField = (
+    <PasswordField
+      label={t('profile.twoFactor.password')}
+      autoComplete="current-password"
+      required
+      autoFocus
+      {...form.getInputProps('password')}
+    />
+  );
+
+  let body;
+  if (step.kind === 'password') {
+    body = (
+      <form onSubmit={onStart} noValidate>
+        <Stack gap="sm">
+          <Text size="sm">{t('profile.twoFactor.passwordIntro')}</Text>
+          {errorAlert}
+          {passwordField}
+          <Group gap="sm">
+            <Button type="submit" loading={start.isPending}>
+              {t('profile.twoFactor.continue')}
+            </Button>
+            <Button variant="subtle" color="gray" onClick={cancel}>
+              {t('profile.twoFactor.cancel')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    );
+  } else if (step.kind === 'scan') {
+    body = (
+      <form onSubmit={onConfirm} noValidate>
+        <Stack gap="md">
+          <Text size="sm">{t('profile.twoFactor.scanIntro')}</Text>
+          <Group align="flex-start" gap="lg" wrap="wrap">
+            <QrCode value={step.otpauthUri} label={t('profile.twoFactor.qrLabel')} size={180} />
+            <Stack gap={6} miw={0} style={{ flex: '1 1 220px' }}>
+              <Text size="sm" fw={500}>
+                {t('profile.twoFactor.manualEntry')}
+              </Text>
+              <Code block data-testid="totp-secret" style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap', fontSize: 15 }}>
+                {step.secret}
+              </Code>
+            </Stack>
+          </Group>
+          {errorAlert}
+          <TextInput
+            label={t('authenticate.appCode')}
+            description={t('authenticate.codeHint')}
+            required
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            maxLength={6}
+            {...form.getInputProps('code')}
+            onChange={(event) => form.setFieldValue('code', event.currentTarget.value.replace(/\D/g, ''))}
+            maw={260}
+          />
+          <Group gap="sm">
+            <Button type="submit" loading={confirm.isPending}>
+              {t('profile.twoFactor.confirm')}
+            </Button>
+            <Button variant="subtle" color="gray" onClick={cancel}>
+              {t('profile.twoFactor.cancel')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    );
+  } else if (step.kind === 'disable') {
+    body = (
+      <form onSubmit={onDisable} noValidate>
+        <Stack gap="sm">
+          <Text size="sm">{t('profile.twoFactor.disableIntro')}</Text>
+          {errorAlert}
+          {passwordField}
+          <Group gap="sm">
+            <Button type="submit" color="red" loading={disable.isPending}>
+              {t('profile.twoFactor.disable')}
+            </Button>
+            <Button variant="subtle" color="gray" onClick={cancel}>
+              {t('profile.twoFactor.cancel')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    );
+  } else {
+    body = (
+      <Group justify="space-between" gap="sm">
+        <Text size="sm" c="dimmed" maw={460}>
+          {t(enabled ? 'profile.twoFactor.onHint' : 'profile.twoFactor.offHint')}
+        </Text>
+        {enabled ? (
+          <Button variant="light" color="red" onClick={() => begin('disable')}>
+            {t('profile.twoFactor.disable')}
+          </Button>
+        ) : (
+          <Button onClick={() => begin('password')}>{t('profile.twoFactor.enable')}</Button>
+        )}
+      </Group>
+    );
+  }
+
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="two-factor-heading">
+      <Stack gap="md">
+        <Group justify="space-between" gap="xs" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap">
+            <ShieldIcon size={22} />
+            <Title order={2} size="h4" id="two-factor-heading">
+              {t('profile.twoFactor.heading')}
+            </Title>
+          </Group>
+          <Badge variant="light" color={enabled ? 'teal' : 'gray'} data-testid="two-factor-status">
+            {t(enabled ? 'profile.twoFactor.on' : 'profile.twoFactor.off')}
+          </Badge>
+        </Group>
+        {notice && (
+          <Alert color="teal" variant="light" role="status">
+            {t(notice)}
+          </Alert>
+        )}
+        {body}
+        {step.kind === 'scan' && (
+          <Text size="xs" c="dimmed">
+            {t('profile.twoFactor.appHint')}
+          </Text>
+        )}
+      </Stack>
+    </Card>
+  );
+}
