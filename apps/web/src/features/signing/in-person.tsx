@@ -1,8 +1,9 @@
 import { Alert, Box, Button, Container, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { authorizeInPersonSigner, displayName, ResponseCode, type EndpointData, type EpakRecipient } from '@pakt/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import type { Outcome } from './action-panel';
@@ -45,18 +46,23 @@ export function InPersonDialog({
   const { t } = useTranslation();
   const { callApi } = useSigningApi();
   const [sent, setSent] = useState<{ readonly otpId: string; readonly sentTo: string | null } | null>(null);
-  const [code, setCode] = useState('');
-  const [codeProblem, setCodeProblem] = useState<string | null>(null);
+  // The code typed: checked for six digits at each confirm, its refusal shown until the next one.
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { code: '' },
+    clearInputErrorOnChange: false,
+    validate: { code: (value) => (/^\d{6}$/.test(value.trim()) ? null : t('signing.inPerson.codeInvalid')) },
+  });
+  const { reset } = form;
   const [error, setError] = useState<string | null>(null);
 
   // Every opening, for whoever it is, starts from sending a code.
   const recipientId = recipient?.recipientId ?? null;
   useEffect(() => {
     setSent(null);
-    setCode('');
-    setCodeProblem(null);
+    reset();
     setError(null);
-  }, [recipientId]);
+  }, [recipientId, reset]);
 
   const send = useMutation({
     mutationFn: (id: string) => callApi(authorizeInPersonSigner, { body: { ePakId, recipientId: id } }, { failures: 'caller' }),
@@ -64,7 +70,7 @@ export function InPersonDialog({
     onSuccess: (answer) => {
       if (!answer.otpId) return setError(t('signing.errors.generic'));
       setSent({ otpId: answer.otpId, sentTo: answer.sentTo });
-      setCode('');
+      form.setFieldValue('code', '');
     },
     onError: (failure) => setError(inPersonCodeError(t, failure).message),
   });
@@ -79,7 +85,7 @@ export function InPersonDialog({
     onError: (failure) => {
       const { message, newCode } = inPersonCodeError(t, failure);
       setError(message);
-      setCode('');
+      form.setFieldValue('code', '');
       // The challenge is over (too many tries, or expired): only a new code helps now.
       if (newCode) setSent(null);
     },
@@ -88,16 +94,9 @@ export function InPersonDialog({
   if (!recipient) return <Modal opened={false} onClose={onClose} />;
   const name = displayName(recipient);
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!sent) return;
-    if (!/^\d{6}$/.test(code.trim())) {
-      setCodeProblem(t('signing.inPerson.codeInvalid'));
-      return;
-    }
-    setCodeProblem(null);
-    confirm.mutate({ recipientId: recipient.recipientId, otpId: sent.otpId, code: code.trim() });
-  };
+  const onSubmit = form.onSubmit(({ code }) => {
+    if (sent) confirm.mutate({ recipientId: recipient.recipientId, otpId: sent.otpId, code: code.trim() });
+  });
 
   return (
     <Modal opened onClose={onClose} title={t('signing.inPerson.dialogTitle', { name })} centered>
@@ -133,9 +132,8 @@ export function InPersonDialog({
                 autoComplete="one-time-code"
                 inputMode="numeric"
                 maxLength={6}
-                value={code}
-                error={codeProblem}
-                onChange={(event) => setCode(event.currentTarget.value.replace(/\D/g, ''))}
+                {...form.getInputProps('code')}
+                onChange={(event) => form.setFieldValue('code', event.currentTarget.value.replace(/\D/g, ''))}
                 styles={{ input: { letterSpacing: '0.4em', fontSize: 20 } }}
               />
               <Group justify="space-between" gap="sm">
