@@ -1,11 +1,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_PASSWORD_CONFIG, DocumentSummary, EpakDetail, type AdminAuditEntry, TenantSettingsView, type WorkflowStateDefinition } from '@pakt/domain';
+import {
+  accessibilities,
+  createEpak,
+  DEFAULT_PASSWORD_CONFIG,
+  DocumentSummary,
+  type Endpoint,
+  type EndpointInput,
+  EpakDetail,
+  getTenantSettings,
+  listAdminAudit,
+  listWorkflowStates,
+  passwordConfiguration,
+  startEpak,
+  tenantConfiguration,
+  TenantSettingsView,
+  updateTenantSettings,
+} from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, epaks, passwordConfigs, tenants, tenantSettings } from '../../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { multipart } from '../../test/multipart';
+import { inject } from '../../test/inject';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { CORPUS } from '../../test/corpus';
@@ -23,16 +40,14 @@ type Role = 'super_admin' | 'admin' | 'custodian' | 'signer';
 
 const member = (role: Role, tenant?: { id: string }) => signedInMember(t, { role, ...(tenant ? { tenant } : {}) });
 
-const inject = (method: 'GET' | 'PUT' | 'POST', url: string, who: Who, payload?: unknown, tenantId = who.tenant.id) =>
-  t.app.inject({ method, url, headers: { ...who.headers, 'x-tenant-id': tenantId }, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
-
-async function ok(method: 'GET' | 'PUT' | 'POST', url: string, who: Who, payload?: unknown) {
-  const res = await inject(method, url, who, payload);
-  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
-  return res.json().data;
+async function ok<E extends Endpoint>(endpoint: E, who: Who, input: EndpointInput<E> = {} as EndpointInput<E>) {
+  const res = await inject(t.app, endpoint, { ...input, as: who });
+  expect(res.statusCode, `${endpoint.method} ${endpoint.path}: ${res.body}`).toBe(200);
+  return res.data;
 }
 
-const save = async (who: Who, body: unknown) => TenantSettingsView.parse(await ok('PUT', '/msbapi/v2/settings', who, body));
+type SettingsChange = EndpointInput<typeof updateTenantSettings>['body'];
+const save = async (who: Who, body: SettingsChange) => TenantSettingsView.parse(await ok(updateTenantSettings, who, { body }));
 
 /** Every row that settings touch: "unchanged" means all of them the same. */
 async function state(): Promise<string> {
@@ -55,11 +70,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const menuOf = async (who: Who) => ((await ok('GET', '/msbapi/v1/accessibilities', who)).menu as { id: string }[]).map((item) => item.id);
+const menuOf = async (who: Who) => (await ok(accessibilities, who)).menu.map((item) => item.id);
 
 describe('the settings screen', () => {
   it('starts from the defaults, with what the install allows', async () => {
-    const view = TenantSettingsView.parse(await ok('GET', '/msbapi/v2/settings', Super));
+    const view = TenantSettingsView.parse(await ok(getTenantSettings, Super));
     expect(view.stored).toEqual({});
     expect(view.updatedOn).toBeNull();
     expect(view.install).toEqual({ teamRooms: true, pdfCompare: true, features: true, supportedLanguages: ['en', 'hi'] });
@@ -89,6 +104,7 @@ describe('the settings screen', () => {
     expect(view.stored).toMatchObject({ singleSession: true, bindSessionToAddress: true });
     expect(view.inForce).toMatchObject({ singleSession: true, bindSessionToAddress: true });
     // Sessions already open are left as they are until the person signs in again.
+    // Raw: the typed helper cannot set the client's address, which the session is tied to.
     const valid = (grant: { accessToken: string }, remoteAddress = '127.0.0.1') =>
       t.app.inject({ method: 'GET', url: '/msbapi/v1/users/valid', headers: bearer(grant), remoteAddress });
     expect((await valid(before, '203.0.113.9')).statusCode).toBe(200);
@@ -112,7 +128,7 @@ describe('the settings screen', () => {
     // The other tenant is untouched.
     expect(await menuOf(await member('signer', OtherSuper.tenant))).toContain('teamroom');
 
-    const audit = (await ok('GET', '/msbapi/v2/admin/audit?action=settings_changed', Admin)).items as AdminAuditEntry[];
+    const audit = (await ok(listAdminAudit, Admin, { query: { action: 'settings_changed' } })).items;
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({
       actor: { userId: Super.user.id },
@@ -125,7 +141,7 @@ describe('the settings screen', () => {
     expect(back.stored).toEqual({ restrictWorkflow: true });
     expect(back.inForce.teamRoomsEnabled).toBe(true);
     await save(Super, { settings: { restrictWorkflow: true } });
-    expect((await ok('GET', '/msbapi/v2/admin/audit?action=settings_changed', Admin)).items).toHaveLength(2);
+    expect((await ok(listAdminAudit, Admin, { query: { action: 'settings_changed' } })).items).toHaveLength(2);
     expect(await menuOf(Signer)).toContain('teamroom');
   });
 
@@ -141,12 +157,13 @@ describe('the settings screen', () => {
       [{ passwordConfig: { minLength: 4 } }, ['body.passwordConfig.minLength']],
     ];
     for (const [payload, paths] of cases) {
-      const res = await inject('PUT', '/msbapi/v2/settings', Super, payload);
+      // Raw: bodies the contract's types refuse, to show the server's own validation.
+      const res = await t.app.inject({ method: 'PUT', url: '/msbapi/v2/settings', headers: Super.headers, payload: payload as Record<string, unknown> });
       expect([res.statusCode, res.json().code], res.body).toEqual([400, -6]);
       for (const p of paths) expect(res.json().issues.map((i: { path: string }) => i.path), res.body).toContainEqual(expect.stringContaining(p));
     }
     // Rules across settings, checked by the server after the schema.
-    const ruleCases: [unknown, string][] = [
+    const ruleCases: [SettingsChange, string][] = [
       [{ settings: { cloudDriveUploadEnabled: true } }, 'settings.cloudDriveClientId'],
       [{ settings: { authMechanisms: ['OTP'] } }, 'settings.authMechanisms'],
       [{ settings: { authMechanisms: ['MSBAUTH', 'SSO'] } }, 'settings.authMechanisms'],
@@ -155,9 +172,9 @@ describe('the settings screen', () => {
       // One good and one bad change: neither is saved.
       [{ settings: { skipNewUsers: true, cloudDriveUploadEnabled: true } }, 'settings.cloudDriveClientId'],
     ];
-    for (const [payload, p] of ruleCases) {
-      const res = await inject('PUT', '/msbapi/v2/settings', Super, payload);
-      expect([res.statusCode, res.json().code], res.body).toEqual([400, -6]);
+    for (const [body, p] of ruleCases) {
+      const res = await inject(t.app, updateTenantSettings, { body, as: Super });
+      expect([res.statusCode, res.code], res.body).toEqual([400, -6]);
       expect(res.json().issues, res.body).toContainEqual(expect.objectContaining({ path: p, message: expect.any(String) }));
     }
     expect(await state()).toBe(before);
@@ -168,13 +185,13 @@ describe('the settings screen', () => {
     try {
       const made = await makeMember(off.database.db, { role: 'super_admin' });
       const headers = { ...bearer(await signIn(off.app, made.user.email, GOOD_PASSWORD)), 'x-tenant-id': made.tenant.id };
-      const res = await off.app.inject({ method: 'PUT', url: '/msbapi/v2/settings', headers, payload: { settings: { teamRoomsEnabled: true } } });
-      expect([res.statusCode, res.json().code], res.body).toEqual([400, -6]);
+      const res = await inject(off.app, updateTenantSettings, { body: { settings: { teamRoomsEnabled: true } }, headers });
+      expect([res.statusCode, res.code], res.body).toEqual([400, -6]);
       expect(res.json().issues).toEqual([expect.objectContaining({ path: 'settings.teamRoomsEnabled' })]);
       // Switching it off is always allowed (and is already the case).
-      const view = await off.app.inject({ method: 'PUT', url: '/msbapi/v2/settings', headers, payload: { settings: { teamRoomsEnabled: false } } });
+      const view = await inject(off.app, updateTenantSettings, { body: { settings: { teamRoomsEnabled: false } }, headers });
       expect(view.statusCode, view.body).toBe(200);
-      expect(view.json().data.inForce.teamRoomsEnabled).toBe(false);
+      expect(view.data.inForce.teamRoomsEnabled).toBe(false);
     } finally {
       await off.close();
     }
@@ -184,16 +201,16 @@ describe('the settings screen', () => {
     await save(Super, { settings: { authMechanisms: ['MSBAUTH', 'OTP'] } });
     const [row] = await t.database.db.select().from(tenants).where(eq(tenants.id, Super.tenant.id));
     expect(row!.requireEmailOtp).toBe(true);
-    expect((await ok('GET', '/msbapi/v1/configuration', Signer)).requireEmailOtp).toBe(true);
+    expect((await ok(tenantConfiguration, Signer)).requireEmailOtp).toBe(true);
     await save(Super, { settings: { authMechanisms: null } });
-    expect((await ok('GET', '/msbapi/v1/configuration', Signer)).requireEmailOtp).toBe(false);
+    expect((await ok(tenantConfiguration, Signer)).requireEmailOtp).toBe(false);
 
     const rules = { minLength: 14, requireUppercase: true, requireLowercase: true, requireDigit: true, requireSpecial: true, historyCount: 5, expiryDays: 90, maxFailedAttempts: 4, lockoutMinutes: 30 };
     const view = await save(Super, { passwordConfig: rules });
     expect(view.passwordConfig).toEqual(rules);
-    const published = await t.app.inject({ method: 'GET', url: `/msbapi/public/passwordconfig/${Super.tenant.id}` });
-    expect(published.json().data).toMatchObject({ minLength: 14, requireSpecial: true });
-    const audit = (await ok('GET', '/msbapi/v2/admin/audit?action=settings_changed', Admin)).items as AdminAuditEntry[];
+    const published = await inject(t.app, passwordConfiguration, { params: { tenantUuid: Super.tenant.id } });
+    expect(published.data).toMatchObject({ minLength: 14, requireSpecial: true });
+    const audit = (await ok(listAdminAudit, Admin, { query: { action: 'settings_changed' } })).items;
     expect(audit[0]!.details).toMatchObject({ passwordConfig: { minLength: { to: 14 } } });
     // Password expiry applies to the members made by the factories too: back to the defaults.
     await save(Super, { passwordConfig: DEFAULT_PASSWORD_CONFIG });
@@ -204,16 +221,17 @@ describe('the settings screen', () => {
     const owner = await member('custodian', Super.tenant);
     const file = 'mixed-sizes-openoffice.pdf';
     const body = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
+    // Multipart: the typed inject sends JSON and forms only.
     const uploaded = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...body.headers }, payload: body.payload });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     const document = DocumentSummary.parse(uploaded.json().data);
-    const states = (await ok('GET', '/msbapi/v1/workflow/states', owner)).states as WorkflowStateDefinition[];
+    const states = (await ok(listWorkflowStates, owner)).states;
     const review = states.find((s) => s.type === 'REVIEW')!.workflowStateId;
     const draft = EpakDetail.parse(
-      await ok('POST', '/msbapi/v2/epak', owner, { subject: 'Lease', documentIds: [document.documentId], steps: [{ workflowStateId: review, recipients: [{ email: Signer.user.email }] }] }),
+      await ok(createEpak, owner, { body: { subject: 'Lease', documentIds: [document.documentId], steps: [{ workflowStateId: review, recipients: [{ email: Signer.user.email }] }] } }),
     );
     expect(draft.expiresOn).toBeNull();
-    const started = EpakDetail.parse(await ok('POST', `/msbapi/v2/epaks/${draft.ePakId}/start`, owner));
+    const started = EpakDetail.parse(await ok(startEpak, owner, { params: { ePakId: draft.ePakId } }));
     const days = (Date.parse(started.expiresOn!) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(9.99);
     expect(days).toBeLessThanOrEqual(10);
@@ -223,9 +241,12 @@ describe('the settings screen', () => {
 
   it("is another tenant's business: a super admin elsewhere gets 404 and changes nothing", async () => {
     const before = await state();
-    for (const [method, payload] of [['GET', undefined], ['PUT', { settings: { teamRoomsEnabled: false } }]] as const) {
-      const res = await inject(method, '/msbapi/v2/settings', OtherSuper, payload, Super.tenant.id);
-      expect([res.statusCode, res.json().code], res.body).toEqual([404, -1]);
+    const asSuperTenant = { as: OtherSuper, headers: { 'x-tenant-id': Super.tenant.id } };
+    for (const res of [
+      await inject(t.app, getTenantSettings, asSuperTenant),
+      await inject(t.app, updateTenantSettings, { ...asSuperTenant, body: { settings: { teamRoomsEnabled: false } } }),
+    ]) {
+      expect([res.statusCode, res.code], res.body).toEqual([404, -1]);
     }
     expect(await state()).toBe(before);
   });

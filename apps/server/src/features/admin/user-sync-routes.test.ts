@@ -1,13 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { type TenantSettings, type UserSyncRun, type UserSyncRunDetail, UserSyncRunDetail as RunDetailSchema } from '@pakt/domain';
+import {
+  getUserSyncUp,
+  listUserSyncUps,
+  startUserSyncUp,
+  type TenantSettings,
+  type UserSyncRun,
+  type UserSyncRunDetail,
+  UserSyncRunDetail as RunDetailSchema,
+} from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUserSyncFeed, runUserSync, userSyncFilePath } from './user-sync';
 import { adminAuditLog, memberships, outbox, tenantSettings, users, userSyncRuns } from '../../platform/db/schema';
 import { userSyncJob } from './user-sync-job';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
+import { inject } from '../../test/inject';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 
@@ -46,15 +55,15 @@ function drop(tenantId: string, fileName: string, text: string) {
 const work = () => ({ db: t.database.db, userSyncDir: t.context.config.userSyncDir, publicUrl: t.context.config.publicUrl, installFeatures: t.context.config.features });
 
 async function start(who: Who): Promise<UserSyncRun> {
-  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v2/startUserSyncUp', headers: who.headers });
+  const res = await inject(t.app, startUserSyncUp, { as: who });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().data;
+  return res.data;
 }
 
 async function detail(who: Who, runId: string): Promise<UserSyncRunDetail> {
-  const res = await t.app.inject({ method: 'GET', url: `/msbapi/v2/userSyncUps/${runId}`, headers: who.headers });
+  const res = await inject(t.app, getUserSyncUp, { params: { runId }, as: who });
   expect(res.statusCode, res.body).toBe(200);
-  return RunDetailSchema.parse(res.json().data);
+  return RunDetailSchema.parse(res.data);
 }
 
 /** Starts a run, works it as the job would, and answers its report. */
@@ -303,7 +312,7 @@ describe('a bad feed', () => {
     const A = await member('admin');
     await t.database.db.insert(tenantSettings).values({ tenantId: A.tenant.id, settings: { userSyncFileName: '../other/people.csv' } });
     const before = await stateOf(A.tenant.id);
-    const res = await t.app.inject({ method: 'POST', url: '/msbapi/v2/startUserSyncUp', headers: A.headers });
+    const res = await inject(t.app, startUserSyncUp, { as: A });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: -6, message: expect.stringContaining('Settings') });
     expect(await stateOf(A.tenant.id)).toBe(before);
@@ -342,10 +351,10 @@ describe('runs', () => {
     const next = await start(A);
     expect(next.runId).not.toBe(first.runId);
 
-    const list = await t.app.inject({ method: 'GET', url: '/msbapi/v2/userSyncUps', headers: A.headers });
+    const list = await inject(t.app, listUserSyncUps, { as: A });
     expect(list.statusCode).toBe(200);
-    const data = list.json().data;
-    expect(data.runs.map((r: UserSyncRun) => [r.runId, r.status])).toEqual([
+    const data = list.data;
+    expect(data.runs.map((r) => [r.runId, r.status])).toEqual([
       [next.runId, 'queued'],
       [first.runId, 'succeeded'],
     ]);
@@ -395,37 +404,37 @@ describe('access', () => {
     await configure(A.tenant.id, { userSyncFileName: 'people.csv' });
     const run = await start(A);
     const before = await stateOf(A.tenant.id);
-    const res = await t.app.inject({ method: 'GET', url: `/msbapi/v2/userSyncUps/${run.runId}`, headers: B.headers });
+    const res = await inject(t.app, getUserSyncUp, { params: { runId: run.runId }, as: B });
     expect(res.statusCode).toBe(404);
-    const list = await t.app.inject({ method: 'GET', url: '/msbapi/v2/userSyncUps', headers: B.headers });
-    expect(list.json().data.runs).toEqual([]);
+    const list = await inject(t.app, listUserSyncUps, { as: B });
+    expect(list.data.runs).toEqual([]);
     expect(await stateOf(A.tenant.id)).toBe(before);
-    expect((await t.app.inject({ method: 'GET', url: `/msbapi/v2/userSyncUps/${randomUUID()}`, headers: A.headers })).statusCode).toBe(404);
+    expect((await inject(t.app, getUserSyncUp, { params: { runId: randomUUID() }, as: A })).statusCode).toBe(404);
   });
 
   it('with the setting off every call is 403 and nothing is queued', async () => {
     const A = await member('admin');
     await configure(A.tenant.id, { userSyncFileName: 'people.csv', showUserSyncUp: false });
     const before = await stateOf(A.tenant.id);
-    for (const [method, url] of [
-      ['POST', '/msbapi/v2/startUserSyncUp'],
-      ['GET', '/msbapi/v2/userSyncUps'],
-      ['GET', `/msbapi/v2/userSyncUps/${randomUUID()}`],
+    for (const [url, call] of [
+      [startUserSyncUp.path, () => inject(t.app, startUserSyncUp, { as: A })],
+      [listUserSyncUps.path, () => inject(t.app, listUserSyncUps, { as: A })],
+      [getUserSyncUp.path, () => inject(t.app, getUserSyncUp, { params: { runId: randomUUID() }, as: A })],
     ] as const) {
-      const res = await t.app.inject({ method, url, headers: A.headers });
+      const res = await call();
       expect(res.statusCode, url).toBe(403);
-      expect(res.json().code).toBe(-11);
+      expect(res.code).toBe(-11);
     }
     expect(await stateOf(A.tenant.id)).toBe(before);
   });
 
   it('without a feed configured, start answers -6 naming Settings; the source says so', async () => {
     const A = await member('admin');
-    const res = await t.app.inject({ method: 'POST', url: '/msbapi/v2/startUserSyncUp', headers: A.headers });
+    const res = await inject(t.app, startUserSyncUp, { as: A });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: -6, message: expect.stringContaining('super admin') });
-    const list = await t.app.inject({ method: 'GET', url: '/msbapi/v2/userSyncUps', headers: A.headers });
-    expect(list.json().data).toEqual({
+    const list = await inject(t.app, listUserSyncUps, { as: A });
+    expect(list.data).toEqual({
       source: { fileName: null, folder: A.tenant.id, disableMissing: false, defaultRole: 'signer', file: { present: false, size: null, modifiedOn: null } },
       runs: [],
     });

@@ -1,4 +1,15 @@
-import { currentAnnouncements, deleteAnnouncement, deleteInstanceAnnouncement, listAnnouncements, listInstanceAnnouncements, updateAnnouncement, updateInstanceAnnouncement } from '@pakt/domain';
+import {
+  createAnnouncement,
+  createInstanceAnnouncement,
+  currentAnnouncements,
+  deleteAnnouncement,
+  deleteInstanceAnnouncement,
+  type EndpointInput,
+  listAnnouncements,
+  listInstanceAnnouncements,
+  updateAnnouncement,
+  updateInstanceAnnouncement,
+} from '@pakt/domain';
 import { randomUUID } from 'node:crypto';
 import { asc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,8 +46,13 @@ async function rows() {
   return t.database.db.select().from(announcements).orderBy(asc(announcements.id));
 }
 
-function create(headers: Headers, body: unknown, url = '/msbapi/v2/announcements') {
-  return t.app.inject({ method: 'POST', url, headers, payload: body as object });
+/** Creates a tenant's announcement, or with createInstanceAnnouncement an instance-wide one. */
+function create(
+  headers: Headers,
+  body: EndpointInput<typeof createAnnouncement>['body'],
+  endpoint: typeof createAnnouncement | typeof createInstanceAnnouncement = createAnnouncement,
+) {
+  return inject(t.app, endpoint, { headers, body });
 }
 
 const current = (headers: Headers = {}) => inject(t.app, currentAnnouncements, { headers });
@@ -52,7 +68,7 @@ describe("a tenant admin's announcements", () => {
     const [row] = (await rows()).filter((r) => r.id === announcement.id);
     expect(row!.createdBy).toBe(admin.user.id);
 
-    const past = (await create(admin.headers, { text: 'Old news', startTime: at(-3 * HOUR), endTime: at(-2 * HOUR) })).json().data;
+    const past = (await create(admin.headers, { text: 'Old news', startTime: at(-3 * HOUR), endTime: at(-2 * HOUR) })).data;
     const list = await inject(t.app, listAnnouncements, { headers: admin.headers });
     // Past ones stay listed for administrators; the latest start comes first.
     expect(list.json().data.items.map((a: { id: string }) => a.id)).toEqual([announcement.id, past.id]);
@@ -88,7 +104,7 @@ describe("a tenant admin's announcements", () => {
     expect(tooLong.json()).toMatchObject({ code: -6, issues: [{ path: 'body.text' }] });
     expect(await rows()).toEqual(before);
 
-    const mine = (await create(admin.headers, { text: 'Fine', startTime: at(0), endTime: at(HOUR) })).json().data;
+    const mine = (await create(admin.headers, { text: 'Fine', startTime: at(0), endTime: at(HOUR) })).data;
     const snapshot = await rows();
     const badUpdate = await inject(t.app, updateAnnouncement, { params: { announcementId: mine.id }, headers: admin.headers, body: { text: 'Fine', startTime: at(HOUR), endTime: at(0) } });
     expect(badUpdate.json()).toMatchObject({ code: -6, issues: [{ path: 'body.endTime' }] });
@@ -98,7 +114,7 @@ describe("a tenant admin's announcements", () => {
   it("keeps tenants apart: B's admin cannot list, change or delete A's (404), and nothing changes", async () => {
     const a = await adminOf();
     const b = await adminOf();
-    const ofA = (await create(a.headers, { text: 'Only for A', startTime: at(0), endTime: at(HOUR) })).json().data;
+    const ofA = (await create(a.headers, { text: 'Only for A', startTime: at(0), endTime: at(HOUR) })).data;
     const before = await rows();
 
     const listB = await inject(t.app, listAnnouncements, { headers: b.headers });
@@ -116,8 +132,7 @@ describe("a tenant admin's announcements", () => {
       expect(del.statusCode).toBe(404);
     }
     // Nor may a tenant admin reach root's instance-wide ones through the tenant endpoints.
-    const instance = (await create(await rootHeaders(), { text: 'Instance', startTime: at(0), endTime: at(HOUR) }, '/msbapi/v2/root/announcements')).json()
-      .data;
+    const instance = (await create(await rootHeaders(), { text: 'Instance', startTime: at(0), endTime: at(HOUR) }, createInstanceAnnouncement)).data;
     const afterRoot = await rows();
     expect((await inject(t.app, updateAnnouncement, { params: { announcementId: instance.id }, headers: a.headers, body: payload })).statusCode).toBe(404);
     expect((await inject(t.app, deleteAnnouncement, { params: { announcementId: instance.id }, headers: a.headers })).statusCode).toBe(404);
@@ -127,7 +142,7 @@ describe("a tenant admin's announcements", () => {
 
   it('refuses members who are not admins (403) and changes nothing', async () => {
     const admin = await adminOf();
-    const existing = (await create(admin.headers, { text: 'Existing', startTime: at(0), endTime: at(HOUR) })).json().data;
+    const existing = (await create(admin.headers, { text: 'Existing', startTime: at(0), endTime: at(HOUR) })).data;
     const payload = { text: 'Mine now', startTime: at(0), endTime: at(HOUR) };
     for (const role of ['signer', 'custodian'] as const) {
       const member = await adminOf(role, admin.tenant);
@@ -151,11 +166,11 @@ describe("root's instance-wide announcements", () => {
   it('are managed by root only, apart from any tenant', async () => {
     const root = await rootHeaders();
     const admin = await adminOf();
-    const ofTenant = (await create(admin.headers, { text: 'Tenant one', startTime: at(0), endTime: at(HOUR) })).json().data;
+    const ofTenant = (await create(admin.headers, { text: 'Tenant one', startTime: at(0), endTime: at(HOUR) })).data;
 
-    const made = await create(root, { text: 'Upgrade on Sunday', startTime: at(HOUR), endTime: at(5 * HOUR) }, '/msbapi/v2/root/announcements');
-    expect(made.json().data).toMatchObject({ text: 'Upgrade on Sunday', tenantId: null });
-    const id = made.json().data.id as string;
+    const made = await create(root, { text: 'Upgrade on Sunday', startTime: at(HOUR), endTime: at(5 * HOUR) }, createInstanceAnnouncement);
+    expect(made.data).toMatchObject({ text: 'Upgrade on Sunday', tenantId: null });
+    const id = made.data.id;
 
     const list = await inject(t.app, listInstanceAnnouncements, { headers: root });
     const listed = list.json().data.items as { id: string; tenantId: string | null }[];
@@ -173,7 +188,7 @@ describe("root's instance-wide announcements", () => {
     // A tenant admin is not root.
     for (const res of [
       await inject(t.app, listInstanceAnnouncements, { headers: admin.headers }),
-      await create(admin.headers, payload, '/msbapi/v2/root/announcements'),
+      await create(admin.headers, payload, createInstanceAnnouncement),
       await inject(t.app, updateInstanceAnnouncement, { params: { announcementId: id }, headers: admin.headers, body: payload }),
       await inject(t.app, deleteInstanceAnnouncement, { params: { announcementId: id }, headers: admin.headers }),
     ]) {
@@ -183,7 +198,7 @@ describe("root's instance-wide announcements", () => {
     expect(await rows()).toEqual(before);
 
     expect((await inject(t.app, deleteInstanceAnnouncement, { params: { announcementId: id }, headers: root })).json().data).toEqual({ id });
-    expect(await create(root, { text: 'Backwards', startTime: at(HOUR), endTime: at(0) }, '/msbapi/v2/root/announcements')).toMatchObject({
+    expect(await create(root, { text: 'Backwards', startTime: at(HOUR), endTime: at(0) }, createInstanceAnnouncement)).toMatchObject({
       statusCode: 400,
     });
   });
@@ -196,12 +211,12 @@ describe('the public current announcements', () => {
     const b = await adminOf();
     const memberOfA = await adminOf('signer', a.tenant);
     const tag = randomUUID().slice(0, 8);
-    const make = (headers: Headers, text: string, start: number, end: number, url?: string) =>
-      create(headers, { text: `${tag} ${text}`, startTime: at(start), endTime: at(end) }, url);
-    const rootUrl = '/msbapi/v2/root/announcements';
-    await make(root, 'instance later', 2 * HOUR, 3 * HOUR, rootUrl);
-    await make(root, 'instance now', -HOUR, HOUR, rootUrl);
-    await make(root, 'instance over', -2 * HOUR, -HOUR, rootUrl);
+    const make = (headers: Headers, text: string, start: number, end: number, endpoint?: typeof createInstanceAnnouncement) =>
+      create(headers, { text: `${tag} ${text}`, startTime: at(start), endTime: at(end) }, endpoint);
+    const instanceWide = createInstanceAnnouncement;
+    await make(root, 'instance later', 2 * HOUR, 3 * HOUR, instanceWide);
+    await make(root, 'instance now', -HOUR, HOUR, instanceWide);
+    await make(root, 'instance over', -2 * HOUR, -HOUR, instanceWide);
     await make(a.headers, 'A now', -30 * 60_000, HOUR);
     await make(a.headers, 'A over', -3 * HOUR, -60_000);
     await make(b.headers, 'B now', -HOUR, HOUR);

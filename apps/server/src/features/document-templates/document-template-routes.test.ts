@@ -1,10 +1,31 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DocumentSummary, DocumentTemplate, EpakDetail, newTag, type Tag, type WorkflowStateDefinition } from '@pakt/domain';
+import {
+  composeFromDocumentTemplate,
+  createDocumentTemplate,
+  createEpak,
+  createWorkflow,
+  deleteDocumentTemplates,
+  DocumentSummary,
+  DocumentTemplate,
+  type EndpointInput,
+  EpakDetail,
+  exportDocumentTemplate,
+  getSignatureBlocks,
+  listDocumentTemplates,
+  listWorkflowStates,
+  newTag,
+  startEpak,
+  type Tag,
+  updateDocumentTemplate,
+  updateSignatureBlocks,
+  type WorkflowStateType,
+} from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentTemplates, epaks, workflows } from '../../platform/db/schema';
+import { inject } from '../../test/inject';
 import { multipart } from '../../test/multipart';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { CORPUS } from '../../test/corpus';
@@ -25,6 +46,7 @@ const member = (role: 'admin' | 'custodian' | 'submitter', tenant?: { id: string
 const pdf = (name: string) => fs.readFileSync(path.join(CORPUS, name));
 
 async function uploadDocument(who: Who, name: string) {
+  // Multipart: the typed inject sends JSON and forms only.
   const body = multipart(pdf(name), name);
   const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...who.headers, ...body.headers }, payload: body.payload });
   expect(res.statusCode, res.body).toBe(200);
@@ -45,13 +67,14 @@ function multipartWith(fields: Record<string, string>, file: Buffer, filename: s
 }
 
 const uploadTemplate = (who: Who, name: string, fields: Record<string, string> = {}) => {
+  // Multipart, like uploadDocument above.
   const body = multipartWith(fields, pdf(name), name);
   return t.app.inject({ method: 'POST', url: '/msbapi/v1/documenttemplate/upload', headers: { ...who.headers, ...body.headers }, payload: body.payload });
 };
 
-async function stateOf(who: Who, type: string) {
-  const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/workflow/states', headers: who.headers });
-  return (res.json().data.states as WorkflowStateDefinition[]).find((state) => state.type === type)!.workflowStateId;
+async function stateOf(who: Who, type: WorkflowStateType) {
+  const res = await inject(t.app, listWorkflowStates, { as: who });
+  return res.data.states.find((state) => state.type === type)!.workflowStateId;
 }
 
 const tag = (uuid: string, type: Tag['type'], x: number, y: number, userEmail?: string) =>
@@ -70,36 +93,31 @@ async function composedDraft(owner: Who, signerEmail: string, workflowId?: strin
     steps: [{ workflowStateId: await stateOf(owner, 'SIGN'), recipients: [{ email: signerEmail }] }],
     ...(workflowId ? { workflowId } : {}),
   };
-  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v2/epak', headers: owner.headers, payload: body });
+  const res = await inject(t.app, createEpak, { body, as: owner });
   expect(res.statusCode, res.body).toBe(200);
-  const epak = EpakDetail.parse(res.json().data);
+  const epak = EpakDetail.parse(res.data);
   const tags = [tag(SIGNATURE, 'signature', 60, 600, signerEmail), tag(REASON, 'reason', 60, 660, signerEmail), tag(NOTE, 'text', 300, 100)];
-  const saved = await t.app.inject({
-    method: 'PUT',
-    url: `/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[0]!.documentId}/signatureblocks`,
-    headers: owner.headers,
-    payload: { tags },
-  });
+  const saved = await inject(t.app, updateSignatureBlocks, { params: { ePakId: epak.ePakId, documentId: epak.documents[0]!.documentId }, body: { tags }, as: owner });
   expect(saved.statusCode, saved.body).toBe(200);
   return epak;
 }
 
 async function saveAsTemplate(owner: Who, ePakId: string, name: string) {
-  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documenttemplates', headers: owner.headers, payload: { ePakId, name } });
+  const res = await inject(t.app, createDocumentTemplate, { body: { ePakId, name }, as: owner });
   expect(res.statusCode, res.body).toBe(200);
-  return DocumentTemplate.parse(res.json().data);
+  return DocumentTemplate.parse(res.data);
 }
 
 const list = async (who: Who) => {
-  const res = await t.app.inject({ method: 'GET', url: '/msbapi/v1/documenttemplates', headers: who.headers });
+  const res = await inject(t.app, listDocumentTemplates, { as: who });
   expect(res.statusCode, res.body).toBe(200);
-  return (res.json().data.templates as unknown[]).map((one) => DocumentTemplate.parse(one));
+  return res.data.templates.map((one) => DocumentTemplate.parse(one));
 };
-const update = (who: Who, id: string, payload: Record<string, unknown>) =>
-  t.app.inject({ method: 'PUT', url: `/msbapi/v1/documenttemplates/${id}`, headers: who.headers, payload });
-const remove = (who: Who, ids: string[]) => t.app.inject({ method: 'DELETE', url: '/msbapi/v1/documenttemplates', headers: who.headers, payload: { docTemplateIds: ids } });
-const composeFrom = (who: Who, id: string, payload: Record<string, unknown>) =>
-  t.app.inject({ method: 'POST', url: `/msbapi/v1/documenttemplates/${id}/epak`, headers: who.headers, payload });
+const update = (who: Who, id: string, body: EndpointInput<typeof updateDocumentTemplate>['body']) =>
+  inject(t.app, updateDocumentTemplate, { params: { docTemplateId: id }, body, as: who });
+const remove = (who: Who, ids: string[]) => inject(t.app, deleteDocumentTemplates, { body: { docTemplateIds: ids }, as: who });
+const composeFrom = (who: Who, id: string, body: EndpointInput<typeof composeFromDocumentTemplate>['body']) =>
+  inject(t.app, composeFromDocumentTemplate, { params: { docTemplateId: id }, body, as: who });
 
 /** Every template, workflow and ePak row, to prove a refusal changed nothing. */
 async function snapshot() {
@@ -136,21 +154,19 @@ describe('saving an ePak as a template', () => {
     expect(await list(Other)).toEqual([]);
 
     // A name is the tenant's once, whatever its case.
-    const again = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documenttemplates', headers: Cus.headers, payload: { ePakId: epak.ePakId, name: 'LEASE' } });
+    const again = await inject(t.app, createDocumentTemplate, { body: { ePakId: epak.ePakId, name: 'LEASE' }, as: Cus });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toMatchObject({ code: -6, issues: [{ path: 'name', message: 'already used' }] });
   });
 
   it("links the ePak's own workflow template when the ePak still has its shape", async () => {
     const sign = await stateOf(Cus, 'SIGN');
-    const made = await t.app.inject({
-      method: 'POST',
-      url: '/msbapi/v2/workflows',
-      headers: Cus.headers,
-      payload: { name: 'One signer', steps: [{ workflowStateId: sign, recipients: [{ type: 'placeholder', label: 'Tenant' }] }] },
+    const made = await inject(t.app, createWorkflow, {
+      body: { name: 'One signer', steps: [{ workflowStateId: sign, recipients: [{ type: 'placeholder', label: 'Tenant' }] }] },
+      as: Cus,
     });
     expect(made.statusCode, made.body).toBe(200);
-    const workflowId = made.json().data.workflowId as string;
+    const workflowId = made.data.workflowId;
     const epak = await composedDraft(Cus, 'ben@example.test', workflowId);
     const before = (await t.database.db.select().from(workflows)).length;
     const template = await saveAsTemplate(Cus, epak.ePakId, 'Lease, one signer');
@@ -162,17 +178,12 @@ describe('saving an ePak as a template', () => {
     const epak = await composedDraft(Other, 'carl@example.test');
     const before = await snapshot();
     for (const who of [Cus, A]) {
-      const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documenttemplates', headers: who.headers, payload: { ePakId: epak.ePakId, name: 'Stolen' } });
+      const res = await inject(t.app, createDocumentTemplate, { body: { ePakId: epak.ePakId, name: 'Stolen' }, as: who });
       expect(res.statusCode).toBe(404);
     }
     const own = await composedDraft(Cus, 'dana@example.test');
     const afterOwn = await snapshot();
-    const wrongDoc = await t.app.inject({
-      method: 'POST',
-      url: '/msbapi/v1/documenttemplates',
-      headers: Cus.headers,
-      payload: { ePakId: own.ePakId, documentId: epak.documents[0]!.documentId, name: 'Wrong document' },
-    });
+    const wrongDoc = await inject(t.app, createDocumentTemplate, { body: { ePakId: own.ePakId, documentId: epak.documents[0]!.documentId, name: 'Wrong document' }, as: Cus });
     expect(wrongDoc.statusCode).toBe(404);
     expect(await snapshot()).toBe(afterOwn);
     expect(before).not.toBe(afterOwn);
@@ -184,27 +195,23 @@ describe('composing from a template', () => {
     const epak = await composedDraft(Cus, 'erin@example.test');
     const template = await saveAsTemplate(Cus, epak.ePakId, 'Deed');
     const steps = template.workflowSteps!.map((step) => ({ workflowStateId: step.workflowStateId, recipients: [{ email: 'Farah@Example.test' }] }));
-    const res = await composeFrom(Cus2, template.docTemplateId, { subject: 'Deed for Farah', steps, workflowId: template.workflowId });
+    const res = await composeFrom(Cus2, template.docTemplateId, { subject: 'Deed for Farah', steps, workflowId: template.workflowId! });
     expect(res.statusCode, res.body).toBe(200);
-    const composed = EpakDetail.parse(res.json().data);
+    const composed = EpakDetail.parse(res.data);
     expect(composed.documents.map((doc) => [doc.name, doc.sourceDocumentId])).toEqual([['plain-1p-libreoffice.pdf', null]]);
     expect(composed.steps[0]!.recipients.map((r) => r.email)).toEqual(['farah@example.test']);
     const [row] = await t.database.db.select().from(epaks).where(eq(epaks.id, composed.ePakId));
     expect(row!.docTemplateId).toBe(template.docTemplateId);
 
-    const tagsRes = await t.app.inject({
-      method: 'GET',
-      url: `/msbapi/v2/epaks/${composed.ePakId}/documents/${composed.documents[0]!.documentId}/signatureblocks`,
-      headers: Cus2.headers,
-    });
-    const tags = tagsRes.json().data.tags as Tag[];
+    const tagsRes = await inject(t.app, getSignatureBlocks, { params: { ePakId: composed.ePakId, documentId: composed.documents[0]!.documentId }, as: Cus2 });
+    const tags = tagsRes.data.tags;
     expect(tags.filter((one) => one.userEmail).map((one) => [one.uuid, one.userEmail, one.wfsOrderId])).toEqual([
       [SIGNATURE, 'farah@example.test', 1],
       [REASON, 'farah@example.test', 1],
     ]);
 
     // Tags and recipients agree, so it starts (no -107).
-    const started = await t.app.inject({ method: 'POST', url: `/msbapi/v2/epaks/${composed.ePakId}/start`, headers: Cus2.headers });
+    const started = await inject(t.app, startEpak, { params: { ePakId: composed.ePakId }, as: Cus2 });
     expect(started.statusCode, started.body).toBe(200);
   });
 
@@ -229,7 +236,7 @@ describe('composing from a template', () => {
       documentIds: [doc.documentId],
       steps: [1, 2].map(() => ({ workflowStateId: review, recipients: [{ email: 'x@example.test' }] })),
     });
-    expect(twice.json().code).toBe(-176);
+    expect(twice.code).toBe(-176);
     expect(await snapshot()).toBe(afterUpload);
     expect(afterUpdate).not.toBe(before);
   });
@@ -270,17 +277,17 @@ describe('changing a template', () => {
     const template = await saveAsTemplate(Cus, epak.ePakId, 'Will');
     const renamed = await update(Cus, template.docTemplateId, { name: 'Last will', description: 'Two witnesses' });
     expect(renamed.statusCode, renamed.body).toBe(200);
-    expect(renamed.json().data).toMatchObject({ name: 'Last will', description: 'Two witnesses' });
+    expect(renamed.data).toMatchObject({ name: 'Last will', description: 'Two witnesses' });
 
     const before = await snapshot();
     const stray = template.tags.map((one) => (one.uuid === SIGNATURE ? { ...one, userEmail: 'slot:1.2' } : one));
     const refused = await update(Cus, template.docTemplateId, { tags: stray });
     expect(refused.json()).toMatchObject({ code: -6, issues: [{ path: `tags.${SIGNATURE}.userEmail` }] });
     const offPage = template.tags.map((one) => (one.uuid === NOTE ? { ...one, positionX: 5000 } : one));
-    expect((await update(Cus, template.docTemplateId, { tags: offPage })).json().code).toBe(-6);
-    expect((await update(Cus, template.docTemplateId, { name: 'Lease' })).json().code).toBe(-6);
+    expect((await update(Cus, template.docTemplateId, { tags: offPage })).code).toBe(-6);
+    expect((await update(Cus, template.docTemplateId, { name: 'Lease' })).code).toBe(-6);
     // Another composer may use it but not change it (-11); an outsider does not find it.
-    expect((await update(Cus2, template.docTemplateId, { name: 'Mine now' })).json().code).toBe(-11);
+    expect((await update(Cus2, template.docTemplateId, { name: 'Mine now' })).code).toBe(-11);
     expect((await update(Other, template.docTemplateId, { name: 'Mine now' })).statusCode).toBe(404);
     expect(await snapshot()).toBe(before);
     expect((await update(A, template.docTemplateId, { name: 'Will (admin)' })).statusCode).toBe(200);
@@ -295,7 +302,7 @@ describe('changing a template', () => {
     for (const doc of [letter, longer]) {
       const res = await update(Cus, template.docTemplateId, { documentId: doc.documentId });
       expect(res.statusCode).toBe(422);
-      expect(res.json().code).toBe(-189);
+      expect(res.code).toBe(-189);
     }
     // Someone else's document is not found.
     const theirs = await uploadDocument(Cus2, 'plain-1p-pdftex.pdf');
@@ -304,8 +311,8 @@ describe('changing a template', () => {
     const a4 = await uploadDocument(Cus, 'plain-1p-pdftex.pdf');
     const replaced = await update(Cus, template.docTemplateId, { documentId: a4.documentId });
     expect(replaced.statusCode, replaced.body).toBe(200);
-    expect(replaced.json().data).toMatchObject({ documentName: 'plain-1p-pdftex.pdf', size: a4.size });
-    expect(replaced.json().data.tags).toHaveLength(3);
+    expect(replaced.data).toMatchObject({ documentName: 'plain-1p-pdftex.pdf', size: a4.size });
+    expect(replaced.data.tags).toHaveLength(3);
   });
 });
 
@@ -313,11 +320,8 @@ describe('exporting and deleting', () => {
   it('exports the template, its workflow template and the PDF whole', async () => {
     const epak = await composedDraft(Cus, 'jo@example.test');
     const template = await saveAsTemplate(Cus, epak.ePakId, 'Exported');
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/msbapi/v2/documenttemplate/${template.docTemplateId}/workflowtemplate/${template.workflowId}/export`,
-      headers: Cus2.headers,
-    });
+    const exportOf = { docTemplateId: template.docTemplateId, workflowTemplateId: template.workflowId! };
+    const res = await inject(t.app, exportDocumentTemplate, { params: exportOf, as: Cus2 });
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
     expect(res.headers['content-type']).toMatch(/application\/json/);
     expect(res.headers['content-disposition']).toContain('Exported.template.json');
@@ -329,11 +333,7 @@ describe('exporting and deleting', () => {
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(file.document.sha256);
     expect(bytes.equals(pdf('plain-1p-libreoffice.pdf'))).toBe(true);
 
-    const foreign = await t.app.inject({
-      method: 'GET',
-      url: `/msbapi/v2/documenttemplate/${template.docTemplateId}/workflowtemplate/${template.workflowId}/export`,
-      headers: Other.headers,
-    });
+    const foreign = await inject(t.app, exportDocumentTemplate, { params: exportOf, as: Other });
     expect(foreign.statusCode).toBe(404);
   });
 
@@ -342,12 +342,12 @@ describe('exporting and deleting', () => {
     const theirs = DocumentTemplate.parse((await uploadTemplate(Cus2, 'plain-1p-pdftex.pdf', { name: 'Not mine' })).json().data);
     const outside = DocumentTemplate.parse((await uploadTemplate(Other, 'plain-1p-pdftex.pdf', { name: 'Elsewhere' })).json().data);
     const before = await snapshot();
-    expect((await remove(Cus, [mine.docTemplateId, theirs.docTemplateId])).json().code).toBe(-11);
+    expect((await remove(Cus, [mine.docTemplateId, theirs.docTemplateId])).code).toBe(-11);
     expect((await remove(Cus, [mine.docTemplateId, outside.docTemplateId])).statusCode).toBe(404);
     expect(await snapshot()).toBe(before);
     const done = await remove(Cus, [mine.docTemplateId]);
     expect(done.json()).toMatchObject({ data: { deleted: 1 } });
-    expect((await remove(A, [theirs.docTemplateId])).json().data.deleted).toBe(1);
+    expect((await remove(A, [theirs.docTemplateId])).data.deleted).toBe(1);
     const left = await t.database.db.select({ id: documentTemplates.id }).from(documentTemplates).where(eq(documentTemplates.tenantId, A.tenant.id));
     expect(left.map((row) => row.id)).not.toContain(mine.docTemplateId);
     expect(left.map((row) => row.id)).not.toContain(theirs.docTemplateId);

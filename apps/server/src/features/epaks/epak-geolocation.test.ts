@@ -1,11 +1,25 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DocumentSummary, EpakDetail, type GeolocationType, type WorkflowStateDefinition } from '@pakt/domain';
+import {
+  createEpak,
+  DocumentSummary,
+  downloadEpakDocument,
+  type EndpointInput,
+  EpakDetail,
+  exchangeEasyToken,
+  type GeolocationType,
+  getEpak,
+  listWorkflowStates,
+  signEpakDocument,
+  startEpak,
+  updateTenantSettings,
+} from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epakActivities, epakDocumentRevisions, epakDocuments, epakRecipients, epaks, outbox } from '../../platform/db/schema';
 import { run } from '../../test/signing-support';
+import { inject } from '../../test/inject';
 import { multipart } from '../../test/multipart';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { CORPUS } from '../../test/corpus';
@@ -22,9 +36,6 @@ type Who = { headers: Headers; user: { id: string; email: string }; tenant: { id
 
 const member = (role: 'super_admin' | 'custodian' | 'signer', tenant?: { id: string }) => signedInMember(t, { role, ...(tenant ? { tenant } : {}) });
 
-const inject = (method: 'GET' | 'POST' | 'PUT', url: string, headers: Headers, payload?: unknown) =>
-  t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-
 let Super: Who, Owner: Who, Signer: Who;
 beforeAll(async () => {
   t = await buildTestApp();
@@ -35,34 +46,39 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function setGeolocation(value: GeolocationType | null) {
-  const res = await inject('PUT', '/msbapi/v2/settings', Super.headers, { settings: { geolocationType: value } });
+  const res = await inject(t.app, updateTenantSettings, { body: { settings: { geolocationType: value } }, as: Super });
   expect(res.statusCode, res.body).toBe(200);
 }
 
 let counter = 0;
 /** A one-document ePak with one signing step for Signer and an outside signer; started, no tags (an invisible signature). */
 async function started() {
+  // Multipart: the typed inject sends JSON and forms only.
   const upload = multipart(fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf')), 'plain.pdf');
   const uploaded = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...Owner.headers, ...upload.headers }, payload: upload.payload });
   const doc = DocumentSummary.parse(uploaded.json().data);
-  const states = (await inject('GET', '/msbapi/v1/workflow/states', Owner.headers)).json().data.states as WorkflowStateDefinition[];
+  const states = (await inject(t.app, listWorkflowStates, { as: Owner })).data.states;
   counter += 1;
   const external = `outside-${counter}@elsewhere.test`;
-  const composed = await inject('POST', '/msbapi/v2/epak', Owner.headers, {
-    subject: `Site visit ${counter}`,
-    documentIds: [doc.documentId],
-    viewEnforced: false,
-    steps: [{ workflowStateId: states.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: [{ email: Signer.user.email }, { email: external }] }],
+  const composed = await inject(t.app, createEpak, {
+    body: {
+      subject: `Site visit ${counter}`,
+      documentIds: [doc.documentId],
+      viewEnforced: false,
+      steps: [{ workflowStateId: states.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: [{ email: Signer.user.email }, { email: external }] }],
+    },
+    as: Owner,
   });
   expect(composed.statusCode, composed.body).toBe(200);
-  const epak = EpakDetail.parse(composed.json().data);
-  const begun = await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/start`, Owner.headers);
+  const epak = EpakDetail.parse(composed.data);
+  const begun = await inject(t.app, startEpak, { params: { ePakId: epak.ePakId }, as: Owner });
   expect(begun.statusCode, begun.body).toBe(200);
   return { ePakId: epak.ePakId, documentId: epak.documents[0]!.documentId, external };
 }
 
-const signUrl = (ePakId: string, documentId: string) => `/msbapi/v2/epaks/${ePakId}/documents/${documentId}/sign`;
-const viewerOf = async (ePakId: string, headers: Headers) => EpakDetail.parse((await inject('GET', `/msbapi/v2/epaks/${ePakId}`, headers)).json().data).viewer!;
+const sign = (ePakId: string, documentId: string, headers: Headers, body: EndpointInput<typeof signEpakDocument>['body']) =>
+  inject(t.app, signEpakDocument, { params: { ePakId, documentId }, body, headers });
+const viewerOf = async (ePakId: string, headers: Headers) => EpakDetail.parse((await inject(t.app, getEpak, { params: { ePakId }, headers })).data).viewer!;
 
 /** Every row a signature writes, for "nothing stored". */
 async function rowsOf(ePakId: string): Promise<string> {
@@ -81,7 +97,7 @@ async function rowsOf(ePakId: string): Promise<string> {
 
 /** The signed file as the owner downloads it: pdfsig's report and the /Location strings of its signatures. */
 async function signedFile(ePakId: string, documentId: string) {
-  const download = await inject('GET', `/msbapi/v2/epaks/${ePakId}/documents/${documentId}/download`, Owner.headers);
+  const download = await inject(t.app, downloadEpakDocument, { params: { ePakId, documentId }, as: Owner });
   expect(download.statusCode).toBe(200);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-geolocation-'));
   const file = path.join(dir, 'signed.pdf');
@@ -102,7 +118,7 @@ describe('geolocation MANDATORY', () => {
 
     const before = await rowsOf(ePakId);
     for (const body of [{}, { location: '   ' }, { reason: 'Approved' }]) {
-      const refused = await inject('POST', signUrl(ePakId, documentId), Signer.headers, body);
+      const refused = await sign(ePakId, documentId, Signer.headers, body);
       expect(refused.statusCode, refused.body).toBe(400);
       expect(refused.json()).toMatchObject({ code: -6, issues: [{ path: 'location', message: 'required' }] });
       expect(refused.json().message).toMatch(/where you are signing/);
@@ -111,16 +127,16 @@ describe('geolocation MANDATORY', () => {
 
     // A signing-link session learns the setting from the ePak too, and is held to it.
     const link = /\/emailsign\?token=([A-Za-z0-9_-]+)/.exec((await t.database.db.select().from(outbox).where(eq(outbox.recipient, external)))[0]!.body)![1]!;
-    const exchanged = await inject('GET', `/msbapi/v2/epaks/${link}/exchange`, {});
-    const linkHeaders = { authorization: `Bearer ${exchanged.json().data.accessToken}` };
+    const exchanged = await inject(t.app, exchangeEasyToken, { params: { easytoken: link } });
+    const linkHeaders = { authorization: `Bearer ${exchanged.data.accessToken}` };
     expect((await viewerOf(ePakId, linkHeaders)).geolocation).toBe('MANDATORY');
-    expect((await inject('POST', signUrl(ePakId, documentId), linkHeaders, {})).json()).toMatchObject({ code: -6, issues: [{ path: 'location' }] });
+    expect((await sign(ePakId, documentId, linkHeaders, {})).json()).toMatchObject({ code: -6, issues: [{ path: 'location' }] });
     expect(await rowsOf(ePakId)).toBe(before);
 
-    const signed = await inject('POST', signUrl(ePakId, documentId), Signer.headers, { location: '  18.5204, 73.8567 ' });
-    expect(signed.json().data, signed.body).toMatchObject({ documentStatus: 'Signed', revision: 1 });
-    const linkSigned = await inject('POST', signUrl(ePakId, documentId), linkHeaders, { location: 'Pune, India' });
-    expect(linkSigned.json().data, linkSigned.body).toMatchObject({ revision: 2, epakStatus: 'Completed' });
+    const signed = await sign(ePakId, documentId, Signer.headers, { location: '  18.5204, 73.8567 ' });
+    expect(signed.data, signed.body).toMatchObject({ documentStatus: 'Signed', revision: 1 });
+    const linkSigned = await sign(ePakId, documentId, linkHeaders, { location: 'Pune, India' });
+    expect(linkSigned.data, linkSigned.body).toMatchObject({ revision: 2, epakStatus: 'Completed' });
 
     const { pdfsig, locations } = await signedFile(ePakId, documentId);
     expect((pdfsig.match(/Signature Validation: Signature is Valid\./g) ?? []).length, pdfsig).toBe(2);
@@ -133,8 +149,8 @@ describe('geolocation OPTIONAL and OFF', () => {
     await setGeolocation('OPTIONAL');
     const { ePakId, documentId } = await started();
     expect((await viewerOf(ePakId, Signer.headers)).geolocation).toBe('OPTIONAL');
-    const signed = await inject('POST', signUrl(ePakId, documentId), Signer.headers, {});
-    expect(signed.json().data, signed.body).toMatchObject({ documentStatus: 'Signed', revision: 1 });
+    const signed = await sign(ePakId, documentId, Signer.headers, {});
+    expect(signed.data, signed.body).toMatchObject({ documentStatus: 'Signed', revision: 1 });
     expect((await signedFile(ePakId, documentId)).locations).toEqual([]);
   });
 
@@ -142,8 +158,8 @@ describe('geolocation OPTIONAL and OFF', () => {
     await setGeolocation(null);
     const { ePakId, documentId } = await started();
     expect((await viewerOf(ePakId, Signer.headers)).geolocation).toBe('OFF');
-    const signed = await inject('POST', signUrl(ePakId, documentId), Signer.headers, { location: 'Mumbai' });
-    expect(signed.json().data, signed.body).toMatchObject({ documentStatus: 'Signed', revision: 1 });
+    const signed = await sign(ePakId, documentId, Signer.headers, { location: 'Mumbai' });
+    expect(signed.data, signed.body).toMatchObject({ documentStatus: 'Signed', revision: 1 });
     expect((await signedFile(ePakId, documentId)).locations).toEqual(['Mumbai']);
   });
 });

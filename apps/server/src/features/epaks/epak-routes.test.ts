@@ -1,6 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DocumentSummary, EpakDetail, newTag, tagRect, toBlockBounds, type Tag, type TokenGrant, type WorkflowStateDefinition, createEpak, getEpak, listWorkflowStates, rejectEpak, startEpak, tenantConfiguration } from '@pakt/domain';
+import {
+  createEpak,
+  createSignatureBlocks,
+  DocumentSummary,
+  downloadEpakDocument,
+  EpakDetail,
+  getEpak,
+  getSignatureBlocks,
+  listWorkflowStates,
+  newTag,
+  rejectEpak,
+  searchDirectory,
+  startEpak,
+  type Tag,
+  tagRect,
+  tenantConfiguration,
+  toBlockBounds,
+  type TokenGrant,
+  updateSignatureBlocks,
+  type WorkflowStateDefinition,
+} from '@pakt/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { epakActivities, epaks, memberships, tenantSettings, users } from '../../platform/db/schema';
@@ -21,6 +41,7 @@ async function custodian(tenant?: { id: string }) {
 }
 
 async function upload(headers: Record<string, string>, name: string) {
+  // Multipart: the typed inject sends JSON and forms only.
   const body = multipart(fs.readFileSync(path.join(CORPUS, name)), name);
   const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...headers, ...body.headers }, payload: body.payload });
   return DocumentSummary.parse(res.json().data);
@@ -54,8 +75,8 @@ async function draft() {
   return { owner, body, state, epak: EpakDetail.parse(res.json().data) };
 }
 
-const blocksUrl = (epak: EpakDetail, documentIndex: number) =>
-  `/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[documentIndex]!.documentId}/signatureblocks`;
+/** The path parameters of one document's signatureblocks. */
+const blocksOf = (epak: EpakDetail, documentIndex: number) => ({ ePakId: epak.ePakId, documentId: epak.documents[documentIndex]!.documentId });
 
 /** Pages 1 to 3 of rotate-0-90-180-270-arabic.pdf are turned 90, 180 and 270 degrees. */
 const TURNED: Record<number, 0 | 90 | 180 | 270> = { 1: 90, 2: 180, 3: 270 };
@@ -141,7 +162,7 @@ describe('composing an ePak', () => {
     expect((await compose(colleague.user.email)).statusCode).toBe(200);
 
     const suggested = async (q: string) =>
-      ((await t.app.inject({ method: 'GET', url: `/msbapi/v1/users?q=${q}`, headers: owner.headers })).json().data.users as { email: string }[]).map((u) => u.email);
+      (await inject(t.app, searchDirectory, { query: { q }, headers: owner.headers })).data.users.map((u) => u.email);
     expect(await suggested('ra')).toEqual(['ravi@acme.test']);
 
     // A role filter: only custodians may receive ePaks here.
@@ -195,18 +216,18 @@ describe('placing tags (signatureblocks)', () => {
     ];
     // Ratios a client sends are not trusted: the server works them out from the position.
     const crafted = [{ ...placed[0]!, blockBounds: { top: 0.9, left: 0.9, heightRatio: 0.5, widthRatio: 0.5 } }, ...placed.slice(1)];
-    const saved = await t.app.inject({ method: 'POST', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: crafted } });
+    const saved = await inject(t.app, createSignatureBlocks, { params: blocksOf(epak, 0), body: { tags: crafted }, headers: owner.headers });
     expect(saved.statusCode, saved.body).toBe(200);
-    const read = await t.app.inject({ method: 'GET', url: blocksUrl(epak, 0), headers: owner.headers });
-    const tags = read.json().data.tags as Tag[];
+    const read = await inject(t.app, getSignatureBlocks, { params: blocksOf(epak, 0), headers: owner.headers });
+    const tags = read.data.tags;
     expect(tags[0]!.blockBounds).toEqual(toBlockBounds(tagRect(placed[0]!), epak.documents[0]!.pages[1]!));
     expect(tags.map((x) => [x.uuid, x.pageNumber, x.positionX, x.positionY, x.blockWidth, x.blockHeight])).toEqual(
       placed.map((x) => [x.uuid, x.pageNumber, x.positionX, x.positionY, x.blockWidth, x.blockHeight]),
     );
     // The other document is untouched, and a second save replaces the first.
-    expect((await t.app.inject({ method: 'GET', url: blocksUrl(epak, 1), headers: owner.headers })).json().data.tags).toEqual([]);
-    const again = await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed.slice(2) } });
-    expect(again.json().data.tags).toHaveLength(3);
+    expect((await inject(t.app, getSignatureBlocks, { params: blocksOf(epak, 1), headers: owner.headers })).data.tags).toEqual([]);
+    const again = await inject(t.app, updateSignatureBlocks, { params: blocksOf(epak, 0), body: { tags: placed.slice(2) }, headers: owner.headers });
+    expect(again.data.tags).toHaveLength(3);
   });
 
   it('re-checks the placement rules: overlapping signatures, a tag off its page, someone not in the ePak', async () => {
@@ -217,27 +238,25 @@ describe('placing tags (signatureblocks)', () => {
       tag('11111111-1111-4111-8111-111111111111', 'signature', 1, 100, 100, email),
       tag('22222222-2222-4222-8222-222222222222', 'signature', 1, 120, 110, epak.steps[1]!.recipients[1]!.email),
     ];
-    const overlap = await t.app.inject({ method: 'POST', url: blocksUrl(epak, 1), headers: owner.headers, payload: { tags: overlapping } });
+    const overlap = await inject(t.app, createSignatureBlocks, { params: blocksOf(epak, 1), body: { tags: overlapping }, headers: owner.headers });
     expect(overlap.statusCode).toBe(400);
     expect(overlap.json().issues).toEqual(
       expect.arrayContaining([{ path: 'tags.11111111-1111-4111-8111-111111111111', message: 'tagOverlappingError' }]),
     );
     // Page 2 of mixed-sizes is 649 x 323 pt: 300 pt down is past its bottom for a 50 pt tag.
-    const off = await t.app.inject({
-      method: 'POST',
-      url: blocksUrl(epak, 1),
+    const off = await inject(t.app, createSignatureBlocks, {
+      params: blocksOf(epak, 1),
+      body: { tags: [tag('33333333-3333-4333-8333-333333333333', 'signature', 2, 10, 300, email)] },
       headers: owner.headers,
-      payload: { tags: [tag('33333333-3333-4333-8333-333333333333', 'signature', 2, 10, 300, email)] },
     });
     expect(off.json().issues).toEqual(expect.arrayContaining([{ path: 'tags.33333333-3333-4333-8333-333333333333', message: 'tagOutsidePage' }]));
-    const stranger = await t.app.inject({
-      method: 'POST',
-      url: blocksUrl(epak, 1),
+    const stranger = await inject(t.app, createSignatureBlocks, {
+      params: blocksOf(epak, 1),
+      body: { tags: [tag('44444444-4444-4444-8444-444444444444', 'signature', 1, 10, 10, 'someone@else.test')] },
       headers: owner.headers,
-      payload: { tags: [tag('44444444-4444-4444-8444-444444444444', 'signature', 1, 10, 10, 'someone@else.test')] },
     });
     expect(stranger.json().issues).toEqual([{ path: 'tags.44444444-4444-4444-8444-444444444444.userEmail', message: 'not a recipient of this ePak' }]);
-    expect((await t.app.inject({ method: 'GET', url: blocksUrl(epak, 1), headers: owner.headers })).json().data.tags).toEqual([]);
+    expect((await inject(t.app, getSignatureBlocks, { params: blocksOf(epak, 1), headers: owner.headers })).data.tags).toEqual([]);
   });
 });
 
@@ -250,7 +269,7 @@ describe('tags carrying images', () => {
       { ...tag('11111111-1111-4111-8111-111111111111', 'image', 1, 20, 20), value: picture },
       { ...tag('22222222-2222-4222-8222-222222222222', 'image', 1, 20, 200), value: picture },
     ];
-    const res = await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } });
+    const res = await inject(t.app, updateSignatureBlocks, { params: blocksOf(epak, 0), body: { tags: placed }, headers: owner.headers });
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
     expect(JSON.stringify(placed).length).toBeGreaterThan(1024 * 1024);
   });
@@ -260,18 +279,17 @@ describe('the document as the editor shows it', () => {
   it('answers the ePak copy byte for byte, to its owner only', async () => {
     t = await buildTestApp();
     const { owner, epak } = await draft();
-    const url = `/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[1]!.documentId}/download`;
-    const res = await t.app.inject({ method: 'GET', url, headers: owner.headers });
+    const res = await inject(t.app, downloadEpakDocument, { params: blocksOf(epak, 1), headers: owner.headers });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.rawPayload.equals(fs.readFileSync(path.join(CORPUS, 'mixed-sizes-openoffice.pdf')))).toBe(true);
     const colleague = await custodian(owner.tenant);
-    expect((await t.app.inject({ method: 'GET', url, headers: colleague.headers })).statusCode).toBe(404);
+    expect((await inject(t.app, downloadEpakDocument, { params: blocksOf(epak, 1), headers: colleague.headers })).statusCode).toBe(404);
   });
 });
 
 describe('starting an ePak', () => {
-  const startUrl = (epak: EpakDetail) => `/msbapi/v2/epaks/${epak.ePakId}/start`;
+  const start = (epak: EpakDetail, headers: Record<string, string>) => inject(t.app, startEpak, { params: { ePakId: epak.ePakId }, headers });
   const activity = async (epakId: string) =>
     (await t.database.db.select().from(epakActivities).where(eq(epakActivities.epakId, epakId)).orderBy(epakActivities.seq)).map((row) => row.action);
 
@@ -285,8 +303,8 @@ describe('starting an ePak', () => {
       tag('33333333-3333-4333-8333-333333333333', 'signature', 3, 300, 100, newcomer!.email, TURNED[3]),
       tag('44444444-4444-4444-8444-444444444444', 'reasonFreeText', 3, 360, 100, newcomer!.email, TURNED[3]),
     ];
-    expect((await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } })).statusCode).toBe(200);
-    const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
+    expect((await inject(t.app, updateSignatureBlocks, { params: blocksOf(epak, 0), body: { tags: placed }, headers: owner.headers })).statusCode).toBe(200);
+    const res = await start(epak, owner.headers);
     expect(res.statusCode, res.body).toBe(200);
     const sent = EpakDetail.parse(res.json().data);
     // The engine puts the ePak at its first step, the review, with everyone waiting.
@@ -294,9 +312,9 @@ describe('starting an ePak', () => {
     expect(sent.steps.flatMap((step) => step.recipients.map((r) => r.status))).toEqual(['Pending', 'Pending', 'Pending']);
     expect(await activity(epak.ePakId)).toEqual(['composed', 'started']);
     // A started ePak is not started again, and its tags are no longer placed through signatureblocks.
-    const again = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
+    const again = await start(epak, owner.headers);
     expect(again.statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: [] } })).statusCode).toBe(400);
+    expect((await inject(t.app, updateSignatureBlocks, { params: blocksOf(epak, 0), body: { tags: [] }, headers: owner.headers })).statusCode).toBe(400);
     expect(await activity(epak.ePakId)).toEqual(['composed', 'started']);
   });
 
@@ -307,7 +325,7 @@ describe('starting an ePak', () => {
     const state = await states(owner.headers);
     const composed = await inject(t.app, createEpak, { headers: owner.headers, body: { subject: 'For the record', documentIds: [doc.documentId], steps: [{ workflowStateId: state('EMAIL'), recipients: [{ email: 'archive@acme.test' }] }] } });
     const epak = EpakDetail.parse(composed.json().data);
-    const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
+    const res = await start(epak, owner.headers);
     const sent = EpakDetail.parse(res.json().data);
     expect([sent.status, sent.currentStep, sent.steps[0]!.recipients[0]!.status]).toEqual(['Completed', null, 'Emailed']);
     const [started] = await t.database.db.select().from(epakActivities).where(eq(epakActivities.action, 'started'));
@@ -320,7 +338,7 @@ describe('starting an ePak', () => {
   it('accepts a draft without signature fields: its signers place their own', async () => {
     t = await buildTestApp();
     const { owner, epak } = await draft();
-    const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
+    const res = await start(epak, owner.headers);
     expect(res.statusCode, res.body).toBe(200);
   });
 
@@ -332,8 +350,8 @@ describe('starting an ePak', () => {
       tag('11111111-1111-4111-8111-111111111111', 'signature', 2, 40, 600, buyer!.email),
       tag('22222222-2222-4222-8222-222222222222', 'reason', 2, 40, 700, buyer!.email),
     ];
-    await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } });
-    const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
+    await inject(t.app, updateSignatureBlocks, { params: blocksOf(epak, 0), body: { tags: placed }, headers: owner.headers });
+    const res = await start(epak, owner.headers);
     expect(res.statusCode).toBe(422);
     expect(res.json().code).toBe(-107);
     expect(res.json().data).toMatchObject({ documentSigners: 1, workflowSigners: 2, withoutSignatureField: [newcomer!.email] });
@@ -355,8 +373,8 @@ describe('starting an ePak', () => {
       tag('55555555-5555-4555-8555-555555555555', 'signature', 1, 300, 300, undefined, TURNED[1]),
       tag('66666666-6666-4666-8666-666666666666', 'reason', 1, 360, 300, undefined, TURNED[1]),
     ];
-    expect((await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } })).statusCode).toBe(200);
-    const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
+    expect((await inject(t.app, updateSignatureBlocks, { params: blocksOf(epak, 0), body: { tags: placed }, headers: owner.headers })).statusCode).toBe(200);
+    const res = await start(epak, owner.headers);
     expect(res.json().code).toBe(-107);
     expect(res.json().data.unassignedFields).toEqual(['55555555-5555-4555-8555-555555555555']);
   });
@@ -370,9 +388,9 @@ describe('starting an ePak', () => {
       tag('33333333-3333-4333-8333-333333333333', 'signature', 3, 300, 100, newcomer!.email, TURNED[3]),
       tag('44444444-4444-4444-8444-444444444444', 'reason', 3, 360, 100, newcomer!.email, TURNED[3]),
     ];
-    const saved = await t.app.inject({ method: 'PUT', url: blocksUrl(epak, 0), headers: owner.headers, payload: { tags: placed } });
+    const saved = await inject(t.app, updateSignatureBlocks, { params: blocksOf(epak, 0), body: { tags: placed }, headers: owner.headers });
     expect(saved.statusCode, saved.body).toBe(200);
-    const res = await t.app.inject({ method: 'POST', url: startUrl(epak), headers: owner.headers });
+    const res = await start(epak, owner.headers);
     expect(res.statusCode).toBe(422);
     expect(res.json().code).toBe(-49);
     expect(res.json().issues).toEqual([{ path: 'tags.11111111-1111-4111-8111-111111111111', message: 'reasonTagNotSelected' }]);
@@ -433,10 +451,9 @@ describe('the directory for recipient fields', () => {
     const gone = await makeMember(t.database.db, { tenant: owner.tenant, user: { email: 'meena@acme.test', firstName: 'Meena', lastName: 'Iyer' } });
     await t.database.db.update(memberships).set({ status: 'disabled' }).where(eq(memberships.userId, gone.user.id));
     await makeMember(t.database.db, { user: { email: 'meera@other.test', firstName: 'Meera', lastName: 'Other' } });
-    const search = async (q: string) =>
-      (await t.app.inject({ method: 'GET', url: `/msbapi/v1/users?q=${encodeURIComponent(q)}`, headers: owner.headers })).json();
-    expect((await search('me')).data.users.map((u: { email: string }) => u.email)).toEqual(['meera.nair@acme.test', 'mehul@acme.test']);
-    expect((await search('NAIR')).data.users.map((u: { email: string }) => u.email)).toEqual(['meera.nair@acme.test']);
+    const search = (q: string) => inject(t.app, searchDirectory, { query: { q }, headers: owner.headers });
+    expect((await search('me')).data.users.map((u) => u.email)).toEqual(['meera.nair@acme.test', 'mehul@acme.test']);
+    expect((await search('NAIR')).data.users.map((u) => u.email)).toEqual(['meera.nair@acme.test']);
     expect((await search('meera n')).data.users).toHaveLength(1);
     expect((await search('%')).code).toBe(-6);
     expect((await search('m%')).data.users).toEqual([]);

@@ -1,10 +1,23 @@
-import { defineEndpoint, DEFAULT_PASSWORD_CONFIG, PasswordConfig } from '@pakt/domain';
+import {
+  authenticate,
+  changePassword,
+  defineEndpoint,
+  DEFAULT_PASSWORD_CONFIG,
+  type EndpointInput,
+  forgotPassword,
+  PasswordConfig,
+  passwordConfiguration,
+  resetPassword,
+  usersValid,
+  userTenants,
+} from '@pakt/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { outbox, passwordConfigs, passwordResets, sessions, users } from '../../platform/db/schema';
 import { route } from '../../http/route';
 import { GOOD_PASSWORD, makeMember, makeTenant } from '../../test/factories';
+import { inject } from '../../test/inject';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 
@@ -31,15 +44,15 @@ beforeEach(async () => {
 afterEach(() => t.close());
 const db = () => t.database.db;
 
-const change = (grant: { accessToken: string }, body: Record<string, string>) =>
-  t.app.inject({ method: 'POST', url: '/msbapi/v1/users/password', headers: bearer(grant), payload: body });
+const change = (grant: { accessToken: string }, body: EndpointInput<typeof changePassword>['body']) => inject(t.app, changePassword, { body, headers: bearer(grant) });
+const valid = (grant: { accessToken: string }) => inject(t.app, usersValid, { headers: bearer(grant) });
 
 describe('changing one\'s password', () => {
   it('needs the current password (-17), matching confirmation and acceptable rules (-16)', async () => {
     const { user } = await makeMember(db());
     const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
     const wrongOld = await change(grant, { oldPassword: 'Nope-Nope-123', newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
-    expect(wrongOld.json().code).toBe(-17);
+    expect(wrongOld.code).toBe(-17);
     const mismatch = await change(grant, { oldPassword: GOOD_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: 'x' });
     expect(mismatch.json().issues[0]).toEqual({ path: 'body.confirmPassword', message: 'passwordMissMatch' });
     const weak = await change(grant, { oldPassword: GOOD_PASSWORD, newPassword: 'abc', confirmPassword: 'abc' });
@@ -56,8 +69,8 @@ describe('changing one\'s password', () => {
     const elsewhere = await signIn(t.app, user.email, GOOD_PASSWORD);
     const res = await change(here, { oldPassword: GOOD_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
     expect(res.statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/msbapi/v1/users/valid', headers: bearer(here) })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/msbapi/v1/users/valid', headers: bearer(elsewhere) })).json().code).toBe(-5);
+    expect((await valid(here)).statusCode).toBe(200);
+    expect((await valid(elsewhere)).code).toBe(-5);
     await signIn(t.app, user.email, NEW_PASSWORD);
   });
 
@@ -68,9 +81,9 @@ describe('changing one\'s password', () => {
     const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
     const res = await change(grant, { oldPassword: GOOD_PASSWORD, newPassword: 'Abcdefghij123', confirmPassword: 'Abcdefghij123' });
     expect(res.json().issues.map((i: { message: string }) => i.message)).toEqual(['minLength', 'special']);
-    const config = await t.app.inject({ method: 'GET', url: `/msbapi/public/passwordconfig/${strict.id}` });
-    expect(PasswordConfig.parse(config.json().data)).toMatchObject({ minLength: 20, requireSpecial: true });
-    expect((await t.app.inject({ method: 'GET', url: '/msbapi/public/passwordconfig/00000000-0000-4000-8000-000000000000' })).statusCode).toBe(404);
+    const config = await inject(t.app, passwordConfiguration, { params: { tenantUuid: strict.id } });
+    expect(PasswordConfig.parse(config.data)).toMatchObject({ minLength: 20, requireSpecial: true });
+    expect((await inject(t.app, passwordConfiguration, { params: { tenantUuid: '00000000-0000-4000-8000-000000000000' } })).statusCode).toBe(404);
   });
 });
 
@@ -79,12 +92,12 @@ describe('a session due a password change', () => {
     const { user, tenant } = await makeMember(db(), { user: { status } });
     const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
     expect(grant.user.status).toBe(status);
-    const blocked = await t.app.inject({ method: 'GET', url: '/msbapi/test/tenant/ping', headers: { ...bearer(grant), 'x-tenant-id': tenant.id } });
+    const blocked = await inject(t.app, tenantPing, { headers: { ...bearer(grant), 'x-tenant-id': tenant.id } });
     expect(blocked.statusCode).toBe(403);
-    expect(blocked.json().code).toBe(-73);
+    expect(blocked.code).toBe(-73);
     const changed = await change(grant, { oldPassword: GOOD_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
-    expect(changed.json().data.status).toBe('enabled');
-    const open = await t.app.inject({ method: 'GET', url: '/msbapi/test/tenant/ping', headers: { ...bearer(grant), 'x-tenant-id': tenant.id } });
+    expect(changed.data.status).toBe('enabled');
+    const open = await inject(t.app, tenantPing, { headers: { ...bearer(grant), 'x-tenant-id': tenant.id } });
     expect(open.json()).toEqual({ code: 1, data: { ok: true } });
   });
 
@@ -97,9 +110,8 @@ describe('a session due a password change', () => {
 });
 
 describe('forgot and reset password', () => {
-  const forgot = (email: string) => t.app.inject({ method: 'POST', url: '/msbapi/public/users/forgotPassword', payload: { email } });
-  const reset = (token: string, password = NEW_PASSWORD) =>
-    t.app.inject({ method: 'POST', url: '/msbapi/public/users/password', payload: { token, newPassword: password, confirmPassword: password } });
+  const forgot = (email: string) => inject(t.app, forgotPassword, { body: { email } });
+  const reset = (token: string, password = NEW_PASSWORD) => inject(t.app, resetPassword, { body: { token, newPassword: password, confirmPassword: password } });
   async function mailedToken() {
     const [mail] = await db().select().from(outbox).where(eq(outbox.kind, 'password-reset'));
     return new URL(/http\S+/.exec(mail!.body)![0]).searchParams.get('token')!;
@@ -119,22 +131,21 @@ describe('forgot and reset password', () => {
     const { user } = await makeMember(db());
     const session = await signIn(t.app, user.email, GOOD_PASSWORD);
     // The owner forgot the password and guessed until this client was locked out (-14).
-    const guess = (password: string) =>
-      t.app.inject({ method: 'POST', url: '/msbapi/v1/authenticate', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ username: user.email, password }).toString() });
+    const guess = (password: string) => inject(t.app, authenticate, { body: { username: user.email, password } });
     for (let i = 0; i < DEFAULT_PASSWORD_CONFIG.maxFailedAttempts; i++) await guess(`Forgotten-${i}-Pass`);
-    expect((await guess(GOOD_PASSWORD)).json().code).toBe(-14);
+    expect((await guess(GOOD_PASSWORD)).code).toBe(-14);
     await forgot(user.email);
     const token = await mailedToken();
     expect(JSON.stringify(await db().select().from(passwordResets))).not.toContain(token);
 
-    expect((await reset(token, 'weak')).json().code).toBe(-16);
+    expect((await reset(token, 'weak')).code).toBe(-16);
     const ok = await reset(token);
     expect(ok.json()).toEqual({ code: 1, data: { reset: true } });
-    expect((await t.app.inject({ method: 'GET', url: '/msbapi/v1/users/valid', headers: bearer(session) })).json().code).toBe(-5);
+    expect((await valid(session)).code).toBe(-5);
     await signIn(t.app, user.email, NEW_PASSWORD);
     const again = await reset(token, 'Another-Pass-88');
     expect(again.statusCode).toBe(404);
-    expect(again.json().code).toBe(-42);
+    expect(again.code).toBe(-42);
     expect(t.logs.join('\n')).not.toContain(token);
   });
 
@@ -143,11 +154,11 @@ describe('forgot and reset password', () => {
     await forgot(user.email);
     const token = await mailedToken();
     await db().update(passwordResets).set({ expiresAt: new Date(Date.now() - 1000) });
-    expect((await reset(token)).json().code).toBe(-120);
+    expect((await reset(token)).code).toBe(-120);
     for (let i = 0; i < 4; i++) expect((await forgot(user.email)).statusCode).toBe(200);
     const sixth = await forgot(user.email);
     expect(sixth.statusCode).toBe(429);
-    expect(sixth.json().code).toBe(-227);
+    expect(sixth.code).toBe(-227);
     const [mails] = await db().select({ n: count() }).from(outbox);
     expect(mails!.n).toBe(5);
     const [live] = await db().select({ n: count() }).from(sessions);
@@ -160,9 +171,9 @@ describe('GET /msbapi/v2/users/:userId/tenants', () => {
     const { user, tenant } = await makeMember(db(), { role: 'admin' });
     const other = await makeMember(db());
     const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
-    const mine = await t.app.inject({ method: 'GET', url: `/msbapi/v2/users/${user.id}/tenants`, headers: bearer(grant) });
-    expect(mine.json().data.tenants).toEqual([expect.objectContaining({ tenantUuid: tenant.id, userRole: 'admin' })]);
-    const theirs = await t.app.inject({ method: 'GET', url: `/msbapi/v2/users/${other.user.id}/tenants`, headers: bearer(grant) });
+    const mine = await inject(t.app, userTenants, { params: { userId: user.id }, headers: bearer(grant) });
+    expect(mine.data.tenants).toEqual([expect.objectContaining({ tenantUuid: tenant.id, userRole: 'admin' })]);
+    const theirs = await inject(t.app, userTenants, { params: { userId: other.user.id }, headers: bearer(grant) });
     expect(theirs.statusCode).toBe(404);
   });
 });

@@ -1,9 +1,22 @@
-import { ErrorEnvelope, TokenGrant, TwoFactorChallenge } from '@pakt/domain';
+import {
+  authenticate,
+  confirmTotpEnrolment,
+  disableTotp,
+  ErrorEnvelope,
+  generateOtp,
+  maskedInfo,
+  startTotpEnrolment,
+  TokenGrant,
+  TwoFactorChallenge,
+  validateOtp,
+  verifyOtp,
+} from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { otpChallenges, outbox, sessions, tenants, users } from '../../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
+import { inject } from '../../test/inject';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 
@@ -14,15 +27,9 @@ beforeEach(async () => {
 afterEach(() => t.close());
 const db = () => t.database.db;
 
-const login = (email: string, password = GOOD_PASSWORD) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/msbapi/v1/authenticate',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ username: email, password }).toString(),
-  });
-const verify = (otpId: string, code: string) =>
-  t.app.inject({ method: 'POST', url: '/msbapi/v2/authentication/otp/verify', payload: { otpId, code } });
+const login = (email: string, password = GOOD_PASSWORD) => inject(t.app, authenticate, { body: { username: email, password } });
+const verify = (otpId: string, code: string) => inject(t.app, verifyOtp, { body: { otpId, code } });
+const sendCode = (otpId: string, channel?: 'sms') => inject(t.app, generateOtp, { body: { otpId, ...(channel ? { channel } : {}) } });
 
 /**
  * A code from the next 30-second step: the enrolment code's step is spent, and a code is good
@@ -33,16 +40,11 @@ const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.n
 async function enrolledUser() {
   const { user } = await makeMember(db());
   const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
-  const start = await t.app.inject({ method: 'POST', url: '/msbapi/v2/users/totp', headers: bearer(grant), payload: { password: GOOD_PASSWORD } });
-  const { secret, otpauthUri } = start.json().data as { secret: string; otpauthUri: string };
+  const start = await inject(t.app, startTotpEnrolment, { body: { password: GOOD_PASSWORD }, headers: bearer(grant) });
+  const { secret, otpauthUri } = start.data;
   expect(otpauthUri).toMatch(/^otpauth:\/\/totp\/Pakt:.+\?.*secret=/);
-  const confirm = await t.app.inject({
-    method: 'POST',
-    url: '/msbapi/v2/users/totp/confirm',
-    headers: bearer(grant),
-    payload: { code: await generate({ secret }) },
-  });
-  expect(confirm.json().data.totpEnabled).toBe(true);
+  const confirm = await inject(t.app, confirmTotpEnrolment, { body: { code: await generate({ secret }) }, headers: bearer(grant) });
+  expect(confirm.data.totpEnabled).toBe(true);
   return { user, secret, grant };
 }
 
@@ -58,11 +60,11 @@ describe('authenticator-app enrolment', () => {
   it('needs the password to start and a right code to finish', async () => {
     const { user } = await makeMember(db());
     const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
-    const wrongPassword = await t.app.inject({ method: 'POST', url: '/msbapi/v2/users/totp', headers: bearer(grant), payload: { password: 'Not-It-123' } });
-    expect(wrongPassword.json().code).toBe(-1004);
-    await t.app.inject({ method: 'POST', url: '/msbapi/v2/users/totp', headers: bearer(grant), payload: { password: GOOD_PASSWORD } });
-    const wrongCode = await t.app.inject({ method: 'POST', url: '/msbapi/v2/users/totp/confirm', headers: bearer(grant), payload: { code: '000000' } });
-    expect(wrongCode.json().code).toBe(-138);
+    const wrongPassword = await inject(t.app, startTotpEnrolment, { body: { password: 'Not-It-123' }, headers: bearer(grant) });
+    expect(wrongPassword.code).toBe(-1004);
+    await inject(t.app, startTotpEnrolment, { body: { password: GOOD_PASSWORD }, headers: bearer(grant) });
+    const wrongCode = await inject(t.app, confirmTotpEnrolment, { body: { code: '000000' }, headers: bearer(grant) });
+    expect(wrongCode.code).toBe(-138);
     // Not enrolled: sign-in still needs no code.
     await signIn(t.app, user.email, GOOD_PASSWORD);
   });
@@ -79,9 +81,9 @@ describe('two-factor sign-in with the authenticator app', () => {
 
     const ok = await verify(challenge.otpId, await nextCode(secret));
     expect(ok.statusCode).toBe(200);
-    expect(TokenGrant.parse(ok.json().data).user.email).toBe(user.email);
+    expect(TokenGrant.parse(ok.data).user.email).toBe(user.email);
     // The challenge is spent.
-    expect((await verify(challenge.otpId, await nextCode(secret))).json().code).toBe(-196);
+    expect((await verify(challenge.otpId, await nextCode(secret))).code).toBe(-196);
   });
 
   it('accepts a code once: the enrolment code, or one that finished a sign-in, cannot open another session', async () => {
@@ -100,9 +102,9 @@ describe('two-factor sign-in with the authenticator app', () => {
   it('ends the challenge after five wrong codes (-138 then -217)', async () => {
     const { user, secret } = await enrolledUser();
     const challenge = await challengeFor(user.email);
-    for (let i = 0; i < 4; i++) expect((await verify(challenge.otpId, '111111')).json().code).toBe(-138);
-    expect((await verify(challenge.otpId, '111111')).json().code).toBe(-217);
-    expect((await verify(challenge.otpId, await generate({ secret }))).json().code).toBe(-217);
+    for (let i = 0; i < 4; i++) expect((await verify(challenge.otpId, '111111')).code).toBe(-138);
+    expect((await verify(challenge.otpId, '111111')).code).toBe(-217);
+    expect((await verify(challenge.otpId, await generate({ secret }))).code).toBe(-217);
     // A new sign-in starts a new challenge.
     const next = await challengeFor(user.email);
     expect((await verify(next.otpId, await nextCode(secret))).statusCode).toBe(200);
@@ -113,20 +115,20 @@ describe('two-factor sign-in with the authenticator app', () => {
 
   it('refuses unknown and expired challenges (-196), and mailing a code for an app challenge (-6)', async () => {
     const { user, secret } = await enrolledUser();
-    expect((await verify('00000000-0000-4000-8000-000000000000', '123456')).json().code).toBe(-196);
+    expect((await verify('00000000-0000-4000-8000-000000000000', '123456')).code).toBe(-196);
     const challenge = await challengeFor(user.email);
-    const mail = await t.app.inject({ method: 'POST', url: '/msbapi/v2/authentication/otp/generate', payload: { otpId: challenge.otpId } });
-    expect(mail.json().code).toBe(-6);
+    const mail = await sendCode(challenge.otpId);
+    expect(mail.code).toBe(-6);
     await db().update(otpChallenges).set({ expiresAt: new Date(Date.now() - 1000) });
-    expect((await verify(challenge.otpId, await generate({ secret }))).json().code).toBe(-196);
+    expect((await verify(challenge.otpId, await generate({ secret }))).code).toBe(-196);
   });
 
   it('can be switched off with the password', async () => {
     const { user, grant } = await enrolledUser();
-    const wrong = await t.app.inject({ method: 'POST', url: '/msbapi/v2/users/totp/disable', headers: bearer(grant), payload: { password: 'Nope-Nope-99' } });
-    expect(wrong.json().code).toBe(-1004);
-    const off = await t.app.inject({ method: 'POST', url: '/msbapi/v2/users/totp/disable', headers: bearer(grant), payload: { password: GOOD_PASSWORD } });
-    expect(off.json().data.totpEnabled).toBe(false);
+    const wrong = await inject(t.app, disableTotp, { body: { password: 'Nope-Nope-99' }, headers: bearer(grant) });
+    expect(wrong.code).toBe(-1004);
+    const off = await inject(t.app, disableTotp, { body: { password: GOOD_PASSWORD }, headers: bearer(grant) });
+    expect(off.data.totpEnabled).toBe(false);
     await signIn(t.app, user.email, GOOD_PASSWORD);
   });
 });
@@ -137,18 +139,18 @@ describe('two-factor sign-in by email code', () => {
     await db().update(tenants).set({ requireEmailOtp: true }).where(eq(tenants.id, tenant.id));
     const challenge = await challengeFor(user.email);
     expect(challenge.method).toBe('email');
-    const sent = await t.app.inject({ method: 'POST', url: '/msbapi/v2/authentication/otp/generate', payload: { otpId: challenge.otpId } });
-    expect(sent.json().data).toEqual({ channel: 'email', sentTo: challenge.maskedEmail, resendAfter: 30 });
-    const again = await t.app.inject({ method: 'POST', url: '/msbapi/v2/authentication/otp/generate', payload: { otpId: challenge.otpId } });
+    const sent = await sendCode(challenge.otpId);
+    expect(sent.data).toEqual({ channel: 'email', sentTo: challenge.maskedEmail, resendAfter: 30 });
+    const again = await sendCode(challenge.otpId);
     expect(again.statusCode).toBe(429);
-    expect(again.json().code).toBe(-198);
-    expect(again.json().data.resendAfter).toBeGreaterThan(0);
+    expect(again.code).toBe(-198);
+    expect(again.data.resendAfter).toBeGreaterThan(0);
 
     const [mail] = await db().select().from(outbox).where(eq(outbox.kind, 'otp'));
     const code = /\b(\d{6})\b/.exec(mail!.body)![1]!;
     expect(mail!.recipient).toBe(user.email);
     expect(JSON.stringify(await db().select().from(otpChallenges))).not.toContain(code);
-    expect((await verify(challenge.otpId, code === '000000' ? '000001' : '000000')).json().code).toBe(-138);
+    expect((await verify(challenge.otpId, code === '000000' ? '000001' : '000000')).code).toBe(-138);
     expect((await verify(challenge.otpId, code)).statusCode).toBe(200);
     expect(t.logs.join('\n')).not.toContain(code);
   });
@@ -158,8 +160,8 @@ describe('GET /msbapi/v2/getMaskedInfo', () => {
   it('masks the address and phone', async () => {
     const { user } = await makeMember(db(), { user: { email: 'asha.rao@example.test', phone: '+91 98450 12345' } });
     const grant = await signIn(t.app, user.email, GOOD_PASSWORD);
-    const res = await t.app.inject({ method: 'GET', url: '/msbapi/v2/getMaskedInfo', headers: bearer(grant) });
-    expect(res.json().data).toEqual({ email: 'as***@ex***.test', phone: '********2345' });
+    const res = await inject(t.app, maskedInfo, { headers: bearer(grant) });
+    expect(res.data).toEqual({ email: 'as***@ex***.test', phone: '********2345' });
   });
 });
 
@@ -169,12 +171,8 @@ describe('two-factor sign-in by SMS code', () => {
     await db().update(tenants).set({ requireEmailOtp: true }).where(eq(tenants.id, tenant.id));
     const challenge = await challengeFor(user.email);
     expect(challenge).toMatchObject({ method: 'email', maskedPhone: '********2345' });
-    const sent = await t.app.inject({
-      method: 'POST',
-      url: '/msbapi/v2/authentication/otp/generate',
-      payload: { otpId: challenge.otpId, channel: 'sms' },
-    });
-    expect(sent.json().data).toEqual({ channel: 'sms', sentTo: '********2345', resendAfter: 30 });
+    const sent = await sendCode(challenge.otpId, 'sms');
+    expect(sent.data).toEqual({ channel: 'sms', sentTo: '********2345', resendAfter: 30 });
     const [sms] = await db().select().from(outbox).where(eq(outbox.kind, 'otp'));
     expect(sms).toMatchObject({ channel: 'sms', recipient: '+91 98450 12345', tenantId: null });
     const code = /\b(\d{6})\b/.exec(sms!.body)![1]!;
@@ -187,12 +185,8 @@ describe('two-factor sign-in by SMS code', () => {
     await db().update(tenants).set({ requireEmailOtp: true }).where(eq(tenants.id, tenant.id));
     const challenge = await challengeFor(user.email);
     expect(challenge.maskedPhone).toBeNull();
-    const sent = await t.app.inject({
-      method: 'POST',
-      url: '/msbapi/v2/authentication/otp/generate',
-      payload: { otpId: challenge.otpId, channel: 'sms' },
-    });
-    expect(sent.json().code).toBe(-6);
+    const sent = await sendCode(challenge.otpId, 'sms');
+    expect(sent.code).toBe(-6);
     expect(await db().select().from(outbox).where(eq(outbox.kind, 'otp'))).toEqual([]);
   });
 });
@@ -208,34 +202,30 @@ describe('SMS offered only where texts can arrive', () => {
     await db().update(tenants).set({ requireEmailOtp: true }).where(eq(tenants.id, tenant.id));
     const challenge = await challengeFor(user.email);
     expect(challenge.maskedPhone).toBe(offered ? '********2345' : null);
-    const sent = await t.app.inject({
-      method: 'POST',
-      url: '/msbapi/v2/authentication/otp/generate',
-      payload: { otpId: challenge.otpId, channel: 'sms' },
-    });
-    expect(sent.json().code).toBe(offered ? 1 : -6);
+    const sent = await sendCode(challenge.otpId, 'sms');
+    expect(sent.code).toBe(offered ? 1 : -6);
   });
 });
 
 describe('POST /msbapi/v2/auth/otp/validate', () => {
-  const validate = (otpId: string) => t.app.inject({ method: 'POST', url: '/msbapi/v2/auth/otp/validate', payload: { otpId } });
+  const validate = (otpId: string) => inject(t.app, validateOtp, { body: { otpId } });
 
   it('describes an open challenge with the attempts left, and refuses it once spent or unknown (-196)', async () => {
     const { user, secret } = await enrolledUser();
     const challenge = await challengeFor(user.email);
     const open = await validate(challenge.otpId);
-    expect(open.json().data).toMatchObject({ otpId: challenge.otpId, method: 'totp', maskedEmail: challenge.maskedEmail, attemptsLeft: 5 });
+    expect(open.data).toMatchObject({ otpId: challenge.otpId, method: 'totp', maskedEmail: challenge.maskedEmail, attemptsLeft: 5 });
     await verify(challenge.otpId, '111111');
-    expect((await validate(challenge.otpId)).json().data.attemptsLeft).toBe(4);
+    expect((await validate(challenge.otpId)).data.attemptsLeft).toBe(4);
     await verify(challenge.otpId, await nextCode(secret));
-    expect((await validate(challenge.otpId)).json().code).toBe(-196);
-    expect((await validate('00000000-0000-4000-8000-000000000000')).json().code).toBe(-196);
+    expect((await validate(challenge.otpId)).code).toBe(-196);
+    expect((await validate('00000000-0000-4000-8000-000000000000')).code).toBe(-196);
   });
 
   it('answers -217 once the attempts are used up', async () => {
     const { user } = await enrolledUser();
     const challenge = await challengeFor(user.email);
     for (let i = 0; i < 5; i++) await verify(challenge.otpId, '111111');
-    expect((await validate(challenge.otpId)).json().code).toBe(-217);
+    expect((await validate(challenge.otpId)).code).toBe(-217);
   });
 });

@@ -1,11 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { DocumentSummary, EpakDetail, SigningReason, type TenantSettings, type WorkflowStateDefinition } from '@pakt/domain';
+import {
+  createEpak,
+  createReason,
+  DocumentSummary,
+  type EndpointInput,
+  EpakDetail,
+  exchangeEasyToken,
+  getEpak,
+  listReasons,
+  listWorkflowStates,
+  SigningReason,
+  startEpak,
+  type TenantSettings,
+  updateReason,
+} from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, outbox, reasons, tenantSettings } from '../../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
+import { inject } from '../../test/inject';
 import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
@@ -27,19 +42,18 @@ async function member(role: Role, tenant?: { id: string }): Promise<Who> {
   return { ...made, headers: { ...bearer(await signIn(t.app, made.user.email, GOOD_PASSWORD)), 'x-tenant-id': made.tenant.id } };
 }
 
-const inject = (method: 'GET' | 'POST' | 'PUT', url: string, headers: Headers, payload?: unknown) =>
-  t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+type ReasonChange = EndpointInput<typeof updateReason>['body'];
 
 async function list(who: Who): Promise<SigningReason[]> {
-  const res = await inject('GET', '/msbapi/v1/reasons', who.headers);
+  const res = await inject(t.app, listReasons, { as: who });
   expect(res.statusCode, res.body).toBe(200);
-  return SigningReason.array().parse(res.json().data.reasons);
+  return SigningReason.array().parse(res.data.reasons);
 }
 
-async function change(who: Who, body: Record<string, unknown>): Promise<SigningReason[]> {
-  const res = await inject('PUT', '/msbapi/v1/reasons', who.headers, body);
+async function change(who: Who, body: ReasonChange): Promise<SigningReason[]> {
+  const res = await inject(t.app, updateReason, { body, as: who });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().data.reasons;
+  return res.data.reasons;
 }
 
 /** Everything a refused request must leave as it was. */
@@ -81,9 +95,9 @@ describe('GET /msbapi/v1/reasons', () => {
 describe('POST and PUT /msbapi/v1/reasons', () => {
   it('adds, edits, disables, reorders and makes default, each recorded in the admin audit log', async () => {
     const A = await member('admin');
-    const created = await inject('POST', '/msbapi/v1/reasons', A.headers, { text: '  Reviewed by legal  ' });
+    const created = await inject(t.app, createReason, { body: { text: '  Reviewed by legal  ' }, as: A });
     expect(created.statusCode, created.body).toBe(200);
-    const legal = SigningReason.parse(created.json().data);
+    const legal = SigningReason.parse(created.data);
     expect(legal).toMatchObject({ key: null, text: 'Reviewed by legal', position: 5, enabled: true, isDefault: false });
 
     const [approve, agree, author, witness] = await list(A);
@@ -141,7 +155,8 @@ describe('POST and PUT /msbapi/v1/reasons', () => {
     ];
     // The schema's issues name the body's field (body.text), the command's the field itself.
     for (const [method, body, issuePath] of refusals) {
-      const res = await inject(method, '/msbapi/v1/reasons', A.headers, body);
+      // Raw: several of these bodies are ones the contract's types refuse (no text, isDefault false, not a uuid).
+      const res = await t.app.inject({ method, url: '/msbapi/v1/reasons', headers: A.headers, payload: body });
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json(), JSON.stringify(body)).toMatchObject({ code: -6, message: expect.any(String), issues: [expect.objectContaining({ path: expect.stringMatching(new RegExp(`(^|\\.)${issuePath}$`)) })] });
     }
@@ -153,8 +168,9 @@ describe('POST and PUT /msbapi/v1/reasons', () => {
     const B = await member('admin');
     const [theirs] = await list(B);
     const before = [await stateOf(A.tenant.id), await stateOf(B.tenant.id)];
-    for (const body of [{ reasonId: theirs!.reasonId, text: 'Taken over' }, { reasonId: theirs!.reasonId, isDefault: true }, { reasonId: randomUUID(), enabled: false }]) {
-      const res = await inject('PUT', '/msbapi/v1/reasons', A.headers, body);
+    const bodies: ReasonChange[] = [{ reasonId: theirs!.reasonId, text: 'Taken over' }, { reasonId: theirs!.reasonId, isDefault: true }, { reasonId: randomUUID(), enabled: false }];
+    for (const body of bodies) {
+      const res = await inject(t.app, updateReason, { body, as: A });
       expect(res.statusCode, res.body).toBe(404);
     }
     expect([await stateOf(A.tenant.id), await stateOf(B.tenant.id)]).toEqual(before);
@@ -165,18 +181,17 @@ describe('POST and PUT /msbapi/v1/reasons', () => {
     const custodian = await member('custodian', A.tenant);
     const [first] = await list(A);
     const before = await stateOf(A.tenant.id);
-    expect((await inject('POST', '/msbapi/v1/reasons', custodian.headers, { text: 'Mine' })).statusCode).toBe(403);
-    expect((await inject('PUT', '/msbapi/v1/reasons', custodian.headers, { reasonId: first!.reasonId, text: 'Mine' })).statusCode).toBe(403);
+    expect((await inject(t.app, createReason, { body: { text: 'Mine' }, as: custodian })).statusCode).toBe(403);
+    expect((await inject(t.app, updateReason, { body: { reasonId: first!.reasonId, text: 'Mine' }, as: custodian })).statusCode).toBe(403);
 
     const settings: TenantSettings = { showEditReasons: false };
     await t.database.db.insert(tenantSettings).values({ tenantId: A.tenant.id, settings }).onConflictDoUpdate({ target: tenantSettings.tenantId, set: { settings } });
-    for (const [method, body] of [
-      ['POST', { text: 'Off' }],
-      ['PUT', { reasonId: first!.reasonId, enabled: false }],
-    ] as const) {
-      const res = await inject(method, '/msbapi/v1/reasons', A.headers, body);
+    for (const res of [
+      await inject(t.app, createReason, { body: { text: 'Off' }, as: A }),
+      await inject(t.app, updateReason, { body: { reasonId: first!.reasonId, enabled: false }, as: A }),
+    ]) {
       expect(res.statusCode, res.body).toBe(403);
-      expect(res.json().code).toBe(-11);
+      expect(res.code).toBe(-11);
     }
     expect(await stateOf(A.tenant.id)).toBe(before);
     // The list stays readable: the ceremony needs it whatever the admin menu shows.
@@ -193,30 +208,34 @@ describe('the ceremony gets the enabled reasons in the ePak viewer', () => {
     await change(A, { reasonId: agree!.reasonId, enabled: false });
     await change(A, { reasonId: witness!.reasonId, isDefault: true });
 
+    // Multipart: the typed inject sends JSON and forms only.
     const upload = multipart(fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf')), 'plain.pdf');
     const uploaded = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...Owner.headers, ...upload.headers }, payload: upload.payload });
     const doc = DocumentSummary.parse(uploaded.json().data);
-    const states = (await inject('GET', '/msbapi/v1/workflow/states', Owner.headers)).json().data.states as WorkflowStateDefinition[];
+    const states = (await inject(t.app, listWorkflowStates, { as: Owner })).data.states;
     const external = `outside-${randomUUID().slice(0, 8)}@elsewhere.test`;
-    const composed = await inject('POST', '/msbapi/v2/epak', Owner.headers, {
-      subject: 'Reasons',
-      documentIds: [doc.documentId],
-      viewEnforced: false,
-      steps: [{ workflowStateId: states.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: [{ email: Signer.user.email }, { email: external }] }],
+    const composed = await inject(t.app, createEpak, {
+      body: {
+        subject: 'Reasons',
+        documentIds: [doc.documentId],
+        viewEnforced: false,
+        steps: [{ workflowStateId: states.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: [{ email: Signer.user.email }, { email: external }] }],
+      },
+      as: Owner,
     });
     expect(composed.statusCode, composed.body).toBe(200);
-    const { ePakId } = EpakDetail.parse(composed.json().data);
-    expect((await inject('POST', `/msbapi/v2/epaks/${ePakId}/start`, Owner.headers)).statusCode).toBe(200);
+    const { ePakId } = EpakDetail.parse(composed.data);
+    expect((await inject(t.app, startEpak, { params: { ePakId }, as: Owner })).statusCode).toBe(200);
 
-    const viewerOf = async (headers: Headers) => EpakDetail.parse((await inject('GET', `/msbapi/v2/epaks/${ePakId}`, headers)).json().data).viewer!;
+    const viewerOf = async (headers: Headers) => EpakDetail.parse((await inject(t.app, getEpak, { params: { ePakId }, headers })).data).viewer!;
     const expected = ['I sign as a witness', 'I approve this document', 'I am the author of this document'];
     expect((await viewerOf(Signer.headers)).reasons.map((r) => r.text)).toEqual(expected);
 
     const link = /\/emailsign\?token=([A-Za-z0-9_-]+)/.exec((await t.database.db.select().from(outbox).where(eq(outbox.recipient, external)))[0]!.body)![1]!;
-    const exchanged = await inject('GET', `/msbapi/v2/epaks/${link}/exchange`, {});
-    const linkHeaders = { authorization: `Bearer ${exchanged.json().data.accessToken}` };
+    const exchanged = await inject(t.app, exchangeEasyToken, { params: { easytoken: link } });
+    const linkHeaders = { authorization: `Bearer ${exchanged.data.accessToken}` };
     expect((await viewerOf(linkHeaders)).reasons.map((r) => r.text)).toEqual(expected);
     // The list endpoint itself is not a link session's: it reaches only its ePak.
-    expect((await inject('GET', '/msbapi/v1/reasons', linkHeaders)).statusCode).toBe(403);
+    expect((await inject(t.app, listReasons, { headers: linkHeaders })).statusCode).toBe(403);
   });
 });

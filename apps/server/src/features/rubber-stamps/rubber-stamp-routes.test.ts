@@ -1,8 +1,20 @@
-import { RUBBER_STAMP_MAX_SIZE_BYTES, RubberStamp } from '@pakt/domain';
+import {
+  deleteRubberStamp,
+  downloadRubberStampImage,
+  type EndpointInput,
+  filteredUsers,
+  listRubberStamps,
+  readProfile,
+  RUBBER_STAMP_MAX_SIZE_BYTES,
+  RubberStamp,
+  setUserPasscodeFlag,
+  shareRubberStamp,
+} from '@pakt/domain';
 import { and, eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, groupMembers, groups, memberships, rubberStamps, rubberStampShares, tenantSettings } from '../../platform/db/schema';
+import { inject } from '../../test/inject';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { signedInMember } from '../../test/app-factories';
 
@@ -46,6 +58,7 @@ function form(fields: Record<string, string>, file?: { bytes: Buffer; name: stri
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
+// Multipart (create and edit): the typed inject sends JSON and forms only.
 const send = (who: Who, method: 'POST' | 'PUT', fields: Record<string, string>, file?: { bytes: Buffer; name: string }) => {
   const body = form(fields, file);
   return t.app.inject({ method, url: '/msbapi/v2/rubberstamp', headers: { ...who.headers, ...body.headers }, payload: body.payload });
@@ -56,13 +69,13 @@ async function create(who: Who, name: string, bytes = png(120, 120)) {
   return RubberStamp.parse(res.json().data);
 }
 const list = async (who: Who) => {
-  const res = await t.app.inject({ method: 'GET', url: '/msbapi/v2/rubberstamp', headers: who.headers });
+  const res = await inject(t.app, listRubberStamps, { as: who });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().data as { stamps: RubberStamp[]; passcodeFlag: boolean; groups: { groupId: string; groupName: string }[] };
+  return res.data;
 };
-const share = (who: Who, body: object) => t.app.inject({ method: 'POST', url: '/msbapi/v2/rubberstamp/share', headers: who.headers, payload: body });
-const image = (who: Who, id: string) => t.app.inject({ method: 'GET', url: `/msbapi/v2/rubberstamp/${id}/image`, headers: who.headers });
-const remove = (who: Who, id: string) => t.app.inject({ method: 'DELETE', url: `/msbapi/v2/rubberstamp/${id}`, headers: who.headers });
+const share = (who: Who, body: EndpointInput<typeof shareRubberStamp>['body']) => inject(t.app, shareRubberStamp, { body, as: who });
+const image = (who: Who, id: string) => inject(t.app, downloadRubberStampImage, { params: { rubberStampId: id }, as: who });
+const remove = (who: Who, id: string) => inject(t.app, deleteRubberStamp, { params: { rubberStampId: id }, as: who });
 
 async function snapshot(tenantId: string) {
   const db = t.database.db;
@@ -99,9 +112,9 @@ afterAll(() => t.close());
 describe('the tenant flag', () => {
   it('closes every rubber-stamp call while it is off (-11), and opens them when on', async () => {
     const off = await member('custodian');
-    const refused = await t.app.inject({ method: 'GET', url: '/msbapi/v2/rubberstamp', headers: off.headers });
+    const refused = await inject(t.app, listRubberStamps, { as: off });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().code).toBe(-11);
+    expect(refused.code).toBe(-11);
     const upload = await send(off, 'POST', { name: 'x' }, { bytes: png(50, 50), name: 'x.png' });
     expect(upload.json().code).toBe(-11);
     expect(await t.database.db.select().from(rubberStamps).where(eq(rubberStamps.tenantId, off.tenant.id))).toEqual([]);
@@ -161,7 +174,7 @@ describe('keeping stamps', () => {
     const byOther = await send(Other, 'PUT', { rubberStampId: made.rubberStampId, name: 'Mine now' });
     expect(byOther.statusCode).toBe(404);
     const shareByA = await share(A, { rubberStampId: made.rubberStampId, userIds: [B.user.id] });
-    expect(shareByA.json().code).toBe(-11);
+    expect(shareByA.code).toBe(-11);
     const nothing = await send(Owner, 'PUT', { rubberStampId: made.rubberStampId });
     expect(nothing.json().code).toBe(-6);
     expect(await snapshot(Admin.tenant.id)).toBe(afterShare);
@@ -172,11 +185,11 @@ describe('keeping stamps', () => {
     const second = await create(Owner, 'Admin removes');
     await share(Owner, { rubberStampId: first.rubberStampId, userIds: [A.user.id] });
     const byA = await remove(A, first.rubberStampId);
-    expect(byA.json().code).toBe(-11);
+    expect(byA.code).toBe(-11);
     expect((await remove(Other, first.rubberStampId)).statusCode).toBe(404);
     expect((await remove(Owner, first.rubberStampId)).json()).toEqual({ code: 1, data: { deleted: true } });
     expect(await t.database.db.select().from(rubberStampShares).where(eq(rubberStampShares.stampId, first.rubberStampId))).toEqual([]);
-    expect((await remove(Admin, second.rubberStampId)).json().data).toEqual({ deleted: true });
+    expect((await remove(Admin, second.rubberStampId)).data).toEqual({ deleted: true });
     expect((await list(Owner)).stamps.map((s) => s.rubberStampId)).not.toContain(second.rubberStampId);
   });
 });
@@ -186,7 +199,7 @@ describe('sharing', () => {
     const stamp = await create(Owner, 'Group seal');
     const shared = await share(Owner, { rubberStampId: stamp.rubberStampId, userIds: [Loner.user.id, Owner.user.id], groupIds: [GroupId] });
     expect(shared.statusCode, shared.body).toBe(200);
-    const answer = RubberStamp.parse(shared.json().data);
+    const answer = RubberStamp.parse(shared.data);
     // The owner is never listed: they have their stamp anyway.
     expect(answer.sharedWith.users.map((u) => u.userId)).toEqual([Loner.user.id]);
     expect(answer.sharedWith.groups).toEqual([{ groupId: GroupId, groupName: 'Notaries' }]);
@@ -219,22 +232,21 @@ describe('sharing', () => {
     const foreignStamp = await share(Other, { rubberStampId: stamp.rubberStampId, userIds: [] });
     expect(foreignStamp.statusCode).toBe(404);
     const twice = await share(Owner, { rubberStampId: stamp.rubberStampId, userIds: [B.user.id, B.user.id] });
-    expect(twice.json().code).toBe(-6);
+    expect(twice.code).toBe(-6);
     expect(await snapshot(Admin.tenant.id)).toBe(before);
   });
 });
 
 describe('the passcode flag', () => {
-  const setFlag = (who: Who, userId: string, passcodeFlag: boolean) =>
-    t.app.inject({ method: 'PUT', url: `/msbapi/v2/users/${userId}/passcodeflag`, headers: who.headers, payload: { passcodeFlag } });
+  const setFlag = (who: Who, userId: string, passcodeFlag: boolean) => inject(t.app, setUserPasscodeFlag, { params: { userId }, body: { passcodeFlag }, as: who });
 
   it('is set and cleared by an admin, shown in the users list and to the member, and audited', async () => {
     const set = await setFlag(Admin, A.user.id, true);
     expect(set.statusCode, set.body).toBe(200);
-    expect(set.json().data).toMatchObject({ userId: A.user.id, passcodeFlag: true });
+    expect(set.data).toMatchObject({ userId: A.user.id, passcodeFlag: true });
     expect((await list(A)).passcodeFlag).toBe(true);
-    const users = await t.app.inject({ method: 'GET', url: '/msbapi/v1/filteredusers?filter=All&size=100', headers: Admin.headers });
-    const listed = (users.json().data.users as { userId: string; passcodeFlag: boolean }[]).find((u) => u.userId === A.user.id);
+    const users = await inject(t.app, filteredUsers, { query: { filter: 'All', size: 100 }, as: Admin });
+    const listed = users.data.users.find((u) => u.userId === A.user.id);
     expect(listed?.passcodeFlag).toBe(true);
     // Setting it again changes nothing and records nothing more.
     await setFlag(Admin, A.user.id, true);
@@ -244,11 +256,11 @@ describe('the passcode flag', () => {
       .where(and(eq(adminAuditLog.tenantId, Admin.tenant.id), eq(adminAuditLog.action, 'user_passcode_flag_changed')));
     expect(audit.map((row) => [row.targetId, row.details])).toEqual([[A.user.id, { passcodeFlag: true }]]);
     // The profile tells it too (spec §3 user info), for the tenant the request names.
-    const profile = await t.app.inject({ method: 'GET', url: '/msbapi/v1/users/profile', headers: A.headers });
-    expect(profile.json().data.passcodeFlag).toBe(true);
+    const profile = await inject(t.app, readProfile, { as: A });
+    expect(profile.data.passcodeFlag).toBe(true);
     const { 'x-tenant-id': _tenant, ...withoutTenant } = A.headers;
-    const plain = await t.app.inject({ method: 'GET', url: '/msbapi/v1/users/profile', headers: withoutTenant });
-    expect(plain.json().data).not.toHaveProperty('passcodeFlag');
+    const plain = await inject(t.app, readProfile, { headers: withoutTenant });
+    expect(plain.data).not.toHaveProperty('passcodeFlag');
     await setFlag(Admin, A.user.id, false);
     expect((await list(A)).passcodeFlag).toBe(false);
   });

@@ -1,7 +1,23 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DocumentSummary, EpakDetail, newTag, RUBBER_STAMP_SUB_TYPE, type Tag, type WorkflowStateDefinition } from '@pakt/domain';
+import {
+  createEpak,
+  createSignatureBlocks,
+  DocumentSummary,
+  downloadCeremonyRubberStampImage,
+  downloadEpakDocument,
+  type EndpointInput,
+  EpakDetail,
+  getEpak,
+  listWorkflowStates,
+  newTag,
+  RUBBER_STAMP_SUB_TYPE,
+  shareRubberStamp,
+  signEpakDocument,
+  startEpak,
+  type Tag,
+} from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +25,7 @@ import { epakActivities, epakDocumentRevisions, epakDocuments, groupMembers, gro
 import { CORPUS } from '../../test/audit-support';
 import { run } from '../../test/signing-support';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
+import { inject } from '../../test/inject';
 import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
@@ -44,9 +61,6 @@ async function member(role: 'admin' | 'custodian' | 'signer', tenant?: { id: str
   return { ...made, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } as Headers };
 }
 
-const inject = (method: 'GET' | 'POST' | 'PUT', url: string, headers: Headers, payload?: unknown) =>
-  t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-
 const SIG_A = '00000000-0000-4000-8000-00000000000a';
 const SIG_B = '00000000-0000-4000-8000-00000000000b';
 const STAMP_TAG_A = '00000000-0000-4000-8000-0000000000a5';
@@ -72,27 +86,30 @@ beforeAll(async () => {
     { groupId: group!.id, tenantId: owner.tenant.id, userId: B.user.id },
   ]);
 
-  // The owner's stamp, shared with G.
+  // The owner's stamp, shared with G (uploads are multipart: the typed inject sends JSON and forms only).
   const upload = multipart(redStamp(), 'seal.png');
   const made = await t.app.inject({ method: 'POST', url: '/msbapi/v2/rubberstamp', headers: { ...owner.headers, ...upload.headers }, payload: upload.payload });
   expect(made.statusCode, made.body).toBe(200);
   stampId = made.json().data.rubberStampId;
-  expect((await inject('POST', '/msbapi/v2/rubberstamp/share', owner.headers, { rubberStampId: stampId, groupIds: [group!.id] })).statusCode).toBe(200);
+  expect((await inject(t.app, shareRubberStamp, { body: { rubberStampId: stampId, groupIds: [group!.id] }, as: owner })).statusCode).toBe(200);
 
   // An ePak on a corpus file: A and B sign in one step; the custodian placed a stamp tag for A.
   const file = 'incremental-pdf20.pdf';
   const doc = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
   const uploaded = DocumentSummary.parse((await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...doc.headers }, payload: doc.payload })).json().data);
-  const states = (await inject('GET', '/msbapi/v1/workflow/states', owner.headers)).json().data.states as WorkflowStateDefinition[];
+  const states = (await inject(t.app, listWorkflowStates, { as: owner })).data.states;
   const sign = states.find((s) => s.type === 'SIGN')!.workflowStateId;
-  const composed = await inject('POST', '/msbapi/v2/epak', owner.headers, {
-    subject: 'Stamped deed',
-    documentIds: [uploaded.documentId],
-    viewEnforced: false,
-    steps: [{ workflowStateId: sign, recipients: [{ email: A.user.email }, { email: B.user.email }] }],
+  const composed = await inject(t.app, createEpak, {
+    body: {
+      subject: 'Stamped deed',
+      documentIds: [uploaded.documentId],
+      viewEnforced: false,
+      steps: [{ workflowStateId: sign, recipients: [{ email: A.user.email }, { email: B.user.email }] }],
+    },
+    as: owner,
   });
   expect(composed.statusCode, composed.body).toBe(200);
-  const epak = EpakDetail.parse(composed.json().data);
+  const epak = EpakDetail.parse(composed.data);
   epakId = epak.ePakId;
   documentId = epak.documents[0]!.documentId;
   const tag = (init: Parameters<typeof newTag>[0]) => newTag(init, { rotate: epak.documents[0]!.pages[0]!.rotate });
@@ -104,30 +121,32 @@ beforeAll(async () => {
     tag({ uuid: '00000000-0000-4000-8000-0000000000b1', type: 'reason', pageNumber: 1, positionX: 330, positionY: 160, userEmail: B.user.email }),
     tag({ uuid: STAMP_TAG_A, type: 'image', subType: RUBBER_STAMP_SUB_TYPE, pageNumber: 1, positionX: 40, positionY: 240, blockWidth: 100, blockHeight: 100, userEmail: A.user.email }),
   ];
-  const saved = await inject('POST', `/msbapi/v2/epaks/${epakId}/documents/${documentId}/signatureblocks`, owner.headers, { tags });
+  const saved = await inject(t.app, createSignatureBlocks, { params: { ePakId: epakId, documentId }, body: { tags }, as: owner });
   expect(saved.statusCode, saved.body).toBe(200);
-  const started = await inject('POST', `/msbapi/v2/epaks/${epakId}/start`, owner.headers);
+  const started = await inject(t.app, startEpak, { params: { ePakId: epakId }, as: owner });
   expect(started.statusCode, started.body).toBe(200);
 });
 afterAll(() => t.close());
 
-const signUrl = () => `/msbapi/v2/epaks/${epakId}/documents/${documentId}/sign`;
+const signAs = (who: { headers: Headers }, body: EndpointInput<typeof signEpakDocument>['body']) =>
+  inject(t.app, signEpakDocument, { params: { ePakId: epakId, documentId }, body, as: who });
 const revisions = () => t.database.db.select().from(epakDocumentRevisions).where(eq(epakDocumentRevisions.epakDocumentId, documentId));
 
 describe('the stamp chooser', () => {
   it('is offered to A, who has the passcode flag, and not to B, who has not', async () => {
-    const forA = (await inject('GET', `/msbapi/v2/epaks/${epakId}`, A.headers)).json().data.viewer;
+    const forA = (await inject(t.app, getEpak, { params: { ePakId: epakId }, as: A })).data.viewer!;
     expect(forA.rubberStamps).toEqual({ available: true, stamps: [{ rubberStampId: stampId, name: 'seal', width: 100, height: 100, owned: false }] });
-    const forB = (await inject('GET', `/msbapi/v2/epaks/${epakId}`, B.headers)).json().data.viewer;
+    const forB = (await inject(t.app, getEpak, { params: { ePakId: epakId }, as: B })).data.viewer!;
     expect(forB.rubberStamps).toEqual({ available: false, stamps: [] });
-    expect((await inject('GET', `/msbapi/v2/epaks/${epakId}/rubberstamps/${stampId}/image`, A.headers)).statusCode).toBe(200);
-    expect((await inject('GET', `/msbapi/v2/epaks/${epakId}/rubberstamps/${stampId}/image`, B.headers)).statusCode).toBe(404);
+    const image = { ePakId: epakId, rubberStampId: stampId };
+    expect((await inject(t.app, downloadCeremonyRubberStampImage, { params: image, as: A })).statusCode).toBe(200);
+    expect((await inject(t.app, downloadCeremonyRubberStampImage, { params: image, as: B })).statusCode).toBe(404);
   });
 });
 
 describe('signing with a stamp', () => {
   it('refuses B forcing a stamp through the API (-11), signing nothing', async () => {
-    const res = await inject('POST', signUrl(), B.headers, {
+    const res = await signAs(B, {
       values: [{ uuid: SIG_B, value: drawnSignature() }],
       rubberStamps: [{ rubberStampId: stampId, placement: { pageNumber: 1, positionX: 340, positionY: 50 } }],
     });
@@ -137,7 +156,7 @@ describe('signing with a stamp', () => {
   });
 
   it('refuses what no stamp may do: a stamp over a stamp, an upload into a stamp tag, an unknown stamp', async () => {
-    const overStamp = await inject('POST', signUrl(), A.headers, {
+    const overStamp = await signAs(A, {
       values: [{ uuid: SIG_A, value: drawnSignature() }],
       rubberStamps: [
         { rubberStampId: stampId, tagUuid: STAMP_TAG_A },
@@ -152,21 +171,21 @@ describe('signing with a stamp', () => {
         { path: 'rubberStamps.1', message: 'tagOverlappingError' },
       ],
     });
-    const uploaded = await inject('POST', signUrl(), A.headers, { values: [{ uuid: SIG_A, value: drawnSignature() }, { uuid: STAMP_TAG_A, value: drawnSignature() }] });
+    const uploaded = await signAs(A, { values: [{ uuid: SIG_A, value: drawnSignature() }, { uuid: STAMP_TAG_A, value: drawnSignature() }] });
     expect(uploaded.json()).toMatchObject({ code: -6, issues: [{ path: `values.${STAMP_TAG_A}` }] });
-    const unknown = await inject('POST', signUrl(), A.headers, {
+    const unknown = await signAs(A, {
       values: [{ uuid: SIG_A, value: drawnSignature() }],
       rubberStamps: [{ rubberStampId: '00000000-0000-4000-8000-000000000999', tagUuid: STAMP_TAG_A }],
     });
-    expect(unknown.json().code).toBe(-11);
-    const othersTag = await inject('POST', signUrl(), A.headers, { values: [{ uuid: SIG_A, value: drawnSignature() }], rubberStamps: [{ rubberStampId: stampId, tagUuid: SIG_B }] });
+    expect(unknown.code).toBe(-11);
+    const othersTag = await signAs(A, { values: [{ uuid: SIG_A, value: drawnSignature() }], rubberStamps: [{ rubberStampId: stampId, tagUuid: SIG_B }] });
     expect(othersTag.json()).toMatchObject({ code: -6, issues: [{ path: 'rubberStamps.0.tagUuid' }] });
     expect(await revisions()).toEqual([]);
   });
 
   it('lets A stamp over their own signature and into the stamp tag: one valid signature, and the page shows the stamp', async () => {
     // Over A's signature (40,60 – its default size): allowed, a stamp may cover a signature (§5).
-    const res = await inject('POST', signUrl(), A.headers, {
+    const res = await signAs(A, {
       values: [{ uuid: SIG_A, value: drawnSignature() }],
       rubberStamps: [
         { rubberStampId: stampId, placement: { pageNumber: 1, positionX: 60, positionY: 50, blockWidth: 90, blockHeight: 90 } },
@@ -174,7 +193,7 @@ describe('signing with a stamp', () => {
       ],
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ documentStatus: 'Signed', revision: 1 });
+    expect(res.data).toMatchObject({ documentStatus: 'Signed', revision: 1 });
 
     const [stored] = await t.database.db.select().from(epakDocuments).where(eq(epakDocuments.id, documentId));
     const stamps = (stored!.tags as Tag[]).filter((tag) => tag.subType === RUBBER_STAMP_SUB_TYPE);
@@ -187,7 +206,7 @@ describe('signing with a stamp', () => {
       { rubberStampId: stampId, name: 'seal' },
     ]);
 
-    const download = await inject('GET', `/msbapi/v2/epaks/${epakId}/documents/${documentId}/download`, owner.headers);
+    const download = await inject(t.app, downloadEpakDocument, { params: { ePakId: epakId, documentId }, as: owner });
     expect(download.statusCode).toBe(200);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-stamp-'));
     const file = path.join(dir, 'stamped.pdf');
