@@ -144,3 +144,21 @@ export function writeOnePageBody(pdf: TestPdfBuilder, page = '<</Type /Page /Par
   pdf.object(2, '<</Type /Pages /Kids [3 0 R] /Count 1>>');
   pdf.object(3, page);
 }
+
+/**
+ * A one-page document certified by its author at DocMDP level `p` (ISO 32000-1 §12.8.2.2): the
+ * catalog's /Perms names a signature whose reference says which changes are allowed. The
+ * signature's bytes are not real; the certification is read from the dictionaries alone.
+ */
+export function certifiedPdf(p: 1 | 2 | 3): Buffer {
+  const pdf = new TestPdfBuilder();
+  pdf.object(1, '<</Type /Catalog /Pages 2 0 R /Perms <</DocMDP 4 0 R>>>>');
+  pdf.object(2, '<</Type /Pages /Kids [3 0 R] /Count 1>>');
+  pdf.object(3, '<</Type /Page /Parent 2 0 R /MediaBox [0 0 612 792]>>');
+  pdf.object(
+    4,
+    `<</Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange [0 0 0 0] /Contents <00> /Reference [<</Type /SigRef /TransformMethod /DocMDP /TransformParams <</Type /TransformParams /P ${p} /V /1.2>>>>]>>`,
+  );
+  pdf.xrefTable([[0, { type: 'f' }], ...pdf.entriesFor([1, 2, 3, 4])], '<</Size 5 /Root 1 0 R>>');
+  return pdf.toBuffer();
+}

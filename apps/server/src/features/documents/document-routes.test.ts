@@ -16,7 +16,7 @@ import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { CORPUS } from '../../test/corpus';
 import { inject } from '../../test/inject';
-import { certifiedPdf } from '../../platform/pdf/test-pdf-builder';
+import { certifiedPdf } from '../../test/test-pdf-builder';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const corpus = (name: string) => fs.readFileSync(path.join(CORPUS, name));

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PdfEncryptionError, PdfStructureError } from './errors';
 import { cloneValue, decodeTextString, pdfName, pdfNumber, pdfRef, serializeIndirect, type PdfDict } from './objects';
 import { openPdfFile, type PdfFile } from './pdf-file';
-import { TestPdfBuilder, writeOnePageBody } from './test-pdf-builder';
+import { TestPdfBuilder, writeOnePageBody } from '../../test/test-pdf-builder';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-pdf-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

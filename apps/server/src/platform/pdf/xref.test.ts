@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PdfStructureError } from './errors';
 import { pdfName, pdfNumber, pdfRef } from './objects';
 import { openPdfFile } from './pdf-file';
-import { TestPdfBuilder, writeOnePageBody, type TestEntry } from './test-pdf-builder';
+import { TestPdfBuilder, writeOnePageBody, type TestEntry } from '../../test/test-pdf-builder';
 import { findStartxref, readXref } from './xref';
 
 function classicFile(eol = '\r\n') {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import { decodeTextString, type PdfString } from '../pdf/objects';
 import { openPdfFile } from '../pdf/pdf-file';
-import { certifiedPdf } from '../pdf/test-pdf-builder';
+import { certifiedPdf } from '../../test/test-pdf-builder';
 import { maxCmsSize, signDigest } from '../signing/cms';
 import { createSealFixture, nssDatabaseTrusting, run, type SealFixture } from '../../test/signing-support';
 import { shownSizeOfRect, textAppearance, type Rotation } from './appearance';
