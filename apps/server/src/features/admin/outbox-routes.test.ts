@@ -57,9 +57,9 @@ describe('reading the outbox', () => {
         expect.objectContaining({ subject: 'System', body: 'c', tenantName: null }),
       ]),
     );
-    const one = await t.app.inject({ method: 'GET', url: '/msbapi/v1/root/outbox?recipient=X@A.test', headers: bearer(grant) });
-    expect(one.json().data.messages.map((m: { recipient: string }) => m.recipient)).toEqual(expect.arrayContaining(['x@a.test']));
-    expect(new Set(one.json().data.messages.map((m: { recipient: string }) => m.recipient))).toEqual(new Set(['x@a.test']));
+    const one = await inject(t.app, systemOutbox, { query: { recipient: 'X@A.test' }, headers: bearer(grant) });
+    expect(one.data.messages.map((m) => m.recipient)).toEqual(expect.arrayContaining(['x@a.test']));
+    expect(new Set(one.data.messages.map((m) => m.recipient))).toEqual(new Set(['x@a.test']));
   });
 });
 
@@ -71,8 +71,8 @@ describe('with SMTP configured', () => {
       const token = `pkr_${'A'.repeat(43)}`;
       await queueEmail({ db: smtp.database.db, tenantId: null, to: 'z@c.test', subject: 'Reset', body: `Open https://x.test/resetpassword?token=${token} or use code 123456.`, kind: 'password-reset' });
       const grant = await signIn(smtp.app, root.email, GOOD_PASSWORD);
-      const res = await smtp.app.inject({ method: 'GET', url: '/msbapi/v1/root/outbox', headers: bearer(grant) });
-      const body = res.json().data.messages[0].body as string;
+      const res = await inject(smtp.app, systemOutbox, { headers: bearer(grant) });
+      const body = res.data.messages[0]!.body;
       expect(body).toBe('Open https://x.test/resetpassword?token=[hidden] or use code [hidden].');
     } finally {
       await smtp.close();
@@ -89,8 +89,8 @@ describe('with SMTP configured', () => {
         const root = await makeRoot(app.database.db);
         await queueSms({ db: app.database.db, tenantId: null, to: '+91 98450 12345', body: 'Pakt sign-in code: 654321.', kind: 'otp' });
         const grant = await signIn(app.app, root.email, GOOD_PASSWORD);
-        const res = await app.app.inject({ method: 'GET', url: '/msbapi/v1/root/outbox', headers: bearer(grant) });
-        const sms = (res.json().data.messages as { channel: string; body: string }[]).find((m) => m.channel === 'sms');
+        const res = await inject(app.app, systemOutbox, { headers: bearer(grant) });
+        const sms = res.data.messages.find((m) => m.channel === 'sms');
         expect(sms!.body).toBe(hidden ? 'Pakt sign-in code: [hidden].' : 'Pakt sign-in code: 654321.');
       } finally {
         await app.close();

@@ -71,6 +71,7 @@ function upload(who: Who, docTemplateId: string, csv: string, name = 'people.csv
     Buffer.from(csv),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
+  // Raw: the upload is multipart.
   return t.app.inject({ method: 'POST', url: '/msbapi/v1/bulkcompose/upload', headers: { ...who.headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
 }
 
@@ -295,8 +296,8 @@ describe('uploading a bulk file', () => {
     const outsider = await member('custodian');
     const before = await t.database.db.select().from(bulkComposeRuns);
     expect((await upload(outsider, template.id, [HEADER, ...goodRows('g')].join('\n'))).statusCode).toBe(404);
-    for (const url of [`/msbapi/v1/bulkcompose/runs/${run.runId}`, `/msbapi/v1/bulkcompose/runs/${run.runId}/failures`]) {
-      expect((await t.app.inject({ method: 'GET', url, headers: outsider.headers })).statusCode).toBe(404);
+    for (const endpoint of [getBulkComposeRun, downloadBulkComposeFailures]) {
+      expect((await inject(t.app, endpoint, { params: { runId: run.runId }, headers: outsider.headers })).statusCode).toBe(404);
     }
     // A colleague in the same tenant does not see someone else's run either.
     const colleague = await member('custodian', who.tenant);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { EpakActivity, exchangeEasyToken } from '@pakt/domain';
+import { downloadEpak, EpakActivity, exchangeEasyToken, getEpakActivity } from '@pakt/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../platform/db/database';
@@ -24,17 +24,17 @@ function auditEpak(options: Partial<Parameters<typeof buildAuditEpak>[0]> = {}) 
   return buildAuditEpak({ db: t.database.db, storage: t.context.storage, vault: t.context.vault, documents: ['plain-1p-pdftex.pdf', 'mixed-sizes-openoffice.pdf'], ...options });
 }
 
-const activityUrl = (epak: AuditEpak) => `/msbapi/v2/epaks/${epak.epakId}/activity`;
-const downloadUrl = (epak: AuditEpak) => `/msbapi/v2/epaks/${epak.epakId}/download`;
+const activity = (epak: AuditEpak, headers: Record<string, string>) => inject(t.app, getEpakActivity, { params: { ePakId: epak.epakId }, headers });
+const download = (epak: AuditEpak, headers: Record<string, string>) => inject(t.app, downloadEpak, { params: { ePakId: epak.epakId }, headers });
 
 describe('GET …/activity', () => {
   it('shows the chained log to the owner (with addresses) and to a recipient (without), and nobody else', async () => {
     t = await buildTestApp();
     const epak = await auditEpak();
     const owner = await headersOf(epak.owner.email, epak.tenant.id);
-    const res = await t.app.inject({ method: 'GET', url: activityUrl(epak), headers: owner });
+    const res = await activity(epak, owner);
     expect(res.statusCode, res.body).toBe(200);
-    const log = EpakActivity.parse(res.json().data);
+    const log = EpakActivity.parse(res.data);
     expect(log.chainValid).toBe(true);
     expect(log.entries.map((e) => e.action)).toEqual(['composed', 'started', 'reviewed', 'documentSigned', 'signed']);
     expect(log.entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
@@ -53,14 +53,14 @@ describe('GET …/activity', () => {
     expect(res.body).not.toContain('effects');
 
     const reviewer = await headersOf(epak.reviewer.email, epak.tenant.id);
-    const asReviewer = EpakActivity.parse((await t.app.inject({ method: 'GET', url: activityUrl(epak), headers: reviewer })).json().data);
+    const asReviewer = EpakActivity.parse((await activity(epak, reviewer)).data);
     expect(asReviewer.entries.map((e) => e.ip)).toEqual([null, null, null, null, null]);
     expect(asReviewer.entries.map((e) => e.hash)).toEqual(log.entries.map((e) => e.hash));
 
     const colleague = await makeMember(t.database.db, { role: 'admin', tenant: epak.tenant });
-    const outsider = await t.app.inject({ method: 'GET', url: activityUrl(epak), headers: await headersOf(colleague.user.email, epak.tenant.id) });
+    const outsider = await activity(epak, await headersOf(colleague.user.email, epak.tenant.id));
     expect(outsider.statusCode).toBe(404);
-    expect(outsider.json().code).toBe(-1);
+    expect(outsider.code).toBe(-1);
   });
 
   it('reports a chain that no longer verifies', async () => {
@@ -70,8 +70,8 @@ describe('GET …/activity', () => {
       .update(epakActivities)
       .set({ details: { comment: 'Fine by me' } })
       .where(and(eq(epakActivities.epakId, epak.epakId), eq(epakActivities.action, 'rejected')));
-    const res = await t.app.inject({ method: 'GET', url: activityUrl(epak), headers: await headersOf(epak.owner.email, epak.tenant.id) });
-    const log = EpakActivity.parse(res.json().data);
+    const res = await activity(epak, await headersOf(epak.owner.email, epak.tenant.id));
+    const log = EpakActivity.parse(res.data);
     expect(log.chainValid).toBe(false);
     expect(log.entries.at(-1)!.details).toEqual({ comment: 'Fine by me' });
   });
@@ -81,7 +81,7 @@ describe('GET …/download', () => {
   it('streams the zip with its length and name, each PDF as it is now plus the certificate', async () => {
     t = await buildTestApp();
     const epak = await auditEpak();
-    const res = await t.app.inject({ method: 'GET', url: downloadUrl(epak), headers: await headersOf(epak.reviewer.email, epak.tenant.id) });
+    const res = await download(epak, await headersOf(epak.reviewer.email, epak.tenant.id));
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toContain('filename="Sale deed, plot 14.zip"');
@@ -105,23 +105,23 @@ describe('GET …/download', () => {
     const token = new URL(link).searchParams.get('token')!;
     const exchanged = await inject(t.app, exchangeEasyToken, { params: { easytoken: token } });
     expect(exchanged.statusCode, exchanged.body).toBe(200);
-    const linkHeaders = { authorization: `Bearer ${exchanged.json().data.accessToken}` };
+    const linkHeaders = { authorization: `Bearer ${exchanged.data.accessToken}` };
 
-    const res = await t.app.inject({ method: 'GET', url: downloadUrl(epak), headers: linkHeaders });
+    const res = await download(epak, linkHeaders);
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toContain('filename="mixed-sizes-openoffice.pdf"');
     const original = fs.readFileSync(path.join(CORPUS, 'mixed-sizes-openoffice.pdf'));
     expect(res.rawPayload.equals(original)).toBe(true);
 
-    expect((await t.app.inject({ method: 'GET', url: activityUrl(epak), headers: linkHeaders })).statusCode).toBe(403);
+    expect((await activity(epak, linkHeaders)).statusCode).toBe(403);
   });
 
   it('tells a member who is neither owner nor recipient that the ePak does not exist', async () => {
     t = await buildTestApp();
     const epak = await auditEpak();
     const colleague = await makeMember(t.database.db, { role: 'custodian', tenant: epak.tenant });
-    const res = await t.app.inject({ method: 'GET', url: downloadUrl(epak), headers: await headersOf(colleague.user.email, epak.tenant.id) });
+    const res = await download(epak, await headersOf(colleague.user.email, epak.tenant.id));
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: -1 });
   });

@@ -1,4 +1,4 @@
-import { PHOTO_MAX_BYTES, type Role, filteredUsers } from '@pakt/domain';
+import { deleteUserPhoto, filteredUsers, getUserPhoto, PHOTO_MAX_BYTES, type Role } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, users } from '../../platform/db/schema';
@@ -14,6 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const getPhoto = (userId: string, headers: Record<string, string>) => inject(t.app, getUserPhoto, { params: { userId }, headers });
+const removePhoto = (userId: string, headers: Record<string, string>) => inject(t.app, deleteUserPhoto, { params: { userId }, headers });
+
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-and-the-rest')]);
 
 describe('profile photo', () => {
@@ -22,6 +25,7 @@ describe('profile photo', () => {
     const colleague = await makeMember(t.database.db, { tenant: owner.tenant });
     const stranger = await makeMember(t.database.db);
     const [mine, theirs, outsider] = await Promise.all([owner, colleague, stranger].map((m) => signIn(t.app, m.user.email, GOOD_PASSWORD)));
+    // Raw: uploads are multipart.
     const url = `/msbapi/v1/users/${owner.user.id}/photo`;
 
     const up = multipart(PNG, 'me.png', 'image/png');
@@ -30,26 +34,27 @@ describe('profile photo', () => {
     expect(res.json().data.hasPhoto).toBe(true);
 
     for (const grant of [mine!, theirs!]) {
-      const got = await t.app.inject({ method: 'GET', url, headers: bearer(grant) });
+      const got = await getPhoto(owner.user.id, bearer(grant));
       expect(got.statusCode).toBe(200);
       expect(got.headers['content-type']).toBe('image/png');
       expect(got.rawPayload.equals(PNG)).toBe(true);
     }
-    expect((await t.app.inject({ method: 'GET', url, headers: bearer(outsider!) })).statusCode).toBe(404);
+    expect((await getPhoto(owner.user.id, bearer(outsider!))).statusCode).toBe(404);
 
     // Nobody uploads or deletes someone else's photo.
     const other = multipart(PNG, 'me.png', 'image/png');
     expect((await t.app.inject({ method: 'POST', url, headers: { ...bearer(theirs!), ...other.headers }, payload: other.payload })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'DELETE', url, headers: bearer(theirs!) })).statusCode).toBe(404);
+    expect((await removePhoto(owner.user.id, bearer(theirs!))).statusCode).toBe(404);
 
-    const deleted = await t.app.inject({ method: 'DELETE', url, headers: bearer(mine!) });
-    expect(deleted.json().data.hasPhoto).toBe(false);
-    expect((await t.app.inject({ method: 'GET', url, headers: bearer(mine!) })).statusCode).toBe(404);
+    const deleted = await removePhoto(owner.user.id, bearer(mine!));
+    expect(deleted.data.hasPhoto).toBe(false);
+    expect((await getPhoto(owner.user.id, bearer(mine!))).statusCode).toBe(404);
   });
 
   it('refuses what is not a PNG or JPEG, whatever it claims, and anything over 1 MB, keeping the old photo', async () => {
     const owner = await makeMember(t.database.db);
     const grant = await signIn(t.app, owner.user.email, GOOD_PASSWORD);
+    // Raw: uploads are multipart.
     const url = `/msbapi/v1/users/${owner.user.id}/photo`;
     const first = multipart(PNG, 'me.png', 'image/png');
     await t.app.inject({ method: 'POST', url, headers: { ...bearer(grant), ...first.headers }, payload: first.payload });
@@ -72,14 +77,15 @@ describe('profile photo', () => {
 
 describe('an admin removing a member\'s photo', () => {
   type Member = Awaited<ReturnType<typeof makeMember>>;
-  const urlOf = (who: Member) => `/msbapi/v1/users/${who.user.id}/photo`;
+  // Raw: uploads are multipart.
+  const uploadUrlOf = (who: Member) => `/msbapi/v1/users/${who.user.id}/photo`;
 
   /** A member who has uploaded a photo themselves. */
   async function withPhoto(role: Role, tenant?: { id: string }) {
     const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}) });
     const grant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
     const up = multipart(PNG, 'me.png', 'image/png');
-    const res = await t.app.inject({ method: 'POST', url: urlOf(made), headers: { ...bearer(grant), ...up.headers }, payload: up.payload });
+    const res = await t.app.inject({ method: 'POST', url: uploadUrlOf(made), headers: { ...bearer(grant), ...up.headers }, payload: up.payload });
     expect(res.statusCode, res.body).toBe(200);
     return { ...made, grant };
   }
@@ -96,20 +102,20 @@ describe('an admin removing a member\'s photo', () => {
   it('removes a member\'s photo, answers their updated info and records who did it', async () => {
     const admin = await signedIn('admin');
     const member = await withPhoto('custodian', admin.tenant);
-    const res = await t.app.inject({ method: 'DELETE', url: urlOf(member), headers: admin.headers });
+    const res = await removePhoto(member.user.id, admin.headers);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ id: member.user.id, email: member.user.email, hasPhoto: false });
+    expect(res.data).toMatchObject({ id: member.user.id, email: member.user.email, hasPhoto: false });
     expect(await photoOf(member)).toBeNull();
-    expect((await t.app.inject({ method: 'GET', url: urlOf(member), headers: bearer(member.grant) })).statusCode).toBe(404);
+    expect((await getPhoto(member.user.id, bearer(member.grant))).statusCode).toBe(404);
     const audit = await auditOf(admin.tenant.id);
     expect(audit.map((e) => [e.action, e.actorId, e.targetType, e.targetId, e.targetLabel])).toEqual([
       ['user_photo_removed', admin.user.id, 'user', member.user.id, member.user.email],
     ]);
 
     // Gone already: the same answer, and nothing more to record.
-    const again = await t.app.inject({ method: 'DELETE', url: urlOf(member), headers: admin.headers });
+    const again = await removePhoto(member.user.id, admin.headers);
     expect(again.statusCode).toBe(200);
-    expect(again.json().data.hasPhoto).toBe(false);
+    expect(again.data.hasPhoto).toBe(false);
     expect(await auditOf(admin.tenant.id)).toHaveLength(1);
   });
 
@@ -124,9 +130,9 @@ describe('an admin removing a member\'s photo', () => {
 
   it('lets an admin remove their own with or without a tenant header, as anyone may, unrecorded', async () => {
     const admin = await withPhoto('admin');
-    const res = await t.app.inject({ method: 'DELETE', url: urlOf(admin), headers: { ...bearer(admin.grant), 'x-tenant-id': admin.tenant.id } });
+    const res = await removePhoto(admin.user.id, { ...bearer(admin.grant), 'x-tenant-id': admin.tenant.id });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.hasPhoto).toBe(false);
+    expect(res.data.hasPhoto).toBe(false);
     expect(await auditOf(admin.tenant.id)).toEqual([]);
   });
 
@@ -134,9 +140,9 @@ describe('an admin removing a member\'s photo', () => {
     const admin = await signedIn('admin');
     const superAdmin = await withPhoto('super_admin', admin.tenant);
     const before = await photoOf(superAdmin);
-    const res = await t.app.inject({ method: 'DELETE', url: urlOf(superAdmin), headers: admin.headers });
+    const res = await removePhoto(superAdmin.user.id, admin.headers);
     expect(res.statusCode).toBe(403);
-    expect(res.json().code).toBe(-11);
+    expect(res.code).toBe(-11);
     expect(await photoOf(superAdmin)).toBe(before);
     expect(await auditOf(admin.tenant.id)).toEqual([]);
   });
@@ -146,11 +152,11 @@ describe('an admin removing a member\'s photo', () => {
     const stranger = await withPhoto('signer');
     const before = await photoOf(stranger);
     // Named in the admin's own tenant, where the stranger is not a member.
-    const own = await t.app.inject({ method: 'DELETE', url: urlOf(stranger), headers: admin.headers });
+    const own = await removePhoto(stranger.user.id, admin.headers);
     expect(own.statusCode).toBe(404);
     expect(own.json()).toEqual({ code: -1, data: null, message: 'Not found.' });
     // Named in the stranger's tenant, which the admin does not belong to.
-    const theirs = await t.app.inject({ method: 'DELETE', url: urlOf(stranger), headers: { ...admin.headers, 'x-tenant-id': stranger.tenant.id } });
+    const theirs = await removePhoto(stranger.user.id, { ...admin.headers, 'x-tenant-id': stranger.tenant.id });
     expect(theirs.statusCode).toBe(404);
     expect(await photoOf(stranger)).toBe(before);
     expect(await auditOf(admin.tenant.id)).toEqual([]);
@@ -161,11 +167,11 @@ describe('an admin removing a member\'s photo', () => {
     const custodian = await signedIn('custodian');
     const colleague = await withPhoto('signer', custodian.tenant);
     const before = await photoOf(colleague);
-    const inTenant = await t.app.inject({ method: 'DELETE', url: urlOf(colleague), headers: custodian.headers });
+    const inTenant = await removePhoto(colleague.user.id, custodian.headers);
     expect(inTenant.statusCode).toBe(403);
-    expect(inTenant.json().code).toBe(-11);
+    expect(inTenant.code).toBe(-11);
     const { 'x-tenant-id': _, ...noTenant } = custodian.headers;
-    expect((await t.app.inject({ method: 'DELETE', url: urlOf(colleague), headers: noTenant })).statusCode).toBe(404);
+    expect((await removePhoto(colleague.user.id, noTenant)).statusCode).toBe(404);
     expect(await photoOf(colleague)).toBe(before);
     expect(await auditOf(custodian.tenant.id)).toEqual([]);
   });

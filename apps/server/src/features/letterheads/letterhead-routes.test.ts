@@ -122,6 +122,7 @@ describe('uploading a letterhead', () => {
   });
 
   it('refuses a request without the file field', async () => {
+    // Raw: a multipart body with no file in it, which the contract would not send.
     const res = await t.app.inject({
       method: 'POST',
       url: '/msbapi/v1/letterheadtemplate',

@@ -1,6 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DocumentSummary, EpakDetail, notificationTopic, SOCKET_CLOSE_CODES, type TokenGrant, type WorkflowStateDefinition, exchangeEasyToken } from '@pakt/domain';
+import {
+  createEpak,
+  DocumentSummary,
+  type Endpoint,
+  type EndpointInput,
+  EpakDetail,
+  exchangeEasyToken,
+  listNotifications,
+  listWorkflowStates,
+  logout,
+  notificationTopic,
+  refreshToken,
+  SOCKET_CLOSE_CODES,
+  startEpak,
+  type TokenGrant,
+} from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -52,26 +67,29 @@ async function person(role: 'signer' | 'custodian' | 'registrar', tenant?: { id:
   return { ...made, grant, topic: notificationTopic(made.user.id, made.tenant.id), headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
 }
 
-async function ok(method: 'GET' | 'POST' | 'PUT', url: string, headers: Record<string, string>, payload?: unknown) {
-  const res = await t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
-  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
-  return res.json().data;
+async function ok<E extends Endpoint>(endpoint: E, headers: Record<string, string>, input: EndpointInput<E> = {} as EndpointInput<E>) {
+  const res = await inject(t.app, endpoint, { ...input, headers });
+  expect(res.statusCode, `${endpoint.method} ${endpoint.path}: ${res.body}`).toBe(200);
+  return res.data;
 }
 
 /** Composes and starts an ePak of one SIGN step through the API. */
 async function sendEpak(owner: Person, recipients: string[], subject = 'Lease of flat 3B') {
   const body = multipart(fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf')), 'plain-1p-pdftex.pdf');
+  // Raw: the upload is multipart.
   const uploaded = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...body.headers }, payload: body.payload });
   const doc = DocumentSummary.parse(uploaded.json().data);
-  const states = (await ok('GET', '/msbapi/v1/workflow/states', owner.headers)).states as WorkflowStateDefinition[];
+  const states = (await ok(listWorkflowStates, owner.headers)).states;
   const draft = EpakDetail.parse(
-    await ok('POST', '/msbapi/v2/epak', owner.headers, {
-      subject,
-      documentIds: [doc.documentId],
-      steps: [{ workflowStateId: states.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: recipients.map((email) => ({ email })) }],
+    await ok(createEpak, owner.headers, {
+      body: {
+        subject,
+        documentIds: [doc.documentId],
+        steps: [{ workflowStateId: states.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: recipients.map((email) => ({ email })) }],
+      },
     }),
   );
-  return EpakDetail.parse(await ok('POST', `/msbapi/v2/epaks/${draft.ePakId}/start`, owner.headers));
+  return EpakDetail.parse(await ok(startEpak, owner.headers, { params: { ePakId: draft.ePakId } }));
 }
 
 /** Writes one notification for `userId` about `epakId` in a transaction of its own. */
@@ -106,7 +124,7 @@ describe('the notification socket', () => {
       notification: { notificationType: 'signRequest', epak: { id: epak.ePakId, subject: 'Lease of flat 3B' }, title: 'Please sign: Lease of flat 3B', isRead: false },
     });
     // What the list answers is the same notification.
-    const listed = await ok('GET', '/msbapi/v2/notifications', signer.headers);
+    const listed = await ok(listNotifications, signer.headers);
     expect(listed.items[0]).toEqual(frame.type === 'message' ? frame.notification : null);
   });
 
@@ -123,7 +141,7 @@ describe('the notification socket', () => {
     const second = await socket.next();
     expect([first.type, second.type]).toEqual(['message', 'message']);
     const ids = [first, second].map((frame) => (frame.type === 'message' ? frame.notification.id : null));
-    const listed = await ok('GET', '/msbapi/v2/notifications', signer.headers);
+    const listed = await ok(listNotifications, signer.headers);
     // Newest first there: the two committed, after the sign request; nothing of the rolled-back one.
     expect(listed.items.map((n: { id: string }) => n.id)).toEqual([...ids.reverse(), expect.any(String)]);
     expect(socket.pending()).toEqual([]);
@@ -177,6 +195,7 @@ describe('the notification socket', () => {
     const member = await person('signer');
     await t.database.db.insert(tenantSettings).values({ tenantId: member.tenant.id, settings: { bindSessionToAddress: true } });
     const signInFrom = async (remoteAddress: string) => {
+      // Raw: the sign-in comes from a chosen remoteAddress, which inject() cannot set.
       const res = await t.app.inject({
         method: 'POST',
         url: '/msbapi/v1/authenticate',
@@ -238,7 +257,7 @@ describe('the notification socket', () => {
     const epak = await sendEpak(owner, [signer.user.email]);
     const socket = await open();
     await socket.connect(signer.grant.accessToken, signer.tenant.id, signer.topic);
-    await ok('POST', '/msbapi/v1/logout', bearer(signer.grant));
+    await ok(logout, bearer(signer.grant));
     await notify(epak.ePakId, signer.user.id);
     expect(await socket.next()).toMatchObject({ type: 'error', code: -5 });
     expect((await socket.waitClosed()).code).toBe(SOCKET_CLOSE_CODES.authFailed);
@@ -273,7 +292,7 @@ describe('the notification socket', () => {
     const socket = await open();
     await socket.connect(signer.grant.accessToken, signer.tenant.id, signer.topic);
     // A refresh rotates the token the socket connected with; the client sends the new one.
-    const renewed = (await ok('POST', '/msbapi/public/token/refresh', {}, { clientId: 'MSB3', refreshToken: signer.grant.refreshToken })) as TokenGrant;
+    const renewed = await ok(refreshToken, {}, { body: { clientId: 'MSB3', refreshToken: signer.grant.refreshToken } });
     socket.send({ type: 'connect', accessToken: renewed.accessToken, tenantId: signer.tenant.id });
     expect(await socket.next()).toEqual({ type: 'connected', userId: signer.user.id, tenantId: signer.tenant.id });
     await notify(epak.ePakId, signer.user.id);
@@ -322,7 +341,7 @@ describe('the limits of a hub', () => {
     const signer = await person('signer');
     const socket = await open(url);
     await socket.connect(signer.grant.accessToken, signer.tenant.id, signer.topic);
-    await ok('POST', '/msbapi/v1/logout', bearer(signer.grant));
+    await ok(logout, bearer(signer.grant));
     expect(await socket.next()).toMatchObject({ type: 'error', code: -5 });
     expect((await socket.waitClosed()).code).toBe(SOCKET_CLOSE_CODES.authFailed);
   });
