@@ -4,7 +4,7 @@ import { recordAdminAction } from '../../platform/audit-log';
 import type { Db } from '../../platform/db/database';
 import { adminAuditLog, memberships, users } from '../../platform/db/schema';
 import { queueEmail } from '../../platform/mail/outbox';
-import type { FileStorage } from '../../platform/storage/file-storage';
+import { FileNotFoundError, type FileStorage } from '../../platform/storage/file-storage';
 import { readCurrentDocument, StoredDocumentMismatch, verifyCurrentDocument, type RevisionRow } from './revisions';
 
 /** One alert per document and day: every refused download is not news to the administrators. */
@@ -12,7 +12,7 @@ const ALERT_INTERVAL_MS = 24 * 3600_000;
 
 /**
  * A stored document does not hash to what was recorded when it was written (a flipped bit on
- * disk, a blob replaced behind Pakt's back). It is not served: the log of the tenant's
+ * disk, a blob replaced behind Pakt's back), or a part of it is gone from the store. It is not served: the log of the tenant's
  * administration records it and its administrators are mailed, once a day per document, in one
  * transaction; the caller gets -228 with a message that says why. Nothing secret is in the mail.
  */
@@ -94,7 +94,8 @@ async function servable<T>(options: ServeOptions, read: () => Promise<T>): Promi
   try {
     return await read();
   } catch (error) {
-    if (!(error instanceof StoredDocumentMismatch)) throw error;
+    // A part gone from the store is as unservable as a changed one, and as much the admins' concern.
+    if (!(error instanceof StoredDocumentMismatch || error instanceof FileNotFoundError)) throw error;
     const { db, tenantId, actorId, epak, doc } = options;
     throw await refuseTamperedDocument({ db, tenantId, actorId, epak, document: { id: doc.id, name: doc.name } });
   }
