@@ -8,11 +8,12 @@ import {
   type DocumentTemplate,
 } from '@pakt/domain';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callApi } from '../../api/client';
 import { useTenantConfiguration } from '../../api/tenant-queries';
 import { useSession } from '../../api/session-store';
+import { useRevealRefusal } from '../../ui/use-reveal-refusal';
 import { checkCompose, emptyCompose, type ComposeDraft, type ComposeErrors } from './compose-draft';
 import { composeErrorsByPath } from './compose-error-paths';
 import { composeStepActions } from './compose-step-actions';
@@ -45,23 +46,14 @@ export function useComposeForm() {
   const [docTemplate, setDocTemplate] = useState<DocumentTemplate | null>(null);
   // A refusal no field can show, above the button.
   const [formError, setFormError] = useState<Message | undefined>(undefined);
-  const formRef = useRef<HTMLFormElement>(null);
-  const [refusals, setRefusals] = useState(0);
+  const { formRef, reveal } = useRevealRefusal();
   const refuse = (errors: ComposeErrors) => {
     // Mantine's inputs show an error as given, so each is translated as it is placed.
     const byPath = composeErrorsByPath(form.getValues(), errors);
     form.setErrors(Object.fromEntries(Object.entries(byPath).map(([path, message]) => [path, messageText(t, message)])));
     setFormError(errors.form);
-    setRefusals((count) => count + 1);
+    reveal();
   };
-
-  useEffect(() => {
-    if (refusals === 0) return;
-    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-invalid="true"], [role="alert"]');
-    if (!first) return;
-    first.scrollIntoView?.({ block: 'center' });
-    if (first.matches('input, select, textarea')) first.focus({ preventScroll: true });
-  }, [refusals]);
 
   const states = useQuery({
     queryKey: workflowQueryKeys.states(tenantUuid),

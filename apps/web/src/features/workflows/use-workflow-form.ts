@@ -8,9 +8,10 @@ import {
   type WorkflowTemplateInput,
 } from '@pakt/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../../api/client';
+import { useRevealRefusal } from '../../ui/use-reveal-refusal';
 import { messageText } from './form-text';
 import {
   addPending,
@@ -62,26 +63,14 @@ export function useWorkflowForm({ template, listKey, onSaved, onBusy }: Workflow
   });
   // A refusal no field can show, above the buttons.
   const [formError, setFormError] = useState<Message | undefined>(undefined);
-  const formRef = useRef<HTMLFormElement>(null);
-  // Counts refusals, so each one brings its first problem into view, even if it is the same as before.
-  const [refusals, setRefusals] = useState(0);
+  const { formRef, reveal } = useRevealRefusal();
   const refuse = (errors: DraftErrors) => {
     // Mantine's inputs show an error as given, so each is translated as it is placed.
     const byPath = errorsByPath(form.getValues(), errors);
     form.setErrors(Object.fromEntries(Object.entries(byPath).map(([path, message]) => [path, messageText(t, message)])));
     setFormError(errors.form);
-    setRefusals((count) => count + 1);
+    reveal();
   };
-
-  useEffect(() => {
-    if (refusals === 0) return;
-    // The drawer scrolls: a refusal at the name or a recipient may be out of sight after pressing Save.
-    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-invalid="true"], [role="alert"]');
-    if (!first) return;
-    // Centred rather than merely reached, so the field's label is not left under the drawer's header.
-    first.scrollIntoView?.({ block: 'center' });
-    if (first.matches('input, select, textarea')) first.focus({ preventScroll: true });
-  }, [refusals]);
 
   const save = useMutation({
     mutationFn: ({ body }: Submission) =>
