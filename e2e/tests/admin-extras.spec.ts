@@ -2,7 +2,9 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import fs from 'node:fs';
 import { crc32, deflateSync } from 'node:zlib';
-import { addSuperAdmin, apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, inviteAndRegister, keepScreenshot, menuItems, signUpAndConfirm } from './support';
+import { getUserPhoto, listAdminAudit, readProfile, updateTenantSettings, uploadUserPhoto } from '@pakt/domain';
+import { call, callData } from './api';
+import { addSuperAdmin, apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, inviteAndRegister, keepScreenshot, menuItems, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const ws = en.workflowStatesAdmin;
@@ -77,20 +79,19 @@ test('a super admin shows Edit workflow states; the admin renames and reorders a
   let adminHeaders: Record<string, string> = {};
   let bossHeaders: Record<string, string> = {};
   const setShowStates = async (on: boolean) =>
-    apiData(await request.put('/msbapi/v2/settings', { headers: bossHeaders, data: { settings: { showEditWorkflowStates: on } } }));
+    callData(request, updateTenantSettings, { headers: bossHeaders, body: { settings: { showEditWorkflowStates: on } } });
 
   await test.step('an organisation with its admin, a member with a photo, and a super admin', async () => {
     await signUpAndConfirm(page, request, admin);
     adminHeaders = await apiHeadersOf(request, admin.email, admin.password);
     await inviteAndRegister(request, adminHeaders, member, 'signer');
     const memberHeaders = await apiHeadersOf(request, member.email, member.password);
-    const me = await apiData<{ id: string }>(await request.get('/msbapi/v1/users/profile', { headers: memberHeaders }));
-    await apiData(
-      await request.post(`/msbapi/v1/users/${me.id}/photo`, {
-        headers: { authorization: memberHeaders.authorization! },
-        multipart: { file: { name: 'vikram.png', mimeType: 'image/png', buffer: gradientPng(96) } },
-      }),
-    );
+    const me = await callData(request, readProfile, { headers: memberHeaders });
+    await callData(request, uploadUserPhoto, {
+      headers: { authorization: memberHeaders.authorization! },
+      params: { userId: me.id },
+      file: { name: 'vikram.png', mimeType: 'image/png', buffer: gradientPng(96) },
+    });
     await addSuperAdmin(request, adminHeaders['x-tenant-id']!, boss);
     bossHeaders = await apiHeadersOf(request, boss.email, boss.password);
   });
@@ -164,11 +165,9 @@ test('a super admin shows Edit workflow states; the admin renames and reorders a
   });
 
   await test.step('every change is in the audit log, with who made it', async () => {
-    const log = await apiData<{ items: { action: string; targetLabel: string; actor: { email: string } }[] }>(
-      await request.get('/msbapi/v2/admin/audit', { headers: adminHeaders }),
-    );
+    const log = await callData(request, listAdminAudit, { headers: adminHeaders });
     const stateChanges = log.items.filter((entry) => entry.action.startsWith('workflow_state_'));
-    expect(stateChanges.map((entry) => [entry.action, entry.targetLabel, entry.actor.email])).toEqual([
+    expect(stateChanges.map((entry) => [entry.action, entry.targetLabel, entry.actor?.email])).toEqual([
       ['workflow_state_created', 'Notary witness', admin.email],
       ['workflow_state_moved', 'Legal review', admin.email],
       ['workflow_state_changed', 'Legal review', admin.email],
@@ -203,12 +202,10 @@ test('a super admin shows Edit workflow states; the admin renames and reorders a
 
   await test.step('the photo is gone for its owner too, and the removal is in the audit log', async () => {
     const memberHeaders = await apiHeadersOf(request, member.email, member.password);
-    const me = await apiData<{ id: string; hasPhoto: boolean }>(await request.get('/msbapi/v1/users/profile', { headers: memberHeaders }));
+    const me = await callData(request, readProfile, { headers: memberHeaders });
     expect(me.hasPhoto).toBe(false);
-    expect((await request.get(`/msbapi/v1/users/${me.id}/photo`, { headers: memberHeaders })).status()).toBe(404);
-    const log = await apiData<{ items: { action: string; targetLabel: string }[] }>(
-      await request.get('/msbapi/v2/admin/audit?action=user_photo_removed', { headers: adminHeaders }),
-    );
+    expect((await call(request, getUserPhoto, { headers: memberHeaders, params: { userId: me.id } })).status()).toBe(404);
+    const log = await callData(request, listAdminAudit, { headers: adminHeaders, query: { action: 'user_photo_removed' } });
     expect(log.items.map((entry) => entry.targetLabel)).toEqual([member.email]);
   });
 });

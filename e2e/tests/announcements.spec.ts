@@ -1,7 +1,9 @@
-import type { APIRequestContext, Browser, Page, TestInfo } from '@playwright/test';
+import type { Browser, Page, TestInfo } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { fileURLToPath } from 'node:url';
-import { apiHeadersOf, bundles, ensureRoot, expectNoHorizontalOverflow, fieldLabelled, h1, keepScreenshot, linkIn, ROOT, rootMail, signInWith, signUpAndConfirm } from './support';
+import { authenticate, createInstanceAnnouncement, currentAnnouncements, deleteInstanceAnnouncement, inviteUsers, type EndpointData } from '@pakt/domain';
+import { callData } from './api';
+import { apiHeadersOf, bundles, ensureRoot, expectNoHorizontalOverflow, fieldLabelled, h1, keepScreenshot, linkIn, registerFromInvitation, ROOT, rootMail, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const a = en.announcements;
@@ -20,11 +22,6 @@ async function captureBoth(page: Page, name: string): Promise<void> {
     await keepScreenshot(page, { path: `${screenshotDir}${device}-${name}.png`, fullPage: true });
   }
   if (original) await page.setViewportSize(original);
-}
-
-async function data<T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { data: T }).data;
 }
 
 const banner = (page: Page) => page.getByRole('region', { name: a.region });
@@ -59,22 +56,10 @@ test('an admin announces something now and something later; a member sees only w
   await test.step('an organisation with its admin and a member', async () => {
     await signUpAndConfirm(page, request, admin);
     adminHeaders = await apiHeadersOf(request, admin.email, admin.password);
-    await data(await request.post('/msbapi/v1/users/invite', { headers: adminHeaders, data: { users: [{ email: member.email, firstName: member.firstName, lastName: member.lastName, role: 'signer' }] } }));
+    await callData(request, inviteUsers, { headers: adminHeaders, body: { users: [{ email: member.email, firstName: member.firstName, lastName: member.lastName, role: 'signer' }] } });
     // Root hands the invitation on: this install sends no mail, and the admin's outbox shows no text.
     const invitation = linkIn(await rootMail(request, { recipient: member.email }));
-    await data(
-      await request.post('/msbapi/public/users/registerusertenant', {
-        data: {
-          userEmail: member.email,
-          firstName: member.firstName,
-          lastName: member.lastName,
-          newPassword: member.password,
-          confirmPassword: member.password,
-          inviteCode: invitation.searchParams.get('invite'),
-          tenantUuid: invitation.searchParams.get('tenant'),
-        },
-      }),
-    );
+    await registerFromInvitation(request, invitation, member);
   });
 
   await test.step('the admin publishes one starting now and one starting tomorrow', async () => {
@@ -114,25 +99,23 @@ test('an admin announces something now and something later; a member sees only w
     // Closed, it stays closed for the session.
     await banner(memberPage).getByRole('button', { name: a.dismiss }).click();
     await expect(memberPage.getByText(now)).toHaveCount(0);
-    const checked = memberPage.waitForResponse((response) => response.url().endsWith('/msbapi/public/announcements'));
+    const checked = memberPage.waitForResponse((response) => response.url().endsWith(currentAnnouncements.path));
     await memberPage.reload();
-    expect(((await (await checked).json()) as { data: { items: { text: string }[] } }).data.items.map((item) => item.text)).toContain(now);
+    expect(((await (await checked).json()) as { data: EndpointData<typeof currentAnnouncements> }).data.items.map((item) => item.text)).toContain(now);
     await expect(memberPage.getByText(now)).toHaveCount(0);
     await memberPage.context().close();
   });
 
   await test.step('root announces to the whole instance: shown on the login page to anyone, until it is removed', async () => {
     await ensureRoot(request);
-    rootToken = (await data<{ accessToken: string }>(await request.post('/msbapi/v1/authenticate', { form: { username: ROOT.email, password: ROOT.password } }))).accessToken;
+    rootToken = (await callData(request, authenticate, { body: { username: ROOT.email, password: ROOT.password } })).accessToken;
     const root = { authorization: `Bearer ${rootToken}` };
     try {
       instanceId = (
-        await data<{ id: string }>(
-          await request.post('/msbapi/v2/root/announcements', {
-            headers: root,
-            data: { text: instanceWide, startTime: new Date(Date.now() - 60_000).toISOString(), endTime: new Date(Date.now() + 3_600_000).toISOString() },
-          }),
-        )
+        await callData(request, createInstanceAnnouncement, {
+          headers: root,
+          body: { text: instanceWide, startTime: new Date(Date.now() - 60_000).toISOString(), endTime: new Date(Date.now() + 3_600_000).toISOString() },
+        })
       ).id;
       const visitor = await ownBrowser(browser, testInfo);
       await visitor.goto('/login');
@@ -144,7 +127,7 @@ test('an admin announces something now and something later; a member sees only w
       await visitor.context().close();
     } finally {
       // The journeys that run after this one on the worker's server share the login page: leave it as it was.
-      if (instanceId) await data(await request.delete(`/msbapi/v2/root/announcements/${instanceId}`, { headers: root }));
+      if (instanceId) await callData(request, deleteInstanceAnnouncement, { headers: root, params: { announcementId: instanceId } });
     }
   });
 });

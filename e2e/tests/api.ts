@@ -1,8 +1,15 @@
 import { buildPath, type Endpoint, type EndpointData, type EndpointInput } from '@pakt/domain';
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
 
-/** What a journey sends besides the endpoint's own parts: the caller's headers. */
-type CallInput<E extends Endpoint> = EndpointInput<E> & { readonly headers?: Record<string, string> };
+/** A file part of a multipart call: its bytes, the name the browser gives it, and its type. */
+export interface CallFile {
+  readonly buffer: Buffer;
+  readonly name: string;
+  readonly mimeType?: string;
+}
+
+/** What a journey sends besides the endpoint's own parts: the caller's headers, and a multipart call's file. */
+type CallInput<E extends Endpoint> = EndpointInput<E> & { readonly headers?: Record<string, string>; readonly file?: CallFile };
 
 function queryString(query: Record<string, unknown> | undefined): string {
   if (!query) return '';
@@ -17,19 +24,27 @@ function queryString(query: Record<string, unknown> | undefined): string {
 /**
  * Calls an endpoint of the contract through Playwright's request context, as the web client
  * would: its method and path (params filled in and encoded), its query, and its body as the
- * contract says it travels (JSON or form). Typed by the endpoint, so a journey's set-up cannot
- * call a path that no longer exists or send a body of the wrong shape. For arranging data and
- * reading what the server stored; what a person does goes through the screens.
+ * contract says it travels (JSON, form, or multipart with its text fields before `file`). Typed
+ * by the endpoint, so a journey's set-up cannot call a path that no longer exists or send a body
+ * of the wrong shape. For arranging data and reading what the server stored; what a person does
+ * goes through the screens.
  */
 export function call<E extends Endpoint>(request: APIRequestContext, endpoint: E, input: CallInput<E>): Promise<APIResponse> {
-  if (endpoint.bodyEncoding === 'multipart') throw new Error(`${endpoint.method} ${endpoint.path} is multipart: send it with request.post(…, { multipart })`);
+  if (input.file && endpoint.bodyEncoding !== 'multipart') throw new Error(`${endpoint.method} ${endpoint.path} takes no file`);
   const url = buildPath(endpoint.path, (input.params ?? {}) as Record<string, string | number>) + queryString(input.query as Record<string, unknown> | undefined);
   const body = input.body as Record<string, string | number | boolean> | undefined;
-  return request.fetch(url, {
-    method: endpoint.method,
-    ...(input.headers ? { headers: input.headers } : {}),
-    ...(body === undefined ? {} : endpoint.bodyEncoding === 'form' ? { form: body } : { data: body }),
-  });
+  const options: NonNullable<Parameters<APIRequestContext['fetch']>[1]> = { method: endpoint.method, ...(input.headers ? { headers: input.headers } : {}) };
+  if (endpoint.bodyEncoding === 'multipart') {
+    // Playwright writes the parts in key order: the text fields, then the file, as a browser does.
+    const parts: Record<string, string | number | boolean | { name: string; mimeType: string; buffer: Buffer }> = {};
+    for (const [key, value] of Object.entries(body ?? {})) if (value !== undefined && value !== null) parts[key] = value;
+    if (input.file) parts.file = { name: input.file.name, mimeType: input.file.mimeType ?? 'application/octet-stream', buffer: input.file.buffer };
+    options.multipart = parts;
+  } else if (body !== undefined) {
+    if (endpoint.bodyEncoding === 'form') options.form = body;
+    else options.data = body;
+  }
+  return request.fetch(url, options);
 }
 
 /** The typed `data` of a successful call (the journey fails with the answer's body otherwise). */

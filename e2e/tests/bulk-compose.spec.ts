@@ -2,7 +2,9 @@ import { expect, test } from './fixtures';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiData, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, h1, inviteAndRegister, signInWith, signUpAndConfirm } from './support';
+import { createWorkflow, listEpaks, listWorkflowStates, tenantOutbox, updateDocumentTemplate, uploadDocumentTemplate, type TagInput } from '@pakt/domain';
+import { callData } from './api';
+import { apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, h1, inviteAndRegister, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const copy = en.bulkCompose;
@@ -33,32 +35,28 @@ test('bulk compose: a CSV of 3 good and 2 bad rows makes 3 started ePaks and off
   const headers = await apiHeadersOf(request, custodian.email, custodian.password);
 
   await test.step('a document template exists: a workflow with a Client placeholder, a PDF uploaded as a template, its tags for that place', async () => {
-    const { states } = await apiData<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
-    const workflow = await apiData<{ workflowId: string }>(
-      await request.post('/msbapi/v2/workflows', {
-        headers,
-        data: { name: `Client signs ${project}`, signingPolicy: 'ESIGNATURE', steps: [{ workflowStateId: states.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: [{ type: 'placeholder', label: 'Client' }] }] },
-      }),
-    );
-    const template = await apiData<{ docTemplateId: string }>(
-      await request.post('/msbapi/v1/documenttemplate/upload', {
-        headers,
-        multipart: { name: templateName, workflowId: workflow.workflowId, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } },
-      }),
-    );
-    const tag = (init: Record<string, unknown>) => ({ uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 60, blockWidth: 150, blockHeight: 40, ...init });
-    await apiData(
-      await request.put(`/msbapi/v1/documenttemplates/${template.docTemplateId}`, {
-        headers,
-        data: {
-          tags: [
-            tag({ userEmail: 'slot:1.1', wfsOrderId: 1 }),
-            tag({ type: 'reason', userEmail: 'slot:1.1', wfsOrderId: 1, positionY: 150, blockHeight: 20 }),
-            tag({ type: 'text', name: 'Amount', tagFor: 'custodian', positionY: 300, blockHeight: 20 }),
-          ],
-        },
-      }),
-    );
+    const { states } = await callData(request, listWorkflowStates, { headers });
+    const workflow = await callData(request, createWorkflow, {
+      headers,
+      body: { name: `Client signs ${project}`, signingPolicy: 'ESIGNATURE', steps: [{ workflowStateId: states.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: [{ type: 'placeholder', label: 'Client' }] }] },
+    });
+    const template = await callData(request, uploadDocumentTemplate, {
+      headers,
+      body: { name: templateName, workflowId: workflow.workflowId },
+      file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) },
+    });
+    const tag = (init: Partial<TagInput>): TagInput => ({ uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 60, blockWidth: 150, blockHeight: 40, ...init });
+    await callData(request, updateDocumentTemplate, {
+      headers,
+      params: { docTemplateId: template.docTemplateId },
+      body: {
+        tags: [
+          tag({ userEmail: 'slot:1.1', wfsOrderId: 1 }),
+          tag({ type: 'reason', userEmail: 'slot:1.1', wfsOrderId: 1, positionY: 150, blockHeight: 20 }),
+          tag({ type: 'text', name: 'Amount', tagFor: 'custodian', positionY: 300, blockHeight: 20 }),
+        ],
+      },
+    });
   });
 
   // The owner confirmed their address in this browser; the custodian signs in afresh.
@@ -112,14 +110,14 @@ test('bulk compose: a CSV of 3 good and 2 bad rows makes 3 started ePaks and off
   });
 
   await test.step('the 3 ePaks exist and are started: in the custodian’s Pending folder, their signers asked to sign', async () => {
-    const pending = await apiData<{ total: number; items: { status: string; subject: string }[] }>(await request.get('/msbapi/v2/epaks?folder=Pending', { headers }));
+    const pending = await callData(request, listEpaks, { headers, query: { folder: 'Pending' } });
     expect(pending.total).toBe(3);
     expect(pending.items.map((item) => [item.status, item.subject]).sort()).toEqual([
       ['InProgress', `${templateName} – Omar Shaikh`],
       ['InProgress', `${templateName} – Ravi Patil`],
       ['InProgress', `${templateName} – Sita Rane`],
     ]);
-    const { messages } = await apiData<{ messages: { recipient: string; subject: string }[] }>(await request.get('/msbapi/v1/outbox', { headers: adminHeaders }));
+    const { messages } = await callData(request, tenantOutbox, { headers: adminHeaders });
     for (const [who, name] of [['ravi', 'Ravi Patil'], ['sita', 'Sita Rane'], ['omar', 'Omar Shaikh']]) {
       expect(messages.filter((m) => m.recipient === `${who}.${project}@bulk.test`).map((m) => m.subject)).toEqual([`Please sign: ${templateName} – ${name}`]);
     }
@@ -135,7 +133,7 @@ test('bulk compose: a CSV of 3 good and 2 bad rows makes 3 started ePaks and off
     await expect(page.getByText(copy.sameFile)).toBeVisible();
     await expect(page.getByTestId('bulk-run').getByTestId('bulk-counts')).toHaveText('5 of 5 rows done: 3 ePaks made, 2 rows refused.');
     await expect(page.getByTestId('bulk-run-item')).toHaveCount(1);
-    const pending = await apiData<{ total: number }>(await request.get('/msbapi/v2/epaks?folder=Pending', { headers }));
+    const pending = await callData(request, listEpaks, { headers, query: { folder: 'Pending' } });
     expect(pending.total).toBe(3);
   });
 });

@@ -3,7 +3,9 @@ import { expect, test } from './fixtures';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { adoptTypedSignature, apiData, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, expectValidSignedPdf, inviteAndRegister, signInWith, signUpAndConfirm } from './support';
+import { createEpak, createSignatureBlocks, downloadEpakDocument, getEpak, getSignatureBlocks, listDocumentTemplates, listWorkflowStates, uploadDocument, type TagInput } from '@pakt/domain';
+import { call, callData } from './api';
+import { adoptTypedSignature, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, expectValidSignedPdf, inviteAndRegister, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const copy = en.docTemplates;
@@ -52,23 +54,19 @@ test('a custodian saves an ePak as a template, composes from it for another sign
   await expect(desk).not.toHaveURL(/\/login/);
 
   await test.step('the custodian composes an ePak for Asha with her signature field, and saves it as a template', async () => {
-    const uploaded = await apiData<{ documentId: string }>(
-      await request.post('/msbapi/v1/documents', { headers, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),
-    );
-    const { states } = await apiData<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
-    const epak = await apiData<{ ePakId: string; documents: { documentId: string }[] }>(
-      await request.post('/msbapi/v2/epak', {
-        headers,
-        data: {
-          subject: `Tenancy for Asha (${project})`,
-          documentIds: [uploaded.documentId],
-          signingPolicy: 'QUICKSIGN',
-          steps: [{ workflowStateId: states.find((state) => state.type === 'SIGN')!.workflowStateId, recipients: [{ email: firstSigner.email }] }],
-        },
-      }),
-    );
-    const signature = { uuid: signatureUuid, type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: firstSigner.email, wfsOrderId: 1 };
-    await apiData(await request.post(`/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[0]!.documentId}/signatureblocks`, { headers, data: { tags: [signature] } }));
+    const uploaded = await callData(request, uploadDocument, { headers, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } });
+    const { states } = await callData(request, listWorkflowStates, { headers });
+    const epak = await callData(request, createEpak, {
+      headers,
+      body: {
+        subject: `Tenancy for Asha (${project})`,
+        documentIds: [uploaded.documentId],
+        signingPolicy: 'QUICKSIGN',
+        steps: [{ workflowStateId: states.find((state) => state.type === 'SIGN')!.workflowStateId, recipients: [{ email: firstSigner.email }] }],
+      },
+    });
+    const signature: TagInput = { uuid: signatureUuid, type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: firstSigner.email, wfsOrderId: 1 };
+    await callData(request, createSignatureBlocks, { headers, params: { ePakId: epak.ePakId, documentId: epak.documents[0]!.documentId }, body: { tags: [signature] } });
 
     await desk.goto(`/compose?ePakId=${epak.ePakId}`);
     await expect(desk.locator('[data-testid="tag-editor-page"][data-rendered="true"]').first()).toBeVisible({ timeout: 20_000 });
@@ -86,7 +84,7 @@ test('a custodian saves an ePak as a template, composes from it for another sign
     await look(desk, testInfo, 'doc-templates-saved');
 
     // The template names Asha's place, not Asha.
-    const { templates } = await apiData<{ templates: { name: string; tags: { uuid: string; userEmail?: string }[] }[] }>(await request.get('/msbapi/v1/documenttemplates', { headers }));
+    const { templates } = await callData(request, listDocumentTemplates, { headers });
     expect(templates.find((one) => one.name === templateName)?.tags.find((tag) => tag.uuid === signatureUuid)?.userEmail).toBe('slot:1.1');
   });
 
@@ -108,11 +106,11 @@ test('a custodian saves an ePak as a template, composes from it for another sign
     await expect(desk).toHaveURL(/\/compose\?ePakId=/);
     ePakId = new URL(desk.url()).searchParams.get('ePakId')!;
     await expect(desk.locator('[data-testid="tag-editor-page"][data-rendered="true"]').first()).toBeVisible({ timeout: 20_000 });
-    const detail = await apiData<{ documents: { documentId: string; name: string }[]; steps: { recipients: { email: string }[] }[] }>(await request.get(`/msbapi/v2/epaks/${ePakId}`, { headers }));
+    const detail = await callData(request, getEpak, { headers, params: { ePakId } });
     expect(detail.documents.map((doc) => doc.name)).toEqual([PLAIN]);
     expect(detail.steps[0]!.recipients.map((recipient) => recipient.email)).toEqual([secondSigner.email]);
     documentId = detail.documents[0]!.documentId;
-    const { tags } = await apiData<{ tags: { uuid: string; userEmail?: string }[] }>(await request.get(`/msbapi/v2/epaks/${ePakId}/documents/${documentId}/signatureblocks`, { headers }));
+    const { tags } = await callData(request, getSignatureBlocks, { headers, params: { ePakId, documentId } });
     expect(tags.map((tag) => [tag.uuid, tag.userEmail])).toEqual([[signatureUuid, secondSigner.email]]);
     await look(desk, testInfo, 'doc-templates-draft');
     await desk.getByRole('button', { name: en.compose.start.send }).click();
@@ -132,7 +130,7 @@ test('a custodian saves an ePak as a template, composes from it for another sign
     await expect(signer.getByTestId('signing-outcome')).toContainText(signing.outcome.signedCompleted, { timeout: 30_000 });
     await signer.context().close();
 
-    const download = await request.get(`/msbapi/v2/epaks/${ePakId}/documents/${documentId}/download`, { headers });
+    const download = await call(request, downloadEpakDocument, { headers, params: { ePakId, documentId } });
     expect(download.ok()).toBe(true);
     const { folder } = expectValidSignedPdf(await download.body(), 1, 'pakt-doc-template-');
     fs.rmSync(folder, { recursive: true, force: true });

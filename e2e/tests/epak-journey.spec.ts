@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
+import { authenticate, createTenant, inviteUsers } from '@pakt/domain';
+import { callData } from './api';
 import { bundles, ensureRoot, expectNoHorizontalOverflow, fieldLabelled, linkIn, ROOT, rootMail, saveViewportScreenshot, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
@@ -24,16 +26,9 @@ const step = (page: Page, number: number) =>
   page.getByRole('form', { name: compose.title }).getByRole('group', { name: withNumber(en.workflows.form.step, number), exact: true });
 const pagesOf = (page: Page, name: string) => page.getByRole('region', { name: editor.pages.replace('{{name}}', name) });
 
-const data = async <T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> => {
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { data: T }).data;
-};
-
 /** API headers for this person acting in the tenant of this name (they belong to several). */
 async function headersIn(request: APIRequestContext, email: string, password: string, tenantName: string): Promise<Record<string, string>> {
-  const signedIn = await data<{ accessToken: string; user: { tenants: { tenantUuid: string; tenantName: string }[] } }>(
-    await request.post('/msbapi/v1/authenticate', { form: { username: email, password } }),
-  );
+  const signedIn = await callData(request, authenticate, { body: { username: email, password } });
   const tenant = signedIn.user.tenants.find((candidate) => candidate.tenantName === tenantName);
   expect(tenant, `${email} is a member of ${tenantName}`).toBeDefined();
   return { authorization: `Bearer ${signedIn.accessToken}`, 'x-tenant-id': tenant!.tenantUuid };
@@ -213,10 +208,11 @@ test('an ePak from compose to download: reviewed, signed by two invited colleagu
     await signUpAndConfirm(page, request, owner);
 
     await ensureRoot(request);
-    const rootToken = (await data<{ accessToken: string }>(await request.post('/msbapi/v1/authenticate', { form: { username: ROOT.email, password: ROOT.password } }))).accessToken;
-    const created = await data<{ inviteLink: string }>(
-      await request.post('/msbapi/v1/root/tenants', { headers: { authorization: `Bearer ${rootToken}` }, data: { tenantName: otherOrg, admin: { email: owner.email, firstName: owner.firstName, lastName: owner.lastName } } }),
-    );
+    const rootToken = (await callData(request, authenticate, { body: { username: ROOT.email, password: ROOT.password } })).accessToken;
+    const created = await callData(request, createTenant, {
+      headers: { authorization: `Bearer ${rootToken}` },
+      body: { tenantName: otherOrg, admin: { email: owner.email, firstName: owner.firstName, lastName: owner.lastName } },
+    });
     const invite = new URL(created.inviteLink);
     // She has an account already (signed in from her confirmation): the invitation asks for no
     // password, she joins from her session with one click (issue 17).
@@ -234,12 +230,10 @@ test('an ePak from compose to download: reviewed, signed by two invited colleagu
   });
 
   await test.step('as its admin she invites two colleagues to sign; each registers from the mailed invitation in a browser of their own', async () => {
-    const invited = await data<{ users: { email: string; status: string }[] }>(
-      await request.post('/msbapi/v1/users/invite', {
-        headers: ownerHeaders,
-        data: { users: [partner, manager].map(({ email, firstName, lastName }) => ({ email, firstName, lastName, role: 'signer' })) },
-      }),
-    );
+    const invited = await callData(request, inviteUsers, {
+      headers: ownerHeaders,
+      body: { users: [partner, manager].map(({ email, firstName, lastName }) => ({ email, firstName, lastName, role: 'signer' as const })) },
+    });
     expect(invited.users.map(({ email, status }) => [email, status])).toEqual([[partner.email, 'invited'], [manager.email, 'invited']]);
     for (const colleague of [partner, manager]) {
       const invitation = await mailedTo(

@@ -14,6 +14,7 @@
  * it switches project, so a server may be fresher than a journey expects, never older: journeys
  * arrange what they need (ensureRoot) rather than count on another file having run.
  */
+import { publicAlive } from '@pakt/domain';
 import { test as base, expect } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -50,7 +51,8 @@ export function e2eServer(): E2EServer {
 
 async function answersAlive(url: string): Promise<boolean> {
   try {
-    const response = await fetch(`${url}/msbapi/public/alive`, { signal: AbortSignal.timeout(2_000) });
+    // Node's own fetch, not call(): it probes a port before the worker has a server or a request context.
+    const response = await fetch(`${url}${publicAlive.path}`, { signal: AbortSignal.timeout(2_000) });
     return response.ok;
   } catch {
     return false;

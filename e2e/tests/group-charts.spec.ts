@@ -3,7 +3,9 @@ import { expect, test } from './fixtures';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiData, bundles, expectNoHorizontalOverflow, inviteAndRegister, keepScreenshot, logOutAs, signInWith, signUpAndConfirm } from './support';
+import { authenticate, createEpak, createGroup, createSignatureBlocks, getStatistics, listWorkflowStates, startEpak, uploadDocument, type TagInput } from '@pakt/domain';
+import { callData } from './api';
+import { bundles, expectNoHorizontalOverflow, inviteAndRegister, keepScreenshot, logOutAs, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const charts = en.inbox.charts;
@@ -28,9 +30,7 @@ const nameOf = (person: Person) => `${person.firstName} ${person.lastName}`;
 
 /** Signs in through the API: the headers to act as this person in their first tenant, and their id. */
 async function signedIn(request: APIRequestContext, person: Person): Promise<{ headers: Record<string, string>; userId: string }> {
-  const grant = await apiData<{ accessToken: string; user: { id: string; tenants: { tenantUuid: string }[] } }>(
-    await request.post('/msbapi/v1/authenticate', { form: { username: person.email, password: person.password } }),
-  );
+  const grant = await callData(request, authenticate, { body: { username: person.email, password: person.password } });
   return { headers: { authorization: `Bearer ${grant.accessToken}`, 'x-tenant-id': grant.user.tenants[0]!.tenantUuid }, userId: grant.user.id };
 }
 
@@ -42,21 +42,17 @@ async function addMember(request: APIRequestContext, adminHeaders: Record<string
 
 /** An ePak of one page composed through the API: a draft, or started and waiting for `signer`. */
 async function compose(request: APIRequestContext, headers: Record<string, string>, subject: string, signer: string, start: boolean): Promise<void> {
-  const { states } = await apiData<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
+  const { states } = await callData(request, listWorkflowStates, { headers });
   const sign = states.find((state) => state.type === 'SIGN')!.workflowStateId;
-  const uploaded = await apiData<{ documentId: string }>(
-    await request.post('/msbapi/v1/documents', { headers, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),
-  );
-  const epak = await apiData<{ ePakId: string; documents: { documentId: string }[] }>(
-    await request.post('/msbapi/v2/epak', {
-      headers,
-      data: { subject, documentIds: [uploaded.documentId], signingPolicy: 'QUICKSIGN', viewEnforced: false, steps: [{ workflowStateId: sign, recipients: [{ email: signer }] }] },
-    }),
-  );
+  const uploaded = await callData(request, uploadDocument, { headers, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } });
+  const epak = await callData(request, createEpak, {
+    headers,
+    body: { subject, documentIds: [uploaded.documentId], signingPolicy: 'QUICKSIGN', viewEnforced: false, steps: [{ workflowStateId: sign, recipients: [{ email: signer }] }] },
+  });
   if (!start) return;
-  const signature = { uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: signer, wfsOrderId: 1 };
-  await apiData(await request.post(`/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[0]!.documentId}/signatureblocks`, { headers, data: { tags: [signature] } }));
-  await apiData(await request.post(`/msbapi/v2/epaks/${epak.ePakId}/start`, { headers }));
+  const signature: TagInput = { uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: signer, wfsOrderId: 1 };
+  await callData(request, createSignatureBlocks, { headers, params: { ePakId: epak.ePakId, documentId: epak.documents[0]!.documentId }, body: { tags: [signature] } });
+  await callData(request, startEpak, { headers, params: { ePakId: epak.ePakId } });
 }
 
 /** The charts at both sizes, each checked to fit without sideways scrolling, scrolled to the statistics. */
@@ -103,7 +99,7 @@ test('a group manager opens the charts of their groups, then one member’s', { 
     const managerId = await addMember(request, adminHeaders, manager, 'signer');
     olgaId = await addMember(request, adminHeaders, olga, 'submitter');
     const kabirId = await addMember(request, adminHeaders, kabir, 'submitter');
-    await apiData(await request.post('/msbapi/v1/groups', { headers: adminHeaders, data: { groupName: 'Field Team', userIds: [managerId, olgaId, kabirId], managerId } }));
+    await callData(request, createGroup, { headers: adminHeaders, body: { groupName: 'Field Team', userIds: [managerId, olgaId, kabirId], managerId } });
 
     // Olga: one ePak waiting for Maya, one draft; Kabir: one draft.
     const olgaHeaders = (await signedIn(request, olga)).headers;
@@ -131,7 +127,7 @@ test('a group manager opens the charts of their groups, then one member’s', { 
   await test.step('My groups counts the ePaks everyone in her group owns, and offers its members', async () => {
     const asked = page.waitForRequest((sent) => {
       const url = new URL(sent.url());
-      return url.pathname === '/msbapi/v2/statistics' && url.searchParams.get('scope') === 'group' && url.searchParams.get('type') === 'summary';
+      return url.pathname === getStatistics.path && url.searchParams.get('scope') === 'group' && url.searchParams.get('type') === 'summary';
     });
     await scope(charts.scopes.group).click();
     await asked;
@@ -151,7 +147,7 @@ test('a group manager opens the charts of their groups, then one member’s', { 
   await test.step('picking a member, found by typing, shows her own numbers in both charts, named in their titles', async () => {
     const asked = page.waitForRequest((sent) => {
       const url = new URL(sent.url());
-      return url.pathname === '/msbapi/v2/statistics' && url.searchParams.get('scope') === 'groupuser' && url.searchParams.get('type') === 'weekly';
+      return url.pathname === getStatistics.path && url.searchParams.get('scope') === 'groupuser' && url.searchParams.get('type') === 'weekly';
     });
     await picker.fill('olg');
     await expect(options).toHaveCount(1);

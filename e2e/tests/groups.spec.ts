@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { fileURLToPath } from 'node:url';
+import { createGroup } from '@pakt/domain';
 import { apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, inviteAndRegister, keepScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
@@ -74,7 +75,7 @@ test('an admin makes a group, fills it, names its manager, renames it, and finds
 
     let posted = 0;
     page.on('request', (sent) => {
-      if (sent.method() === 'POST' && new URL(sent.url()).pathname === '/msbapi/v1/groups') posted += 1;
+      if (sent.method() === 'POST' && new URL(sent.url()).pathname === createGroup.path) posted += 1;
     });
     await fieldLabelled(page, g.create.name).fill('Field Operations');
     await page.getByRole('button', { name: g.create.submit }).click();

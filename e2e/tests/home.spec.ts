@@ -1,4 +1,6 @@
 import { expect, test } from './fixtures';
+import { publicAlive } from '@pakt/domain';
+import { callData } from './api';
 import { bundles, saveScreenshotAtBothSizes } from './support';
 
 const { en, hi } = bundles;
@@ -7,11 +9,7 @@ test('home shows the live server status and keeps a switch to Hindi across a rel
   page,
   request,
 }) => {
-  const aliveResponse = await request.get('/msbapi/public/alive');
-  expect(aliveResponse.ok()).toBe(true);
-  const { data: alive } = (await aliveResponse.json()) as {
-    data: { status: string; version: string; database: 'embedded' | 'postgres' };
-  };
+  const alive = await callData(request, publicAlive, {});
   expect(alive.status).toBe('UP');
 
   await page.goto('/');

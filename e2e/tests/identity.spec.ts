@@ -1,6 +1,8 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { STORAGE_KEYS } from '../../apps/web/src/api/storage-keys';
+import { setupStatus } from '@pakt/domain';
+import { callData } from './api';
 import { bundles, expectNoHorizontalOverflow, readSetupToken, saveScreenshot, saveScreenshotAtBothSizes } from './support';
 
 const { en, hi } = bundles;
@@ -47,8 +49,8 @@ test('first-run setup, a tenant and its invited admin, sign-out and sign-in agai
 
   const token = readSetupToken();
   await test.step('root: first-run setup on the fresh install', async () => {
-    const status = (await (await request.get('/msbapi/public/setup')).json()) as { data: { required: boolean } };
-    expect(status.data.required, 'the install is fresh (freshServer)').toBe(true);
+    const status = await callData(request, setupStatus, {});
+    expect(status.required, 'the install is fresh (freshServer)').toBe(true);
     await page.goto(`/root?setup=${encodeURIComponent(token)}`);
 
     await expect(h1(page)).toHaveText(en.setup.title);

@@ -3,6 +3,8 @@ import { expect, test } from './fixtures';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { createEpak, createSignatureBlocks, getEpakActivity, listWorkflowStates, startEpak, uploadDocument, type TagInput } from '@pakt/domain';
+import { callData } from './api';
 import { apiHeadersOf, bundles, expectNoHorizontalOverflow, linkIn, rootMail, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
@@ -11,11 +13,6 @@ const inPerson = signing.inPerson;
 
 const CORPUS = fileURLToPath(new URL('../../../shared/corpus/pdfs/', import.meta.url));
 const PLAIN = 'plain-1p-libreoffice.pdf';
-
-const data = async <T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> => {
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { data: T }).data;
-};
 
 const named = (text: string, values: Record<string, string>) => Object.entries(values).reduce((out, [key, value]) => out.replace(`{{${key}}}`, value), text);
 
@@ -52,25 +49,21 @@ test('the owner hosts an in-person signing: the signer confirms a mailed code, s
   await test.step('an ePak with one in-person signing step is composed and started through the API', async () => {
     await signUpAndConfirm(page, request, host);
     headers = await apiHeadersOf(request, host.email, host.password);
-    const uploaded = await data<{ documentId: string }>(
-      await request.post('/msbapi/v1/documents', { headers, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),
-    );
-    const { states } = await data<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
-    const epak = await data<{ ePakId: string; documents: { documentId: string }[] }>(
-      await request.post('/msbapi/v2/epak', {
-        headers,
-        data: {
-          subject,
-          documentIds: [uploaded.documentId],
-          signingPolicy: 'QUICKSIGN',
-          steps: [{ workflowStateId: states.find((state) => state.type === 'INPERSONSIGN')!.workflowStateId, recipients: [{ email: signer }] }],
-        },
-      }),
-    );
+    const uploaded = await callData(request, uploadDocument, { headers, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } });
+    const { states } = await callData(request, listWorkflowStates, { headers });
+    const epak = await callData(request, createEpak, {
+      headers,
+      body: {
+        subject,
+        documentIds: [uploaded.documentId],
+        signingPolicy: 'QUICKSIGN',
+        steps: [{ workflowStateId: states.find((state) => state.type === 'INPERSONSIGN')!.workflowStateId, recipients: [{ email: signer }] }],
+      },
+    });
     ePakId = epak.ePakId;
-    const signature = { uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: signer, wfsOrderId: 1 };
-    await data(await request.post(`/msbapi/v2/epaks/${ePakId}/documents/${epak.documents[0]!.documentId}/signatureblocks`, { headers, data: { tags: [signature] } }));
-    await data(await request.post(`/msbapi/v2/epaks/${ePakId}/start`, { headers }));
+    const signature: TagInput = { uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: signer, wfsOrderId: 1 };
+    await callData(request, createSignatureBlocks, { headers, params: { ePakId, documentId: epak.documents[0]!.documentId }, body: { tags: [signature] } });
+    await callData(request, startEpak, { headers, params: { ePakId } });
   });
 
   const startButton = () => page.getByRole('button', { name: named(inPerson.start, { name: signerName }) });
@@ -163,7 +156,7 @@ test('the owner hosts an in-person signing: the signer confirms a mailed code, s
   });
 
   await test.step('the signature is the signer’s: the activity log says who signed', async () => {
-    const { entries } = await data<{ entries: { action: string; actor: { email: string } | null }[] }>(await request.get(`/msbapi/v2/epaks/${ePakId}/activity`, { headers }));
+    const { entries } = await callData(request, getEpakActivity, { headers, params: { ePakId } });
     expect(entries.filter((entry) => entry.action === 'signed').map((entry) => entry.actor?.email)).toEqual([signer]);
   });
 });

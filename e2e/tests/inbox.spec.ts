@@ -1,8 +1,10 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { createEpak, createSignatureBlocks, deleteEpaks, listWorkflowStates, startEpak, uploadDocument, type TagInput } from '@pakt/domain';
+import { callData } from './api';
 import { apiHeadersOf, bundles, capture, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
@@ -10,11 +12,6 @@ const inbox = en.inbox;
 
 const CORPUS = fileURLToPath(new URL('../../../shared/corpus/pdfs/', import.meta.url));
 const PLAIN = 'plain-1p-libreoffice.pdf';
-
-const data = async <T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> => {
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { data: T }).data;
-};
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const startsWith = (text: string) => new RegExp(`^${escaped(text)}`);
@@ -55,22 +52,18 @@ test('the inbox: counts per folder, a folder opened, sorted, starred; a header s
   await test.step('setup through the API: two ePaks wait for the owner, one for an outsider, a draft, a deleted one', async () => {
     await signUpAndConfirm(page, request, owner);
     const headers = await apiHeadersOf(request, owner.email, owner.password);
-    const { states } = await data<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
+    const { states } = await callData(request, listWorkflowStates, { headers });
     const sign = states.find((state) => state.type === 'SIGN')!.workflowStateId;
 
     const compose = async (subject: string, signer: string, start: boolean) => {
-      const uploaded = await data<{ documentId: string }>(
-        await request.post('/msbapi/v1/documents', { headers, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),
-      );
-      const epak = await data<{ ePakId: string; documents: { documentId: string }[] }>(
-        await request.post('/msbapi/v2/epak', {
-          headers,
-          data: { subject, documentIds: [uploaded.documentId], signingPolicy: 'QUICKSIGN', viewEnforced: false, steps: [{ workflowStateId: sign, recipients: [{ email: signer }] }] },
-        }),
-      );
-      const signature = { uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: signer, wfsOrderId: 1 };
-      await data(await request.post(`/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[0]!.documentId}/signatureblocks`, { headers, data: { tags: [signature] } }));
-      if (start) await data(await request.post(`/msbapi/v2/epaks/${epak.ePakId}/start`, { headers }));
+      const uploaded = await callData(request, uploadDocument, { headers, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } });
+      const epak = await callData(request, createEpak, {
+        headers,
+        body: { subject, documentIds: [uploaded.documentId], signingPolicy: 'QUICKSIGN', viewEnforced: false, steps: [{ workflowStateId: sign, recipients: [{ email: signer }] }] },
+      });
+      const signature: TagInput = { uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: signer, wfsOrderId: 1 };
+      await callData(request, createSignatureBlocks, { headers, params: { ePakId: epak.ePakId, documentId: epak.documents[0]!.documentId }, body: { tags: [signature] } });
+      if (start) await callData(request, startEpak, { headers, params: { ePakId: epak.ePakId } });
       ids[subject] = epak.ePakId;
     };
     await compose(lease, owner.email, true);
@@ -78,7 +71,7 @@ test('the inbox: counts per folder, a folder opened, sorted, starred; a header s
     await compose(nda, outsider, true);
     await compose(offer, outsider, false);
     await compose(withdrawn, outsider, true);
-    const deleted = await data<{ results: { result: string }[] }>(await request.delete('/msbapi/v2/epaks', { headers, data: { ePakIds: [ids[withdrawn]] } }));
+    const deleted = await callData(request, deleteEpaks, { headers, body: { ePakIds: [ids[withdrawn]!] } });
     expect(deleted.results[0]?.result).toBe('DELETED');
   });
 
@@ -219,24 +212,20 @@ test('bulk signing: each selected ePak signed or skipped, with the reason', { ta
 
   await signUpAndConfirm(page, request, owner);
   const headers = await apiHeadersOf(request, owner.email, owner.password);
-  const { states } = await data<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
+  const { states } = await callData(request, listWorkflowStates, { headers });
   const sign = states.find((state) => state.type === 'SIGN')!.workflowStateId;
   for (const [subject, signer] of [
     [ready, owner.email],
     [notMine, `clerk.${project}@bulk.test`],
   ] as const) {
-    const uploaded = await data<{ documentId: string }>(
-      await request.post('/msbapi/v1/documents', { headers, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),
-    );
-    const epak = await data<{ ePakId: string; documents: { documentId: string }[] }>(
-      await request.post('/msbapi/v2/epak', {
-        headers,
-        data: { subject, documentIds: [uploaded.documentId], signingPolicy: 'QUICKSIGN', viewEnforced: false, steps: [{ workflowStateId: sign, recipients: [{ email: signer }] }] },
-      }),
-    );
-    const signature = { uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: signer, wfsOrderId: 1 };
-    await data(await request.post(`/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[0]!.documentId}/signatureblocks`, { headers, data: { tags: [signature] } }));
-    await data(await request.post(`/msbapi/v2/epaks/${epak.ePakId}/start`, { headers }));
+    const uploaded = await callData(request, uploadDocument, { headers, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } });
+    const epak = await callData(request, createEpak, {
+      headers,
+      body: { subject, documentIds: [uploaded.documentId], signingPolicy: 'QUICKSIGN', viewEnforced: false, steps: [{ workflowStateId: sign, recipients: [{ email: signer }] }] },
+    });
+    const signature: TagInput = { uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: signer, wfsOrderId: 1 };
+    await callData(request, createSignatureBlocks, { headers, params: { ePakId: epak.ePakId, documentId: epak.documents[0]!.documentId }, body: { tags: [signature] } });
+    await callData(request, startEpak, { headers, params: { ePakId: epak.ePakId } });
   }
 
   await page.goto('/epaks');

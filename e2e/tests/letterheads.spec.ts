@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
+import { createEpak, createSignatureBlocks, downloadEpakDocument, getSignatureBlocks, listLetterheadTemplates, listWorkflowStates, startEpak, uploadDocument, type TagInput } from '@pakt/domain';
+import { call, callData } from './api';
 import { adoptTypedSignature, apiHeadersOf, bundles, clickOnPageAt, expectNoHorizontalOverflow, expectValidSignedPdf, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
@@ -24,11 +26,6 @@ function banner(): Buffer {
   return PNG.sync.write(image);
 }
 const TOO_LARGE = Buffer.concat([banner(), Buffer.alloc(501 * 1024)]);
-
-const data = async <T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> => {
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { data: T }).data;
-};
 
 const pageOne = (page: Page) => page.getByRole('region', { name: editor.pages.replace('{{name}}', PLAIN) }).locator('[data-page-number="1"]');
 
@@ -78,30 +75,26 @@ test('a letterhead is uploaded, placed on a document in compose, and is on the s
     await item.scrollIntoViewIfNeeded();
     await saveViewportScreenshot(page, testInfo, 'letterheads-compose-tab');
     // The server judged it by its bytes too, and shares it with the tenant.
-    const { letterheads } = await data<{ letterheads: { name: string; width: number; height: number }[] }>(await request.get('/msbapi/v1/letterheadtemplate', { headers }));
+    const { letterheads } = await callData(request, listLetterheadTemplates, { headers });
     expect(letterheads).toMatchObject([{ name: 'nair-exports.png', width: 1200, height: 200 }]);
   });
 
   await test.step('a draft with the owner as its signer; a letterhead tag at the top of page 1 takes the saved letterhead', async () => {
-    const uploaded = await data<{ documentId: string }>(
-      await request.post('/msbapi/v1/documents', { headers, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),
-    );
-    const { states } = await data<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
-    const epak = await data<{ ePakId: string; documents: { documentId: string }[] }>(
-      await request.post('/msbapi/v2/epak', {
-        headers,
-        data: {
-          subject,
-          documentIds: [uploaded.documentId],
-          signingPolicy: 'QUICKSIGN',
-          steps: [{ workflowStateId: states.find((state) => state.type === 'SIGN')!.workflowStateId, recipients: [{ email: owner.email }] }],
-        },
-      }),
-    );
+    const uploaded = await callData(request, uploadDocument, { headers, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } });
+    const { states } = await callData(request, listWorkflowStates, { headers });
+    const epak = await callData(request, createEpak, {
+      headers,
+      body: {
+        subject,
+        documentIds: [uploaded.documentId],
+        signingPolicy: 'QUICKSIGN',
+        steps: [{ workflowStateId: states.find((state) => state.type === 'SIGN')!.workflowStateId, recipients: [{ email: owner.email }] }],
+      },
+    });
     ePakId = epak.ePakId;
     documentId = epak.documents[0]!.documentId;
-    const signature = { uuid: signatureUuid, type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: owner.email, wfsOrderId: 1 };
-    await data(await request.post(`/msbapi/v2/epaks/${ePakId}/documents/${documentId}/signatureblocks`, { headers, data: { tags: [signature] } }));
+    const signature: TagInput = { uuid: signatureUuid, type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: owner.email, wfsOrderId: 1 };
+    await callData(request, createSignatureBlocks, { headers, params: { ePakId, documentId }, body: { tags: [signature] } });
 
     await page.goto(`/compose?ePakId=${ePakId}`);
     await expect(pageOne(page)).toHaveAttribute('data-rendered', 'true', { timeout: 20_000 });
@@ -121,9 +114,9 @@ test('a letterhead is uploaded, placed on a document in compose, and is on the s
     await saveViewportScreenshot(page, testInfo, 'letterheads-tag-panel');
     await page.getByRole('button', { name: editor.actions.save }).click();
     await expect(page.getByRole('status').filter({ hasText: editor.saved })).toBeVisible();
-    const saved = await data<{ tags: { type: string; value: unknown }[] }>(await request.get(`/msbapi/v2/epaks/${ePakId}/documents/${documentId}/signatureblocks`, { headers }));
+    const saved = await callData(request, getSignatureBlocks, { headers, params: { ePakId, documentId } });
     expect(String(saved.tags.find((tag) => tag.type === 'letterHead')?.value)).toMatch(/^data:image\/png;base64,/);
-    await data(await request.post(`/msbapi/v2/epaks/${ePakId}/start`, { headers }));
+    await callData(request, startEpak, { headers, params: { ePakId } });
   });
 
   await test.step('the signer signs; the PDF has a valid signature, passes qpdf, and shows the letterhead at the top of page 1', async () => {
@@ -136,7 +129,7 @@ test('a letterhead is uploaded, placed on a document in compose, and is on the s
     await page.evaluate(() => window.scrollTo(0, 0));
     await saveViewportScreenshot(page, testInfo, 'letterheads-signed');
 
-    const download = await request.get(`/msbapi/v2/epaks/${ePakId}/documents/${documentId}/download`, { headers });
+    const download = await call(request, downloadEpakDocument, { headers, params: { ePakId, documentId } });
     expect(download.ok()).toBe(true);
     const { folder, pdf } = expectValidSignedPdf(await download.body(), 1, 'pakt-letterhead-');
 

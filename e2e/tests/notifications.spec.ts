@@ -3,7 +3,9 @@ import { expect, test } from './fixtures';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, inviteAndRegister, keepScreenshot, mailedLink, signInWith, signUpThroughApi } from './support';
+import { createEpak, createSignatureBlocks, listWorkflowStates, uploadDocument, type TagInput } from '@pakt/domain';
+import { callData } from './api';
+import { apiHeadersOf, bundles, expectNoHorizontalOverflow, inviteAndRegister, keepScreenshot, mailedLink, signInWith, signUpThroughApi } from './support';
 
 const { en } = bundles;
 const n = en.notifications;
@@ -65,24 +67,20 @@ test("a signer with the dashboard open is told the moment a custodian sends them
     await inviteAndRegister(request, adminHeaders, signer, signer.role);
 
     const headers = await apiHeadersOf(request, custodian.email, custodian.password);
-    const { states } = await apiData<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
-    const uploaded = await apiData<{ documentId: string }>(
-      await request.post('/msbapi/v1/documents', { headers, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),
-    );
-    const draft = await apiData<{ ePakId: string; documents: { documentId: string }[] }>(
-      await request.post('/msbapi/v2/epak', {
-        headers,
-        data: {
-          subject,
-          documentIds: [uploaded.documentId],
-          signingPolicy: 'QUICKSIGN',
-          viewEnforced: false,
-          steps: [{ workflowStateId: states.find((state) => state.type === 'SIGN')!.workflowStateId, recipients: [{ email: signer.email }] }],
-        },
-      }),
-    );
-    const signature = { uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: signer.email, wfsOrderId: 1 };
-    await apiData(await request.post(`/msbapi/v2/epaks/${draft.ePakId}/documents/${draft.documents[0]!.documentId}/signatureblocks`, { headers, data: { tags: [signature] } }));
+    const { states } = await callData(request, listWorkflowStates, { headers });
+    const uploaded = await callData(request, uploadDocument, { headers, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } });
+    const draft = await callData(request, createEpak, {
+      headers,
+      body: {
+        subject,
+        documentIds: [uploaded.documentId],
+        signingPolicy: 'QUICKSIGN',
+        viewEnforced: false,
+        steps: [{ workflowStateId: states.find((state) => state.type === 'SIGN')!.workflowStateId, recipients: [{ email: signer.email }] }],
+      },
+    });
+    const signature: TagInput = { uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: signer.email, wfsOrderId: 1 };
+    await callData(request, createSignatureBlocks, { headers, params: { ePakId: draft.ePakId, documentId: draft.documents[0]!.documentId }, body: { tags: [signature] } });
     ePakId = draft.ePakId;
   });
 

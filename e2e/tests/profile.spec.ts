@@ -1,8 +1,9 @@
-import { PHOTO_MAX_BYTES } from '@pakt/domain';
+import { authenticate, createTenant, logout, PHOTO_MAX_BYTES } from '@pakt/domain';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { crc32, deflateSync } from 'node:zlib';
-import { bundles, ensureRoot, fieldLabelled, h1, logOutAs, ROOT, saveScreenshotAtBothSizes, signInWith } from './support';
+import { call, callData } from './api';
+import { bundles, ensureRoot, fieldLabelled, h1, logOutAs, registerFromInvitation, ROOT, saveScreenshotAtBothSizes, signInWith } from './support';
 
 const { en } = bundles;
 
@@ -46,33 +47,17 @@ async function createAccount(
   person: { email: string; firstName: string; lastName: string; orgName: string; password: string },
 ): Promise<void> {
   await ensureRoot(request);
-  const signedIn = await request.post('/msbapi/v1/authenticate', {
-    form: { username: ROOT.email, password: ROOT.password, client_id: 'MSB3' },
-  });
-  expect(signedIn.ok(), await signedIn.text()).toBe(true);
-  const { accessToken } = ((await signedIn.json()) as { data: { accessToken: string } }).data;
+  const { accessToken } = await callData(request, authenticate, { body: { username: ROOT.email, password: ROOT.password, client_id: 'MSB3' } });
   const asRoot = { Authorization: `Bearer ${accessToken}` };
 
-  const created = await request.post('/msbapi/v1/root/tenants', {
+  const created = await callData(request, createTenant, {
     headers: asRoot,
-    data: { tenantName: person.orgName, admin: { email: person.email, firstName: person.firstName, lastName: person.lastName } },
+    body: { tenantName: person.orgName, admin: { email: person.email, firstName: person.firstName, lastName: person.lastName } },
   });
-  expect(created.ok(), await created.text()).toBe(true);
-  const link = new URL(((await created.json()) as { data: { inviteLink: string } }).data.inviteLink);
+  const link = new URL(created.inviteLink);
 
-  const registered = await request.post('/msbapi/public/users/registerusertenant', {
-    data: {
-      userEmail: person.email,
-      firstName: person.firstName,
-      lastName: person.lastName,
-      newPassword: person.password,
-      confirmPassword: person.password,
-      inviteCode: link.searchParams.get('invite'),
-      tenantUuid: link.searchParams.get('tenant'),
-    },
-  });
-  expect(registered.ok(), await registered.text()).toBe(true);
-  await request.post('/msbapi/v1/logout', { headers: asRoot });
+  await registerFromInvitation(request, link, person);
+  await call(request, logout, { headers: asRoot });
 }
 
 /** Picks files through the browser's own file chooser, as a person clicking the button would. */

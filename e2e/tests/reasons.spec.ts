@@ -2,7 +2,9 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, keepScreenshot, signUpAndConfirm, VIEWPORTS } from './support';
+import { createEpak, downloadEpakDocument, listWorkflowStates, startEpak, uploadDocument } from '@pakt/domain';
+import { call, callData } from './api';
+import { apiHeadersOf, bundles, expectNoHorizontalOverflow, keepScreenshot, signUpAndConfirm, VIEWPORTS } from './support';
 
 const { en } = bundles;
 const signing = en.signing;
@@ -80,17 +82,13 @@ test("an admin adds a signing reason and makes it the default; a signer picks it
 
   await test.step('at /sign the new default is listed first, nothing chosen; the signer picks it and signs', async () => {
     const headers = await apiHeadersOf(request, owner.email, owner.password);
-    const uploaded = await apiData<{ documentId: string }>(
-      await request.post('/msbapi/v1/documents', { headers, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),
-    );
-    const { states } = await apiData<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
-    const epak = await apiData<{ ePakId: string; documents: { documentId: string }[] }>(
-      await request.post('/msbapi/v2/epak', {
-        headers,
-        data: { subject, documentIds: [uploaded.documentId], steps: [{ workflowStateId: states.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: [{ email: owner.email }] }] },
-      }),
-    );
-    await apiData(await request.post(`/msbapi/v2/epaks/${epak.ePakId}/start`, { headers }));
+    const uploaded = await callData(request, uploadDocument, { headers, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } });
+    const { states } = await callData(request, listWorkflowStates, { headers });
+    const epak = await callData(request, createEpak, {
+      headers,
+      body: { subject, documentIds: [uploaded.documentId], steps: [{ workflowStateId: states.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: [{ email: owner.email }] }] },
+    });
+    await callData(request, startEpak, { headers, params: { ePakId: epak.ePakId } });
 
     await page.goto(`/sign?ePakId=${epak.ePakId}`);
     await expect(page.getByRole('heading', { level: 1, name: subject })).toBeVisible();
@@ -105,7 +103,7 @@ test("an admin adds a signing reason and makes it the default; a signer picks it
     await panel.getByRole('button', { name: signing.actions.sign, exact: true }).click();
     await expect(page.getByTestId('signing-outcome')).toContainText(signing.outcome.signedCompleted, { timeout: 30_000 });
 
-    const download = await request.get(`/msbapi/v2/epaks/${epak.ePakId}/documents/${epak.documents[0]!.documentId}/download`, { headers });
+    const download = await call(request, downloadEpakDocument, { headers, params: { ePakId: epak.ePakId, documentId: epak.documents[0]!.documentId } });
     expect(download.ok()).toBe(true);
     expect(reasonsIn(await download.body())).toEqual([reason]);
   });

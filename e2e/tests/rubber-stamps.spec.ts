@@ -6,7 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
-import { addSuperAdmin, adoptTypedSignature, apiData, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, expectValidSignedPdf, h1, inviteAndRegister, logOutAs, signInWith, signUpAndConfirm } from './support';
+import { createEpak, createGroup, createSignatureBlocks, downloadEpakDocument, filteredUsers, getEpak, listAdminAudit, listRubberStamps, listWorkflowStates, signEpakDocument, startEpak, updateTenantSettings, uploadDocument, type TagInput } from '@pakt/domain';
+import { call, callData } from './api';
+import { addSuperAdmin, adoptTypedSignature, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, expectValidSignedPdf, h1, inviteAndRegister, logOutAs, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const R = en.rubberStamps;
@@ -75,12 +77,12 @@ test('a stamp shared with a group is applied by the member with the passcode fla
     ownerHeaders = await apiHeadersOf(request, owner.email, owner.password);
     // Switched on by the tenant's super admin, as the settings screen does.
     const superHeaders = await addSuperAdmin(request, ownerHeaders['x-tenant-id']!, superAdmin);
-    await apiData(await request.put('/msbapi/v2/settings', { headers: superHeaders, data: { settings: { rubberStampEnabled: true } } }));
+    await callData(request, updateTenantSettings, { headers: superHeaders, body: { settings: { rubberStampEnabled: true } } });
     await inviteAndRegister(request, ownerHeaders, withFlag, 'signer');
     await inviteAndRegister(request, ownerHeaders, withoutFlag, 'signer');
-    const { users } = await apiData<{ users: { userId: string; email: string }[] }>(await request.get('/msbapi/v1/filteredusers?filter=All&size=100', { headers: ownerHeaders }));
+    const { users } = await callData(request, filteredUsers, { headers: ownerHeaders, query: { filter: 'All', size: 100 } });
     const idOf = (email: string) => users.find((user) => user.email === email)!.userId;
-    await apiData(await request.post('/msbapi/v1/groups', { headers: ownerHeaders, data: { groupName: 'Notaries', userIds: [idOf(withFlag.email), idOf(withoutFlag.email)] } }));
+    await callData(request, createGroup, { headers: ownerHeaders, body: { groupName: 'Notaries', userIds: [idOf(withFlag.email), idOf(withoutFlag.email)] } });
   });
 
   await test.step("the admin sets A's passcode flag from the people list, and not B's", async () => {
@@ -95,7 +97,7 @@ test('a stamp shared with a group is applied by the member with the passcode fla
     await expect(rowOf(withoutFlag.email)).not.toContainText(R.passcode.badge);
     await expectNoHorizontalOverflow(page);
     if (desktop) await captureAtBothSizes(page, SHOTS, 'users-passcode-flag');
-    const log = await apiData<{ items: { action: string; targetLabel: string }[] }>(await request.get('/msbapi/v2/admin/audit?action=user_passcode_flag_changed', { headers: ownerHeaders }));
+    const log = await callData(request, listAdminAudit, { headers: ownerHeaders, query: { action: 'user_passcode_flag_changed' } });
     expect(log.items.map((entry) => entry.targetLabel)).toEqual([withFlag.email]);
   });
 
@@ -137,29 +139,25 @@ test('a stamp shared with a group is applied by the member with the passcode fla
   });
 
   await test.step('the owner sends a deed for A and B to sign', async () => {
-    const uploaded = await apiData<{ documentId: string }>(
-      await request.post('/msbapi/v1/documents', { headers: ownerHeaders, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),
-    );
-    const { states } = await apiData<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers: ownerHeaders }));
-    const epak = await apiData<{ ePakId: string; documents: { documentId: string }[] }>(
-      await request.post('/msbapi/v2/epak', {
-        headers: ownerHeaders,
-        data: {
-          subject,
-          documentIds: [uploaded.documentId],
-          signingPolicy: 'QUICKSIGN',
-          steps: [{ workflowStateId: states.find((state) => state.type === 'SIGN')!.workflowStateId, recipients: [{ email: withFlag.email }, { email: withoutFlag.email }] }],
-        },
-      }),
-    );
+    const uploaded = await callData(request, uploadDocument, { headers: ownerHeaders, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } });
+    const { states } = await callData(request, listWorkflowStates, { headers: ownerHeaders });
+    const epak = await callData(request, createEpak, {
+      headers: ownerHeaders,
+      body: {
+        subject,
+        documentIds: [uploaded.documentId],
+        signingPolicy: 'QUICKSIGN',
+        steps: [{ workflowStateId: states.find((state) => state.type === 'SIGN')!.workflowStateId, recipients: [{ email: withFlag.email }, { email: withoutFlag.email }] }],
+      },
+    });
     ePakId = epak.ePakId;
     documentId = epak.documents[0]!.documentId;
-    const tags = [
+    const tags: TagInput[] = [
       { uuid: signatureA, type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: withFlag.email, wfsOrderId: 1 },
       { uuid: signatureB, type: 'signature', pageNumber: 1, positionX: 340, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: withoutFlag.email, wfsOrderId: 1 },
     ];
-    await apiData(await request.post(`/msbapi/v2/epaks/${ePakId}/documents/${documentId}/signatureblocks`, { headers: ownerHeaders, data: { tags } }));
-    await apiData(await request.post(`/msbapi/v2/epaks/${ePakId}/start`, { headers: ownerHeaders }));
+    await callData(request, createSignatureBlocks, { headers: ownerHeaders, params: { ePakId, documentId }, body: { tags } });
+    await callData(request, startEpak, { headers: ownerHeaders, params: { ePakId } });
     await logOutAs(page, `${owner.firstName} ${owner.lastName}`);
   });
 
@@ -187,7 +185,7 @@ test('a stamp shared with a group is applied by the member with the passcode fla
     await expect(page.getByTestId('signing-document')).toHaveAttribute('data-shown-revisions', '1', { timeout: 20_000 });
     if (desktop) await captureAtBothSizes(page, SHOTS, 'ceremony-stamp-signed');
 
-    const download = await request.get(`/msbapi/v2/epaks/${ePakId}/documents/${documentId}/download`, { headers: ownerHeaders });
+    const download = await call(request, downloadEpakDocument, { headers: ownerHeaders, params: { ePakId, documentId } });
     expect(download.ok()).toBe(true);
     const { folder, pdf } = expectValidSignedPdf(await download.body(), 1, 'pakt-stamp-');
 
@@ -216,22 +214,23 @@ test('a stamp shared with a group is applied by the member with the passcode fla
     if (desktop) await captureAtBothSizes(page, SHOTS, 'ceremony-no-passcode');
 
     const headersB = await apiHeadersOf(request, withoutFlag.email, withoutFlag.password);
-    const viewer = await apiData<{ viewer: { rubberStamps: { available: boolean; stamps: unknown[] } } }>(await request.get(`/msbapi/v2/epaks/${ePakId}`, { headers: headersB }));
-    expect(viewer.viewer.rubberStamps).toEqual({ available: false, stamps: [] });
-    const { stamps } = await apiData<{ stamps: { rubberStampId: string; name: string }[] }>(await request.get('/msbapi/v2/rubberstamp', { headers: headersB }));
+    const viewer = await callData(request, getEpak, { headers: headersB, params: { ePakId } });
+    expect(viewer.viewer?.rubberStamps).toEqual({ available: false, stamps: [] });
+    const { stamps } = await callData(request, listRubberStamps, { headers: headersB });
     // B has the stamp through the group; only the passcode flag is missing.
     const stamp = stamps.find((candidate) => candidate.name === stampName)!;
     expect(stamp).toBeTruthy();
-    const forced = await request.post(`/msbapi/v2/epaks/${ePakId}/documents/${documentId}/sign`, {
+    const forced = await call(request, signEpakDocument, {
       headers: headersB,
-      data: {
+      params: { ePakId, documentId },
+      body: {
         values: [{ uuid: signatureB, value: 'B Roy' }],
         rubberStamps: [{ rubberStampId: stamp.rubberStampId, placement: { pageNumber: 1, positionX: 360, positionY: 560 } }],
       },
     });
     expect(forced.status()).toBe(403);
     expect(await forced.json()).toMatchObject({ code: -11, issues: [{ path: 'rubberStamps.0', message: 'rubberStampNotAllowed' }] });
-    const detail = await apiData<{ documents: { revisions: number }[] }>(await request.get(`/msbapi/v2/epaks/${ePakId}`, { headers: ownerHeaders }));
+    const detail = await callData(request, getEpak, { headers: ownerHeaders, params: { ePakId } });
     expect(detail.documents[0]!.revisions).toBe(1);
   });
 });

@@ -1,6 +1,8 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { fileURLToPath } from 'node:url';
+import { createWorkflow, listWorkflowStates } from '@pakt/domain';
+import { callData } from './api';
 import { apiHeadersOf, bundles, capture, fieldLabelled, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
@@ -43,16 +45,15 @@ test('switching templates asks first; a signer without a signature field is name
   await test.step('a template exists; choosing it over typed recipients asks before replacing them', async () => {
     await signUpAndConfirm(page, request, person);
     const headers = await apiHeadersOf(request, person.email, person.password);
-    const states = ((await (await request.get('/msbapi/v1/workflow/states', { headers })).json()) as { data: { states: { workflowStateId: string; type: string }[] } }).data.states;
-    const created = await request.post('/msbapi/v2/workflows', {
+    const { states } = await callData(request, listWorkflowStates, { headers });
+    await callData(request, createWorkflow, {
       headers,
-      data: {
+      body: {
         name: 'Lease signing',
         signingPolicy: 'QUICKSIGN',
         steps: [{ workflowStateId: states.find((state) => state.type === 'SIGN')!.workflowStateId, recipients: [{ type: 'placeholder', label: 'Tenant' }] }],
       },
     });
-    expect(created.ok(), await created.text()).toBe(true);
 
     await page.goto('/compose');
     await step(page, 1).getByRole('combobox', { name: new RegExp(`^${en.workflows.form.state}`) }).selectOption({ label: 'Sign' });

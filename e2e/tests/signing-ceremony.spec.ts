@@ -1,8 +1,10 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { createEpak, createSignatureBlocks, listWorkflowStates, startEpak, uploadDocument, type TagType } from '@pakt/domain';
+import { callData } from './api';
 import { apiHeadersOf, bundles, expectNoHorizontalOverflow, linkIn, rootMail, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
@@ -13,7 +15,7 @@ const PLAIN = 'plain-1p-libreoffice.pdf';
 
 interface Tag {
   uuid: string;
-  type: string;
+  type: TagType;
   pageNumber: number;
   positionX: number;
   positionY: number;
@@ -24,7 +26,7 @@ interface Tag {
   validations?: { required: { value: boolean } };
 }
 
-const tag = (type: string, signer: { email: string; step: number }, at: { x: number; y: number; width: number; height: number }, required = false): Tag => ({
+const tag = (type: TagType, signer: { email: string; step: number }, at: { x: number; y: number; width: number; height: number }, required = false): Tag => ({
   uuid: randomUUID(),
   type,
   pageNumber: 1,
@@ -36,11 +38,6 @@ const tag = (type: string, signer: { email: string; step: number }, at: { x: num
   wfsOrderId: signer.step,
   ...(required ? { validations: { required: { value: true } } } : {}),
 });
-
-const data = async <T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> => {
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { data: T }).data;
-};
 
 /** The box of a field on the page, by its uuid. */
 const field = (page: Page, uuid: string): Locator => page.locator(`[data-testid="signing-tag"][data-tag-uuid="${uuid}"]`);
@@ -69,26 +66,22 @@ test('a signer reads, fills and signs at /sign; the external signer signs throug
     await signUpAndConfirm(page, request, owner);
     const headers = await apiHeadersOf(request, owner.email, owner.password);
 
-    const uploaded = await data<{ documentId: string }>(
-      await request.post('/msbapi/v1/documents', { headers, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),
-    );
-    const { states } = await data<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers }));
+    const uploaded = await callData(request, uploadDocument, { headers, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } });
+    const { states } = await callData(request, listWorkflowStates, { headers });
     const sign = states.find((state) => state.type === 'SIGN')!.workflowStateId;
-    const epak = await data<{ ePakId: string; documents: { documentId: string }[] }>(
-      await request.post('/msbapi/v2/epak', {
-        headers,
-        data: {
-          subject,
-          message: 'Please read clause 4 on the deposit before you sign.\nThanks, Kavya',
-          documentIds: [uploaded.documentId],
-          signingPolicy: 'ESIGNATURE',
-          steps: [
-            { workflowStateId: sign, recipients: [{ email: owner.email }] },
-            { workflowStateId: sign, recipients: [{ email: external }] },
-          ],
-        },
-      }),
-    );
+    const epak = await callData(request, createEpak, {
+      headers,
+      body: {
+        subject,
+        message: 'Please read clause 4 on the deposit before you sign.\nThanks, Kavya',
+        documentIds: [uploaded.documentId],
+        signingPolicy: 'ESIGNATURE',
+        steps: [
+          { workflowStateId: sign, recipients: [{ email: owner.email }] },
+          { workflowStateId: sign, recipients: [{ email: external }] },
+        ],
+      },
+    });
     ePakId = epak.ePakId;
     const documentId = epak.documents[0]!.documentId;
     mine['signature'] = tag('signature', me, { x: 60, y: 600, width: 160, height: 50 });
@@ -99,8 +92,8 @@ test('a signer reads, fills and signs at /sign; the external signer signs throug
     mine['stamp'] = tag('timeStamp', me, { x: 60, y: 755, width: 200, height: 20 });
     mine['attachment'] = tag('attachment', me, { x: 330, y: 700, width: 180, height: 24 });
     const theirs = [tag('signature', them, { x: 330, y: 600, width: 160, height: 50 }), tag('reason', them, { x: 330, y: 655, width: 200, height: 20 })];
-    await data(await request.post(`/msbapi/v2/epaks/${ePakId}/documents/${documentId}/signatureblocks`, { headers, data: { tags: [...Object.values(mine), ...theirs] } }));
-    await data(await request.post(`/msbapi/v2/epaks/${ePakId}/start`, { headers }));
+    await callData(request, createSignatureBlocks, { headers, params: { ePakId, documentId }, body: { tags: [...Object.values(mine), ...theirs] } });
+    await callData(request, startEpak, { headers, params: { ePakId } });
   });
 
   await test.step('the owner opens /sign: their fields are to fill, the outsider’s are shown read-only', async () => {

@@ -2,7 +2,9 @@ import type { Locator, Page } from '@playwright/test';
 import { e2eServer, expect, test } from './fixtures';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { addSuperAdmin, apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, keepScreenshot, linkIn, rootMail, signUpAndConfirm } from './support';
+import { createEpak, downloadEpakDocument, epakApi, listWorkflowStates, updateTenantSettings, uploadDocument } from '@pakt/domain';
+import { call, callData } from './api';
+import { addSuperAdmin, apiHeadersOf, bundles, expectNoHorizontalOverflow, keepScreenshot, linkIn, rootMail, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const signing = en.signing;
@@ -43,20 +45,19 @@ test('with geolocation MANDATORY a signer must say where they sign (typed at /si
   /** An ePak of this one document, started: the owner signs first, the outsider (if any) second. */
   async function startEpak(title: string, withOutsider: boolean) {
     const headers = await apiHeadersOf(request, owner.email, owner.password);
-    const epak = await apiData<{ ePakId: string; documents: { documentId: string }[] }>(
-      await request.post('/msbapi/v2/epak', {
-        headers,
-        data: {
-          subject: title,
-          documentIds: [pdfId],
-          steps: [
-            { workflowStateId: signState, recipients: [{ email: owner.email }] },
-            ...(withOutsider ? [{ workflowStateId: signState, recipients: [{ email: external }] }] : []),
-          ],
-        },
-      }),
-    );
-    await apiData(await request.post(`/msbapi/v2/epaks/${epak.ePakId}/start`, { headers }));
+    const epak = await callData(request, createEpak, {
+      headers,
+      body: {
+        subject: title,
+        documentIds: [pdfId],
+        steps: [
+          { workflowStateId: signState, recipients: [{ email: owner.email }] },
+          ...(withOutsider ? [{ workflowStateId: signState, recipients: [{ email: external }] }] : []),
+        ],
+      },
+    });
+    // The endpoint by its feature's name: this journey's own startEpak composes and starts one.
+    await callData(request, epakApi.startEpak, { headers, params: { ePakId: epak.ePakId } });
     return { ePakId: epak.ePakId, documentId: epak.documents[0]!.documentId };
   }
 
@@ -65,14 +66,12 @@ test('with geolocation MANDATORY a signer must say where they sign (typed at /si
     const ownerHeaders = await apiHeadersOf(request, owner.email, owner.password);
 
     bossHeaders = await addSuperAdmin(request, ownerHeaders['x-tenant-id']!, boss);
-    await apiData(await request.put('/msbapi/v2/settings', { headers: bossHeaders, data: { settings: { geolocationType: 'MANDATORY' } } }));
+    await callData(request, updateTenantSettings, { headers: bossHeaders, body: { settings: { geolocationType: 'MANDATORY' } } });
 
     // No fields on the page, so the signatures are invisible ones: the panel is all there is to fill.
-    const uploaded = await apiData<{ documentId: string }>(
-      await request.post('/msbapi/v1/documents', { headers: ownerHeaders, multipart: { file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } } }),
-    );
+    const uploaded = await callData(request, uploadDocument, { headers: ownerHeaders, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } });
     pdfId = uploaded.documentId;
-    const { states } = await apiData<{ states: { workflowStateId: string; type: string }[] }>(await request.get('/msbapi/v1/workflow/states', { headers: ownerHeaders }));
+    const { states } = await callData(request, listWorkflowStates, { headers: ownerHeaders });
     signState = states.find((state) => state.type === 'SIGN')!.workflowStateId;
     ({ ePakId, documentId } = await startEpak(subject, true));
   });
@@ -128,13 +127,13 @@ test('with geolocation MANDATORY a signer must say where they sign (typed at /si
 
   await test.step('both places are in the signatures of the file', async () => {
     const ownerHeaders = await apiHeadersOf(request, owner.email, owner.password);
-    const download = await request.get(`/msbapi/v2/epaks/${ePakId}/documents/${documentId}/download`, { headers: ownerHeaders });
+    const download = await call(request, downloadEpakDocument, { headers: ownerHeaders, params: { ePakId, documentId } });
     expect(download.ok()).toBe(true);
     expect(locationsIn(await download.body())).toEqual(['Kochi, Kerala', '9.9312, 76.2673']);
   });
 
   await test.step('with OPTIONAL the question is labelled optional, and a signature needs no place', async () => {
-    await apiData(await request.put('/msbapi/v2/settings', { headers: bossHeaders, data: { settings: { geolocationType: 'OPTIONAL' } } }));
+    await callData(request, updateTenantSettings, { headers: bossHeaders, body: { settings: { geolocationType: 'OPTIONAL' } } });
     const optional = `Site photos, plot 12 (${project})`;
     const started = await startEpak(optional, false);
     await page.goto(`/sign?ePakId=${started.ePakId}`);
@@ -146,7 +145,7 @@ test('with geolocation MANDATORY a signer must say where they sign (typed at /si
     await capturePanel(page, panel, 'location-optional');
     await panel.getByRole('button', { name: signing.actions.sign, exact: true }).click();
     await expect(page.getByTestId('signing-outcome')).toContainText(signing.outcome.signedCompleted, { timeout: 30_000 });
-    const download = await request.get(`/msbapi/v2/epaks/${started.ePakId}/documents/${started.documentId}/download`, { headers: await apiHeadersOf(request, owner.email, owner.password) });
+    const download = await call(request, downloadEpakDocument, { headers: await apiHeadersOf(request, owner.email, owner.password), params: { ePakId: started.ePakId, documentId: started.documentId } });
     expect(locationsIn(await download.body())).toEqual([]);
   });
 });

@@ -297,12 +297,6 @@ export async function apiHeadersOf(request: APIRequestContext, email: string, pa
   return { authorization: `Bearer ${accessToken}`, 'x-tenant-id': user.tenants[0]!.tenantUuid };
 }
 
-/** The `data` of a successful API answer (the test fails with the body otherwise). */
-export async function apiData<T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  expect(response.ok(), await response.text()).toBe(true);
-  return ((await response.json()) as { data: T }).data;
-}
-
 /** Invites someone into the admin's tenant with a role and registers them from the mailed link, through the API. */
 export async function inviteAndRegister(
   request: APIRequestContext,

@@ -1,6 +1,8 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { fileURLToPath } from 'node:url';
+import { getEpak, getSignatureBlocks } from '@pakt/domain';
+import { callData } from './api';
 import { apiHeadersOf, bundles, capture, clickOnPageAt, fieldLabelled, signUpAndConfirm } from './support';
 
 const { en } = bundles;
@@ -24,16 +26,6 @@ interface EpakDocument {
   documentId: string;
   name: string;
   pages: PageGeometry[];
-}
-interface StoredTag {
-  uuid: string;
-  type: string;
-  pageNumber: number;
-  positionX: number;
-  positionY: number;
-  blockWidth: number;
-  blockHeight: number;
-  userEmail?: string;
 }
 
 type FieldType = 'signature' | 'calendar' | 'text' | 'qrcode';
@@ -79,17 +71,6 @@ function storedSize(type: FieldType, page: PageGeometry) {
 }
 
 const shownWidth = (page: PageGeometry) => (page.rotate === 90 || page.rotate === 270 ? page.height : page.width);
-
-async function apiSession(request: APIRequestContext, email: string, password: string) {
-  const headers = await apiHeadersOf(request, email, password);
-  return {
-    get: async <T>(path: string): Promise<T> => {
-      const answer = await request.get(path, { headers });
-      expect(answer.ok(), await answer.text()).toBe(true);
-      return ((await answer.json()) as { data: T }).data;
-    },
-  };
-}
 
 interface Placement {
   readonly signer: 'buyer' | 'seller';
@@ -180,8 +161,8 @@ test('a custodian places signature, date, text and QR fields for two signers on 
     await page.getByRole('button', { name: compose.saveDraft }).click();
     await expect(page).toHaveURL(/\/compose\?ePakId=[0-9a-f-]{36}$/);
     ePakId = new URL(page.url()).searchParams.get('ePakId')!;
-    const api = await apiSession(request, person.email, person.password);
-    documents = (await api.get<{ documents: EpakDocument[] }>(`/msbapi/v2/epaks/${ePakId}`)).documents;
+    const headers = await apiHeadersOf(request, person.email, person.password);
+    documents = (await callData(request, getEpak, { headers, params: { ePakId } })).documents;
     expect(documents.map((stored) => stored.name)).toEqual([ROTATED, MIXED]);
     expect(documents[0]!.pages.slice(0, 3).map((geometry) => geometry.rotate)).toEqual([90, 180, 270]);
     await expect(pagesOf(page, ROTATED).locator('[data-page-number="1"][data-rendered="true"]')).toBeVisible({ timeout: 20_000 });
@@ -227,9 +208,9 @@ test('a custodian places signature, date, text and QR fields for two signers on 
     await page.getByRole('button', { name: editor.actions.save }).click();
     await expect(page.getByRole('status').filter({ hasText: editor.saved })).toBeVisible();
     await expect(page.getByText(editor.unsaved)).toHaveCount(0);
-    const api = await apiSession(request, person.email, person.password);
+    const headers = await apiHeadersOf(request, person.email, person.password);
     for (const stored of documents) {
-      const { tags } = await api.get<{ tags: StoredTag[] }>(`/msbapi/v2/epaks/${ePakId}/documents/${stored.documentId}/signatureblocks`);
+      const { tags } = await callData(request, getSignatureBlocks, { headers, params: { ePakId, documentId: stored.documentId } });
       const mine = placed.filter((placement) => placement.document === stored.name);
       expect(tags.map((tag) => tag.uuid).sort()).toEqual(mine.map((placement) => placement.uuid).sort());
       for (const placement of mine) {

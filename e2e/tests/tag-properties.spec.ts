@@ -2,6 +2,8 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { createEpak, listWorkflowStates, uploadDocument } from '@pakt/domain';
+import { callData } from './api';
 import { apiHeadersOf, bundles, capture, clickOnPageAt, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
@@ -17,24 +19,18 @@ const HUGE = Buffer.concat([PIXEL, Buffer.alloc(600 * 1024)]);
 
 async function draftThroughApi(request: APIRequestContext, email: string, password: string, signer: string): Promise<string> {
   const headers = await apiHeadersOf(request, email, password);
-  const uploaded = await request.post('/msbapi/v1/documents', {
+  const { documentId } = await callData(request, uploadDocument, { headers, file: { name: MIXED, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${MIXED}`) } });
+  const { states } = await callData(request, listWorkflowStates, { headers });
+  const composed = await callData(request, createEpak, {
     headers,
-    multipart: { file: { name: MIXED, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${MIXED}`) } },
-  });
-  expect(uploaded.ok(), await uploaded.text()).toBe(true);
-  const documentId = ((await uploaded.json()) as { data: { documentId: string } }).data.documentId;
-  const states = ((await (await request.get('/msbapi/v1/workflow/states', { headers })).json()) as { data: { states: { workflowStateId: string; type: string }[] } }).data.states;
-  const composed = await request.post('/msbapi/v2/epak', {
-    headers,
-    data: {
+    body: {
       subject: 'Letter of intent',
       documentIds: [documentId],
       signingPolicy: 'QUICKSIGN',
       steps: [{ workflowStateId: states.find((state) => state.type === 'SIGN')!.workflowStateId, recipients: [{ email: signer }] }],
     },
   });
-  expect(composed.ok(), await composed.text()).toBe(true);
-  return ((await composed.json()) as { data: { ePakId: string } }).data.ePakId;
+  return composed.ePakId;
 }
 
 const pageOne = (page: Page) => page.getByRole('region', { name: editor.pages.replace('{{name}}', MIXED) }).locator('[data-page-number="1"]');

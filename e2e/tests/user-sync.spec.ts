@@ -2,7 +2,9 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import fs from 'node:fs';
 import path from 'node:path';
-import { addSuperAdmin, apiData, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, h1, inviteAndRegister, signUpAndConfirm } from './support';
+import { listAdminAudit, tenantOutbox, updateTenantSettings } from '@pakt/domain';
+import { callData } from './api';
+import { addSuperAdmin, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, h1, inviteAndRegister, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const u = en.userSync;
@@ -30,7 +32,7 @@ test('an admin syncs the organisation with its directory export and reads what c
     await inviteAndRegister(request, adminHeaders, signer, 'signer');
 
     const bossHeaders = await addSuperAdmin(request, tenantId, boss);
-    await apiData(await request.put('/msbapi/v2/settings', { headers: bossHeaders, data: { settings: { showUserSyncUp: true, userSyncFileName: 'people.csv' } } }));
+    await callData(request, updateTenantSettings, { headers: bossHeaders, body: { settings: { showUserSyncUp: true, userSyncFileName: 'people.csv' } } });
   });
 
   await test.step('before the file is there, the screen says where it goes', async () => {
@@ -68,11 +70,9 @@ test('an admin syncs the organisation with its directory export and reads what c
 
   await test.step('the invitation is in the outbox, and the change in the audit log', async () => {
     const adminHeaders = await apiHeadersOf(request, admin.email, admin.password);
-    const { messages } = await apiData<{ messages: { recipient: string }[] }>(await request.get('/msbapi/v1/outbox', { headers: adminHeaders }));
+    const { messages } = await callData(request, tenantOutbox, { headers: adminHeaders });
     expect(messages.some((m) => m.recipient === newcomer)).toBe(true);
-    const { items } = await apiData<{ items: { action: string; targetLabel: string | null }[] }>(
-      await request.get('/msbapi/v2/admin/audit', { headers: adminHeaders, params: { target: signer.email } }),
-    );
+    const { items } = await callData(request, listAdminAudit, { headers: adminHeaders, query: { target: signer.email } });
     expect(items.map((item) => item.action)).toContain('user_role_changed');
   });
 });

@@ -1,7 +1,9 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import fs from 'node:fs';
-import { apiData, apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, keepScreenshot, ROOT, signInWith, signUpAndConfirm } from './support';
+import { tenantOutbox } from '@pakt/domain';
+import { callData } from './api';
+import { apiHeadersOf, bundles, expectNoHorizontalOverflow, fieldLabelled, h1, keepScreenshot, ROOT, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const u = en.users;
@@ -93,7 +95,7 @@ test('an admin invites from a CSV file with a bad row; the invited person regist
     await expect(mail).not.toContainText('/register?invite=');
     // The API answers the same: no text at all, for a link or code is the recipient's alone.
     const adminHeaders = await apiHeadersOf(request, admin.email, admin.password);
-    const { messages } = await apiData<{ messages: { recipient: string; body: string | null }[] }>(await request.get('/msbapi/v1/outbox', { headers: adminHeaders }));
+    const { messages } = await callData(request, tenantOutbox, { headers: adminHeaders });
     expect(messages.filter((message) => message.recipient === joiner.email).map((message) => message.body)).toEqual([null]);
     if (desktop) await captureBoth(page, 'users-admin-outbox');
     else await expectNoHorizontalOverflow(page);

@@ -16,7 +16,7 @@ import { TestSocket } from '../test/socket-support';
 import { run } from '../test/signing-support';
 import { S3FileStorage } from '../platform/storage/s3-file-storage';
 import { GOOD_PASSWORD, makeMember, makeTenant } from '../test/factories';
-import { multipart } from '../test/multipart';
+import { multipart, multipartForm } from '../test/multipart';
 import { startS3rver, type TestS3Server } from '../test/s3-server';
 import { listStates } from '../features/workflows/workflows';
 import { CORPUS } from '../test/corpus';
@@ -396,14 +396,8 @@ describe('two server processes on one PostgreSQL and one S3 bucket', () => {
     const bulkEmails = Array.from({ length: BULK_ROWS }, (_, i) => `row${i + 1}-${bulkTag}@bulk.test`);
     const csv = [header, ...bulkEmails.map((email, i) => `${email},Row,Number${i + 1},,,${(i + 1) * 100}`)].join('\r\n');
     const bulkUpload = (server: ServerProcess, headers: Headers) => {
-      const boundary = '----pakt-scale-boundary';
-      const payload = Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="docTemplateId"\r\n\r\n${template.id}\r\n`),
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="people.csv"\r\nContent-Type: text/csv\r\n\r\n`),
-        Buffer.from(csv),
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]);
-      return call(server.url, 'POST', '/msbapi/v1/bulkcompose/upload', { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload);
+      const body = multipartForm({ docTemplateId: template.id }, { bytes: csv, name: 'people.csv', type: 'text/csv' });
+      return call(server.url, 'POST', '/msbapi/v1/bulkcompose/upload', { ...headers, ...body.headers }, body.payload);
     };
     const uploads = await Promise.all([bulkUpload(a, ownerA.headers), bulkUpload(b, ownerB.headers)]);
     const runIds = uploads.map((u) => (u.run as { runId: string }).runId);

@@ -1,5 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composedEpak, signedInMember, startedEpak, uploadedDocument, workflowStateIds } from './app-factories';
+import { currentAnnouncements, getGroup, listLetterheadTemplates, listRubberStamps, listDocumentTemplates, getWorkflow } from '@pakt/domain';
+import {
+  composedEpak,
+  createdAnnouncement,
+  createdGroup,
+  createdRubberStamp,
+  createdWorkflow,
+  signedInMember,
+  startedEpak,
+  uploadedDocument,
+  uploadedDocumentTemplate,
+  uploadedLetterhead,
+  workflowStateIds,
+} from './app-factories';
+import { inject } from './inject';
 import { buildTestApp, type TestApp } from './test-app';
 
 let t: TestApp;
@@ -44,5 +58,48 @@ describe('the app factories', () => {
   it('say which call was refused, with its answer, instead of handing back a broken value', async () => {
     const stranger = await signedInMember(t, { role: 'signer' });
     await expect(uploadedDocument(t, { owner: stranger })).rejects.toThrow(/upload of plain-1p-pdftex.pdf answered 403/);
+  });
+
+  it('make every entity through its endpoint, each readable back by the tenant that owns it', async () => {
+    const admin = await signedInMember(t, { role: 'admin' });
+    const signer = await signedInMember(t, { role: 'signer', tenant: admin.tenant });
+    const manager = await signedInMember(t, { role: 'custodian', tenant: admin.tenant });
+
+    const workflow = await createdWorkflow(t, { owner: admin, steps: [{ type: 'REVIEW', recipients: [manager] }, { type: 'SIGN', recipients: [{ placeholder: 'Client' }, 'client@elsewhere.test'] }] });
+    const readWorkflow = await inject(t.app, getWorkflow, { as: admin, params: { workflowId: workflow.workflowId } });
+    expect(readWorkflow.data.steps.map((step) => [step.type, step.recipients])).toEqual([
+      ['REVIEW', [{ type: 'user', email: manager.user.email.toLowerCase() }]],
+      ['SIGN', [{ type: 'placeholder', label: 'Client' }, { type: 'user', email: 'client@elsewhere.test' }]],
+    ]);
+
+    const template = await uploadedDocumentTemplate(t, { owner: admin, file: 'form-libreoffice.pdf', workflowId: workflow.workflowId });
+    const templates = await inject(t.app, listDocumentTemplates, { as: admin });
+    expect(templates.data.templates.map((one) => one.docTemplateId)).toContain(template.docTemplateId);
+
+    const letterhead = await uploadedLetterhead(t, { owner: admin });
+    expect(letterhead).toMatchObject({ contentType: 'image/png', width: 600, height: 120 });
+    const letterheads = await inject(t.app, listLetterheadTemplates, { as: admin });
+    expect(letterheads.data.letterheads.map((one) => one.letterHeadDocId)).toEqual([letterhead.letterHeadDocId]);
+
+    // The tenant's rubber stamps are off by default: the factory turns them on first.
+    const stamp = await createdRubberStamp(t, { owner: signer, name: 'Received' });
+    const stamps = await inject(t.app, listRubberStamps, { as: signer });
+    expect(stamps.data.stamps.map((one) => [one.rubberStampId, one.name, one.owned])).toEqual([[stamp.rubberStampId, 'Received', true]]);
+
+    const group = await createdGroup(t, { admin, members: [signer], manager });
+    const readGroup = await inject(t.app, getGroup, { as: admin, params: { id: group.groupId } });
+    expect(readGroup.data.users.map((user) => [user.userId, user.manager]).sort()).toEqual([[manager.user.id, true], [signer.user.id, false]].sort());
+
+    const announcement = await createdAnnouncement(t, { admin, text: 'Office closed on Friday' });
+    const shown = await inject(t.app, currentAnnouncements, { as: signer });
+    expect(shown.data.items.map((item) => [item.id, item.text])).toContainEqual([announcement.id, 'Office closed on Friday']);
+  });
+
+  it('build the owner they are not given, and keep entities in their own tenant', async () => {
+    const stamp = await createdRubberStamp(t);
+    const group = await createdGroup(t);
+    expect(stamp.owner.tenant.id).not.toBe(group.admin.tenant.id);
+    const outsider = await inject(t.app, getGroup, { as: stamp.owner, params: { id: group.groupId } });
+    expect(outsider.statusCode).not.toBe(200);
   });
 });

@@ -1,20 +1,31 @@
+import { randomUUID } from 'node:crypto';
 import {
   type DocumentSummary,
-  DocumentSummary as DocumentSummarySchema,
+  type Endpoint,
+  type EndpointData,
   type EpakDetail,
   type EpakInput,
   type Role,
+  type SigningPolicy,
   type Tag,
   type WorkflowStateType,
+  createAnnouncement,
   createEpak,
+  createGroup,
+  createRubberStamp,
   createSignatureBlocks,
+  createWorkflow,
   listWorkflowStates,
   startEpak,
+  updateTenantSettings,
+  uploadDocument,
+  uploadDocumentTemplate,
+  uploadLetterheadTemplate,
 } from '@pakt/domain';
+import { PNG } from 'pngjs';
 import { corpusPdf } from './corpus';
 import { GOOD_PASSWORD, makeMember, type makeUser } from './factories';
-import { inject } from './inject';
-import { multipart } from './multipart';
+import { type Answer, inject } from './inject';
 import { bearer, signIn } from './sign-in';
 import type { TestApp } from './test-app';
 
@@ -29,6 +40,22 @@ import type { TestApp } from './test-app';
 export type SignedInMember = Awaited<ReturnType<typeof makeMember>> & { readonly headers: Record<string, string> };
 
 type App = Pick<TestApp, 'app' | 'database'>;
+
+/** The answer's data, or an error naming the refused call and the answer: never a broken value. */
+function accepted<E extends Endpoint>(res: Answer<E>, what: string): EndpointData<E> {
+  if (res.statusCode !== 200) throw new Error(`${what} answered ${res.statusCode}: ${res.body}`);
+  return res.data;
+}
+
+/** A short name no other test in the run has made (group names are at most 15 characters). */
+const unique = (prefix: string) => `${prefix} ${randomUUID().slice(0, 6)}`;
+
+/** A PNG of one shade, for letterheads, rubber stamps and photos. */
+export function pngImage(width = 120, height = 120, shade = 0x80): Buffer {
+  const image = new PNG({ width, height });
+  image.data.fill(shade);
+  return PNG.sync.write(image);
+}
 
 export async function signedInMember(
   t: App,
@@ -47,18 +74,13 @@ export async function uploadedDocument(
   const owner = options.owner ?? (await signedInMember(t));
   const file = options.file ?? 'plain-1p-pdftex.pdf';
   const name = options.name ?? file;
-  // Multipart: the typed inject sends JSON and forms only.
-  const body = multipart(options.bytes ?? corpusPdf(file), name);
-  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...body.headers }, payload: body.payload });
-  if (res.statusCode !== 200) throw new Error(`upload of ${name} answered ${res.statusCode}: ${res.body}`);
-  return { ...DocumentSummarySchema.parse(res.json().data), owner };
+  const res = await inject(t.app, uploadDocument, { as: owner, file: { bytes: options.bytes ?? corpusPdf(file), name } });
+  return { ...accepted(res, `upload of ${name}`), owner };
 }
 
 /** The tenant's workflow state ids by type (each tenant starts with one of every type). */
 export async function workflowStateIds(t: App, caller: SignedInMember): Promise<(type: WorkflowStateType) => string> {
-  const res = await inject(t.app, listWorkflowStates, { as: caller });
-  if (res.statusCode !== 200) throw new Error(`workflow states answered ${res.statusCode}: ${res.body}`);
-  const states = res.data.states;
+  const states = accepted(await inject(t.app, listWorkflowStates, { as: caller }), 'workflow states').states;
   return (type) => {
     const found = states.find((state) => state.type === type);
     if (!found) throw new Error(`the tenant has no ${type} state`);
@@ -102,8 +124,7 @@ export async function composedEpak(
       })),
     } as EpakInput,
   });
-  if (res.statusCode !== 200) throw new Error(`compose answered ${res.statusCode}: ${res.body}`);
-  return { owner, epak: res.data, steps };
+  return { owner, epak: accepted(res, 'compose'), steps };
 }
 
 /** Places tags on a draft's document and sends the ePak: it is then waiting for its first step. */
@@ -113,10 +134,95 @@ export async function startedEpak(
 ): Promise<{ owner: SignedInMember; epak: EpakDetail; steps: readonly DraftStep[] }> {
   const { owner, epak, steps } = await composedEpak(t, options);
   for (const { documentId, tags } of options.tags?.(epak) ?? []) {
-    const saved = await inject(t.app, createSignatureBlocks, { as: owner, params: { ePakId: epak.ePakId, documentId }, body: { tags: [...tags] } });
-    if (saved.statusCode !== 200) throw new Error(`tags answered ${saved.statusCode}: ${saved.body}`);
+    accepted(await inject(t.app, createSignatureBlocks, { as: owner, params: { ePakId: epak.ePakId, documentId }, body: { tags: [...tags] } }), 'tags');
   }
   const started = await inject(t.app, startEpak, { as: owner, params: { ePakId: epak.ePakId } });
-  if (started.statusCode !== 200) throw new Error(`start answered ${started.statusCode}: ${started.body}`);
-  return { owner, epak: started.data, steps };
+  return { owner, epak: accepted(started, 'start'), steps };
+}
+
+/** Someone a workflow step goes to: a member, an address, or a placeholder filled in at compose. */
+export type WorkflowRecipientOf = SignedInMember | string | { readonly placeholder: string };
+
+/** A workflow template of `owner`'s tenant. Without steps, one signer named by the placeholder "Signer". */
+export async function createdWorkflow(
+  t: App,
+  options: { owner?: SignedInMember; name?: string; signingPolicy?: SigningPolicy; steps?: readonly { type: WorkflowStateType; recipients: readonly WorkflowRecipientOf[] }[] } = {},
+) {
+  const owner = options.owner ?? (await signedInMember(t));
+  const state = await workflowStateIds(t, owner);
+  const steps = options.steps ?? [{ type: 'SIGN' as const, recipients: [{ placeholder: 'Signer' }] }];
+  const res = await inject(t.app, createWorkflow, {
+    as: owner,
+    body: {
+      name: options.name ?? unique('Workflow'),
+      signingPolicy: options.signingPolicy ?? 'ESIGNATURE',
+      steps: steps.map((step) => ({
+        workflowStateId: state(step.type),
+        recipients: step.recipients.map((recipient) =>
+          typeof recipient === 'string'
+            ? { type: 'user' as const, email: recipient }
+            : 'placeholder' in recipient
+              ? { type: 'placeholder' as const, label: recipient.placeholder }
+              : { type: 'user' as const, email: recipient.user.email },
+        ),
+      })),
+    },
+  });
+  return { ...accepted(res, 'workflow'), owner };
+}
+
+/** A document template uploaded from a corpus file (its own form fields become its tags). */
+export async function uploadedDocumentTemplate(t: App, options: { owner?: SignedInMember; file?: string; name?: string; workflowId?: string } = {}) {
+  const owner = options.owner ?? (await signedInMember(t));
+  const file = options.file ?? 'plain-1p-pdftex.pdf';
+  const res = await inject(t.app, uploadDocumentTemplate, {
+    as: owner,
+    body: { name: options.name ?? unique('Template'), ...(options.workflowId ? { workflowId: options.workflowId } : {}) },
+    file: { bytes: corpusPdf(file), name: file, type: 'application/pdf' },
+  });
+  return { ...accepted(res, 'template upload'), owner };
+}
+
+/** A letterhead of `owner`'s tenant (a grey PNG unless given an image). */
+export async function uploadedLetterhead(t: App, options: { owner?: SignedInMember; image?: Buffer; name?: string } = {}) {
+  const owner = options.owner ?? (await signedInMember(t));
+  const res = await inject(t.app, uploadLetterheadTemplate, { as: owner, file: { bytes: options.image ?? pngImage(600, 120), name: options.name ?? 'letterhead.png' } });
+  return { ...accepted(res, 'letterhead upload'), owner };
+}
+
+/** Turns a tenant's rubber stamps on through the settings screen, as its super admin (one is made to do it). */
+export async function enableRubberStamps(t: App, tenant: { id: string }) {
+  const superAdmin = await signedInMember(t, { role: 'super_admin', tenant });
+  accepted(await inject(t.app, updateTenantSettings, { as: superAdmin, body: { settings: { rubberStampEnabled: true } } }), 'rubber stamps setting');
+}
+
+/** A rubber stamp of `owner` (a signer unless given), its tenant's rubber stamps turned on first. */
+export async function createdRubberStamp(t: App, options: { owner?: SignedInMember; name?: string; image?: Buffer } = {}) {
+  const owner = options.owner ?? (await signedInMember(t, { role: 'signer' }));
+  await enableRubberStamps(t, owner.tenant);
+  const res = await inject(t.app, createRubberStamp, { as: owner, body: { name: options.name ?? unique('Stamp') }, file: { bytes: options.image ?? pngImage(), name: 'stamp.png' } });
+  return { ...accepted(res, 'rubber stamp'), owner };
+}
+
+/** A group of `admin`'s tenant, with the given members (and manager among them). */
+export async function createdGroup(t: App, options: { admin?: SignedInMember; name?: string; members?: readonly SignedInMember[]; manager?: SignedInMember } = {}) {
+  const admin = options.admin ?? (await signedInMember(t, { role: 'admin' }));
+  const members = [...(options.members ?? []), ...(options.manager && !options.members?.includes(options.manager) ? [options.manager] : [])];
+  const res = await inject(t.app, createGroup, {
+    as: admin,
+    body: { groupName: options.name ?? unique('Group'), userIds: members.map((member) => member.user.id), ...(options.manager ? { managerId: options.manager.user.id } : {}) },
+  });
+  return { ...accepted(res, 'group'), admin };
+}
+
+/** An announcement of `admin`'s tenant, showing from a minute ago for an hour unless told. */
+export async function createdAnnouncement(t: App, options: { admin?: SignedInMember; text?: string; startTime?: Date; endTime?: Date } = {}) {
+  const admin = options.admin ?? (await signedInMember(t, { role: 'admin' }));
+  const startTime = options.startTime ?? new Date(Date.now() - 60_000);
+  const endTime = options.endTime ?? new Date(startTime.getTime() + 3_600_000);
+  const res = await inject(t.app, createAnnouncement, {
+    as: admin,
+    body: { text: options.text ?? unique('Announcement'), startTime: startTime.toISOString(), endTime: endTime.toISOString() },
+  });
+  return { ...accepted(res, 'announcement'), admin };
 }

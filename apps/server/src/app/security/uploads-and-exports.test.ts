@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { DocumentSummary, EpakDetail, type WorkflowStateDefinition, createEpak, downloadBulkComposeFailures, editEpak, listWorkflowStates, startEpak } from '@pakt/domain';
+import { DocumentSummary, EpakDetail, type WorkflowStateDefinition, createEpak, downloadBulkComposeFailures, editEpak, listWorkflowStates, startEpak, uploadBulkCompose } from '@pakt/domain';
 import { parseCsv } from '../../platform/csv';
 import { eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
@@ -31,6 +31,7 @@ type Who = Awaited<ReturnType<typeof member>>;
 const member = (role: 'custodian' | 'signer' | 'admin', tenant?: { id: string }) => signedInMember(t, { role, ...(tenant ? { tenant } : {}) });
 
 const uploadPdf = (who: Who) => {
+  // Raw: this file's security probes keep their calls raw (here, uploads racing for the parse queue).
   const body = multipart(PDF, 'contract.pdf');
   return t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...who.headers, ...body.headers }, payload: body.payload });
 };
@@ -84,12 +85,7 @@ describe('CSV exports', () => {
     const header = 'step1.recipient1.email,step1.recipient1.firstName,step1.recipient1.lastName,Amount';
     // Refused rows (a bad address) come back as uploaded: the export is where a formula would run.
     const csv = [header, `not-an-address,Dee,Kay," =cmd|' /C calc'!A0"`, `also-bad,"\t=HYPERLINK(""http://evil"")",Roy," @SUM(1+1)"`].join('\r\n');
-    const boundary = '----pakt-security-boundary';
-    const payload = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="docTemplateId"\r\n\r\n${template.id}\r\n`),
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="people.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`),
-    ]);
-    const upload = await t.app.inject({ method: 'POST', url: '/msbapi/v1/bulkcompose/upload', headers: { ...tenantA.headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    const upload = await inject(t.app, uploadBulkCompose, { headers: tenantA.headers, body: { docTemplateId: template.id }, file: { bytes: csv, name: 'people.csv', type: 'text/csv' } });
     expect(upload.statusCode, upload.body).toBe(200);
     const runId = upload.json().data.run.runId as string;
     expect(await runBulkCompose({ db: t.database.db, storage: t.context.storage, runId, notify: { publicUrl: 'http://pakt.test', linkDays: 30 } })).toBe('completed');
@@ -128,7 +124,7 @@ describe('ePak subjects and mail headers', () => {
     const mails = await t.database.db.select().from(outbox).where(eq(outbox.recipient, tenantB.user.email));
     expect(mails.map((m) => m.subject)).toEqual(['Please sign: Offer Bcc: thief@evil.test']);
 
-    // The edit path too.
+    // The edit path too. (Raw read of modifiedOn: this file's security probes keep their calls raw.)
     const edited = await inject(t.app, editEpak, { headers: tenantA.headers, body: { ePakId: epak.ePakId, modifiedOn: (await t.app.inject({ method: 'GET', url: `/msbapi/v2/epaks/${epak.ePakId}`, headers: tenantA.headers })).json().data.modifiedOn, subject: 'Offer v2\nX-Evil: 1\u2028Cc: thief@evil.test' } });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json().data.subject).toBe('Offer v2 X-Evil: 1 Cc: thief@evil.test');

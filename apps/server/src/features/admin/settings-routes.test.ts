@@ -1,10 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import {
   accessibilities,
   createEpak,
   DEFAULT_PASSWORD_CONFIG,
-  DocumentSummary,
   type Endpoint,
   type EndpointInput,
   EpakDetail,
@@ -21,12 +18,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, epaks, passwordConfigs, tenants, tenantSettings } from '../../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
-import { multipart } from '../../test/multipart';
 import { inject } from '../../test/inject';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
-import { CORPUS } from '../../test/corpus';
-import { signedInMember } from '../../test/app-factories';
+import { signedInMember, uploadedDocument } from '../../test/app-factories';
 
 /**
  * /settings (issue 7): a super admin reads and changes the tenant's settings; each change applies
@@ -219,12 +214,7 @@ describe('the settings screen', () => {
   it("gives an ePak sent without an expiry or archival period the tenant's expiry days and retention period", async () => {
     await save(Super, { settings: { ePakExpiryDays: 10, ePakRetentionDays: 365 } });
     const owner = await member('custodian', Super.tenant);
-    const file = 'mixed-sizes-openoffice.pdf';
-    const body = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
-    // Multipart: the typed inject sends JSON and forms only.
-    const uploaded = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...body.headers }, payload: body.payload });
-    expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const document = DocumentSummary.parse(uploaded.json().data);
+    const document = await uploadedDocument(t, { owner, file: 'mixed-sizes-openoffice.pdf' });
     const states = (await ok(listWorkflowStates, owner)).states;
     const review = states.find((s) => s.type === 'REVIEW')!.workflowStateId;
     const draft = EpakDetail.parse(

@@ -1,6 +1,7 @@
 import {
   type AdminUser,
   cancelUserInvitation,
+  csvInvite,
   csvInviteTemplate,
   type Endpoint,
   type EndpointInput,
@@ -23,7 +24,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, epakRecipients, epaks, epakSteps, memberships, outbox, users } from '../../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { inject } from '../../test/inject';
-import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 
@@ -259,10 +259,7 @@ describe('invitations', () => {
 });
 
 describe('inviting from a CSV file', () => {
-  const upload = (who: Who, text: string) => {
-    const body = multipart(Buffer.from(text, 'utf8'), 'people.csv', 'text/csv');
-    return t.app.inject({ method: 'POST', url: '/msbapi/v2/users/csvInvite', headers: { ...who.headers, ...body.headers }, payload: body.payload });
-  };
+  const upload = (who: Who, text: string) => inject(t.app, csvInvite, { as: who, file: { bytes: Buffer.from(text, 'utf8'), name: 'people.csv', type: 'text/csv' } });
 
   it('offers the template: the header line', async () => {
     const res = await inject(t.app, csvInviteTemplate, { as: A });

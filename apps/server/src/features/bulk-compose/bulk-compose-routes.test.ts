@@ -1,4 +1,4 @@
-import { type TagInput, downloadBulkComposeFailures, downloadBulkComposeHeader, getBulkComposeColumns, getBulkComposeRun, listBulkComposeRuns } from '@pakt/domain';
+import { type TagInput, downloadBulkComposeFailures, downloadBulkComposeHeader, getBulkComposeColumns, getBulkComposeRun, listBulkComposeRuns, uploadBulkCompose } from '@pakt/domain';
 import { parseCsv } from '../../platform/csv';
 import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
@@ -64,15 +64,7 @@ async function makeTemplate(who: Who, options: { workflow?: boolean; name?: stri
 const HEADER = 'step1.recipient1.email,step1.recipient1.firstName,step1.recipient1.lastName,step1.recipient1.phone,step1.recipient1.countryCode,Amount';
 
 function upload(who: Who, docTemplateId: string, csv: string, name = 'people.csv') {
-  const boundary = '----pakt-bulk-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="docTemplateId"\r\n\r\n${docTemplateId}\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\n`),
-    Buffer.from(csv),
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  // Raw: the upload is multipart.
-  return t.app.inject({ method: 'POST', url: '/msbapi/v1/bulkcompose/upload', headers: { ...who.headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+  return inject(t.app, uploadBulkCompose, { as: who, body: { docTemplateId }, file: { bytes: csv, name, type: 'text/csv' } });
 }
 
 const work = (runId: string, extra: { batchRows?: number; analyzeAfterAtLeast?: number; onBatch?: (run: { processedRows: number }) => void; signal?: AbortSignal } = {}) =>

@@ -20,13 +20,14 @@ import {
   type Tag,
   updateDocumentTemplate,
   updateSignatureBlocks,
+  uploadDocument,
+  uploadDocumentTemplate,
   type WorkflowStateType,
 } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentTemplates, epaks, workflows } from '../../platform/db/schema';
 import { inject } from '../../test/inject';
-import { multipart } from '../../test/multipart';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { CORPUS } from '../../test/corpus';
 import { signedInMember } from '../../test/app-factories';
@@ -45,32 +46,14 @@ const member = (role: 'admin' | 'custodian' | 'submitter', tenant?: { id: string
 
 const pdf = (name: string) => fs.readFileSync(path.join(CORPUS, name));
 
-async function uploadDocument(who: Who, name: string) {
-  // Multipart: the typed inject sends JSON and forms only.
-  const body = multipart(pdf(name), name);
-  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...who.headers, ...body.headers }, payload: body.payload });
+async function uploadPdf(who: Who, name: string) {
+  const res = await inject(t.app, uploadDocument, { as: who, file: { bytes: pdf(name), name } });
   expect(res.statusCode, res.body).toBe(200);
-  return DocumentSummary.parse(res.json().data);
+  return DocumentSummary.parse(res.data);
 }
 
-/** A multipart body with text fields before the file, as the web client sends it. */
-function multipartWith(fields: Record<string, string>, file: Buffer, filename: string) {
-  const boundary = '----pakt-template-boundary';
-  const parts = Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  const payload = Buffer.concat([
-    ...parts,
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`),
-    file,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
-const uploadTemplate = (who: Who, name: string, fields: Record<string, string> = {}) => {
-  // Multipart, like uploadDocument above.
-  const body = multipartWith(fields, pdf(name), name);
-  return t.app.inject({ method: 'POST', url: '/msbapi/v1/documenttemplate/upload', headers: { ...who.headers, ...body.headers }, payload: body.payload });
-};
+const uploadTemplate = (who: Who, name: string, fields: EndpointInput<typeof uploadDocumentTemplate>['body'] = {}) =>
+  inject(t.app, uploadDocumentTemplate, { as: who, body: fields, file: { bytes: pdf(name), name, type: 'application/pdf' } });
 
 async function stateOf(who: Who, type: WorkflowStateType) {
   const res = await inject(t.app, listWorkflowStates, { as: who });
@@ -86,7 +69,7 @@ const NOTE = '00000000-0000-4000-8000-0000000000a3';
 
 /** A draft on a one-page A4 for one signer, with a signature, a reason and an unassigned note. */
 async function composedDraft(owner: Who, signerEmail: string, workflowId?: string) {
-  const document = await uploadDocument(owner, 'plain-1p-libreoffice.pdf');
+  const document = await uploadPdf(owner, 'plain-1p-libreoffice.pdf');
   const body = {
     subject: 'Lease, flat 3',
     documentIds: [document.documentId],
@@ -229,7 +212,7 @@ describe('composing from a template', () => {
     const missing = await composeFrom(Cus, template.docTemplateId, { subject: 'x', steps: [{ workflowStateId: review, recipients: [{ email: 'x@example.test' }] }] });
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toMatchObject({ code: -6, issues: [{ path: 'steps' }] });
-    const doc = await uploadDocument(Cus, 'plain-1p-libreoffice.pdf');
+    const doc = await uploadPdf(Cus, 'plain-1p-libreoffice.pdf');
     const afterUpload = await snapshot();
     const twice = await composeFrom(Cus, template.docTemplateId, {
       subject: 'x',
@@ -296,8 +279,8 @@ describe('changing a template', () => {
   it('replaces the document only with one of the same pages (-189 otherwise)', async () => {
     const epak = await composedDraft(Cus, 'ira@example.test');
     const template = await saveAsTemplate(Cus, epak.ePakId, 'Replaceable');
-    const letter = await uploadDocument(Cus, 'landscape-letter-1p.pdf');
-    const longer = await uploadDocument(Cus, 'mixed-sizes-openoffice.pdf');
+    const letter = await uploadPdf(Cus, 'landscape-letter-1p.pdf');
+    const longer = await uploadPdf(Cus, 'mixed-sizes-openoffice.pdf');
     const before = await snapshot();
     for (const doc of [letter, longer]) {
       const res = await update(Cus, template.docTemplateId, { documentId: doc.documentId });
@@ -305,10 +288,10 @@ describe('changing a template', () => {
       expect(res.code).toBe(-189);
     }
     // Someone else's document is not found.
-    const theirs = await uploadDocument(Cus2, 'plain-1p-pdftex.pdf');
+    const theirs = await uploadPdf(Cus2, 'plain-1p-pdftex.pdf');
     expect((await update(Cus, template.docTemplateId, { documentId: theirs.documentId })).statusCode).toBe(404);
     expect(await snapshot()).toBe(before);
-    const a4 = await uploadDocument(Cus, 'plain-1p-pdftex.pdf');
+    const a4 = await uploadPdf(Cus, 'plain-1p-pdftex.pdf');
     const replaced = await update(Cus, template.docTemplateId, { documentId: a4.documentId });
     expect(replaced.statusCode, replaced.body).toBe(200);
     expect(replaced.data).toMatchObject({ documentName: 'plain-1p-pdftex.pdf', size: a4.size });

@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DocumentSummary, type TokenGrant, downloadDocument } from '@pakt/domain';
+import { DocumentSummary, type TokenGrant, downloadDocument, uploadDocument } from '@pakt/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
-import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { CORPUS } from '../../test/corpus';
@@ -63,8 +62,7 @@ describe('the real-world corpus', () => {
   });
 
   it.concurrent.each(files)('%s is accepted as poppler reads it, or refused with the reason', async (name) => {
-    const body = multipart(fs.readFileSync(path.join(CORPUS, name)), name, 'application/pdf');
-    const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...headers, ...body.headers }, payload: body.payload });
+    const res = await inject(t.app, uploadDocument, { headers, file: { bytes: fs.readFileSync(path.join(CORPUS, name)), name, type: 'application/pdf' } });
     const refused = REFUSED[name];
     if (refused) {
       expect(res.statusCode, res.body).toBe(422);

@@ -3,7 +3,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DocumentSummary, PreconfiguredTag, type TokenGrant, deleteDocuments, downloadDocument, listDocuments, mergeDocuments, preconfiguredTags, renameDocument } from '@pakt/domain';
+import {
+  DocumentSummary,
+  PreconfiguredTag,
+  type TokenGrant,
+  convertDocument,
+  deleteDocuments,
+  downloadDocument,
+  listDocuments,
+  mergeDocuments,
+  preconfiguredTags,
+  renameDocument,
+  uploadDocument,
+} from '@pakt/domain';
 import * as bmp from 'bmp-js';
 import { count, eq } from 'drizzle-orm';
 import { GifWriter } from 'omggif';
@@ -11,7 +23,6 @@ import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { documents, tenantSettings } from '../../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
-import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { CORPUS } from '../../test/corpus';
@@ -49,9 +60,8 @@ async function custodian(env: Record<string, string> = {}) {
   return { ...member, headers: { ...bearer(grant), 'x-tenant-id': member.tenant.id } };
 }
 
-async function upload(headers: Record<string, string>, bytes: Buffer, name: string) {
-  const body = multipart(bytes, name);
-  return t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...headers, ...body.headers }, payload: body.payload });
+function upload(headers: Record<string, string>, bytes: Buffer, name: string) {
+  return inject(t.app, uploadDocument, { headers, file: { bytes, name } });
 }
 
 async function uploaded(headers: Record<string, string>, bytes: Buffer, name: string) {
@@ -244,14 +254,12 @@ describe('managing one\u2019s documents', () => {
 
   it('converts without storing anything', async () => {
     const { headers } = await custodian();
-    const body = multipart(png(50, 40), 'photo.png');
-    const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/document/convert', headers: { ...headers, ...body.headers }, payload: body.payload });
+    const res = await inject(t.app, convertDocument, { headers, file: { bytes: png(50, 40), name: 'photo.png' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     expect((await t.database.db.select({ n: count() }).from(documents))[0]!.n).toBe(0);
-    const pdf = multipart(corpus('plain-1p-pdftex.pdf'), 'a.pdf');
-    expect((await t.app.inject({ method: 'POST', url: '/msbapi/v1/document/convert', headers: { ...headers, ...pdf.headers }, payload: pdf.payload })).json().code).toBe(-6);
+    expect((await inject(t.app, convertDocument, { headers, file: { bytes: corpus('plain-1p-pdftex.pdf'), name: 'a.pdf' } })).json().code).toBe(-6);
   });
 });
 
@@ -259,8 +267,7 @@ describe('downloading part of a document (HTTP Range)', () => {
   it('sends the bytes asked for (206), the whole file for what it need not honour, and 416 outside it', async () => {
     const { headers } = await custodian();
     const doc = await uploaded(headers, corpus('plain-1p-pdftex.pdf'), 'a.pdf');
-    const url = `/msbapi/v1/documents/${doc.documentId}/download`;
-    const get = (extra: Record<string, string>) => t.app.inject({ method: 'GET', url, headers: { ...headers, ...extra } });
+    const get = (extra: Record<string, string>) => inject(t.app, downloadDocument, { params: { documentId: doc.documentId }, headers: { ...headers, ...extra } });
     const whole = await get({});
     expect(whole.statusCode).toBe(200);
     expect(whole.headers['accept-ranges']).toBe('bytes');
@@ -325,13 +332,7 @@ describe('who may', () => {
   it.each(['signer', 'registrar', 'super_admin'] as const)('a %s may not upload (403), and nothing is stored', async (role) => {
     const { user, tenant } = await makeMember(shared.database.db, { role });
     const grant = await signIn(shared.app, user.email, GOOD_PASSWORD);
-    const body = multipart(corpus('plain-1p-pdftex.pdf'), 'a.pdf');
-    const res = await shared.app.inject({
-      method: 'POST',
-      url: '/msbapi/v1/documents',
-      headers: { ...bearer(grant), 'x-tenant-id': tenant.id, ...body.headers },
-      payload: body.payload,
-    });
+    const res = await inject(shared.app, uploadDocument, { headers: { ...bearer(grant), 'x-tenant-id': tenant.id }, file: { bytes: corpus('plain-1p-pdftex.pdf'), name: 'a.pdf' } });
     expect(res.statusCode).toBe(403);
     expect((await shared.database.db.select({ n: count() }).from(documents))[0]!.n).toBe(0);
   });

@@ -14,15 +14,15 @@ import {
   signEpakDocument,
   startEpak,
   updateTenantSettings,
+  uploadDocument,
 } from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epakActivities, epakDocumentRevisions, epakDocuments, epakRecipients, epaks, outbox } from '../../platform/db/schema';
 import { run } from '../../test/signing-support';
 import { inject } from '../../test/inject';
-import { multipart } from '../../test/multipart';
 import { buildTestApp, type TestApp } from '../../test/test-app';
-import { CORPUS } from '../../test/corpus';
+import { corpusPdf } from '../../test/corpus';
 import { signedInMember } from '../../test/app-factories';
 
 /**
@@ -53,10 +53,8 @@ async function setGeolocation(value: GeolocationType | null) {
 let counter = 0;
 /** A one-document ePak with one signing step for Signer and an outside signer; started, no tags (an invisible signature). */
 async function started() {
-  // Multipart: the typed inject sends JSON and forms only.
-  const upload = multipart(fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf')), 'plain.pdf');
-  const uploaded = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...Owner.headers, ...upload.headers }, payload: upload.payload });
-  const doc = DocumentSummary.parse(uploaded.json().data);
+  const uploaded = await inject(t.app, uploadDocument, { as: Owner, file: { bytes: corpusPdf('plain-1p-pdftex.pdf'), name: 'plain.pdf' } });
+  const doc = DocumentSummary.parse(uploaded.data);
   const states = (await inject(t.app, listWorkflowStates, { as: Owner })).data.states;
   counter += 1;
   const external = `outside-${counter}@elsewhere.test`;

@@ -19,16 +19,16 @@ import {
   toBlockBounds,
   type TokenGrant,
   updateSignatureBlocks,
+  uploadDocument,
   type WorkflowStateDefinition,
 } from '@pakt/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { epakActivities, epaks, memberships, tenantSettings, users } from '../../platform/db/schema';
 import { GOOD_PASSWORD, makeMember, makeUser } from '../../test/factories';
-import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
-import { CORPUS } from '../../test/corpus';
+import { CORPUS, corpusPdf } from '../../test/corpus';
 import { inject } from '../../test/inject';
 
 let t: TestApp;
@@ -41,10 +41,8 @@ async function custodian(tenant?: { id: string }) {
 }
 
 async function upload(headers: Record<string, string>, name: string) {
-  // Multipart: the typed inject sends JSON and forms only.
-  const body = multipart(fs.readFileSync(path.join(CORPUS, name)), name);
-  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...headers, ...body.headers }, payload: body.payload });
-  return DocumentSummary.parse(res.json().data);
+  const res = await inject(t.app, uploadDocument, { headers, file: { bytes: corpusPdf(name), name } });
+  return DocumentSummary.parse(res.data);
 }
 
 async function states(headers: Record<string, string>) {

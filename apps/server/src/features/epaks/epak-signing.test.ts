@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   actOnEpakDocument,
+  attachToEpak,
+  attachToTag,
   authorizeInPersonSigner,
   createEpak,
   createSignatureBlocks,
@@ -24,6 +26,7 @@ import {
   startEpak,
   type Tag,
   type TokenGrant,
+  uploadDocument,
   verifyOtp,
 } from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
@@ -34,10 +37,9 @@ import { readZip } from '../../test/audit-support';
 import { run } from '../../test/signing-support';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { inject } from '../../test/inject';
-import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
-import { CORPUS } from '../../test/corpus';
+import { corpusPdf } from '../../test/corpus';
 
 /**
  * The signing flow through the API (issue 5): a reviewer, two internal signers and an external
@@ -72,9 +74,8 @@ function drawnSignature(): string {
 
 /** One corpus file uploaded by `headers`' owner. */
 async function uploadCorpus(headers: Headers, file: string) {
-  const upload = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
-  const res = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...headers, ...upload.headers }, payload: upload.payload });
-  return DocumentSummary.parse(res.json().data);
+  const res = await inject(t.app, uploadDocument, { headers, file: { bytes: corpusPdf(file), name: file } });
+  return DocumentSummary.parse(res.data);
 }
 
 async function workflowStates(headers: Headers) {
@@ -371,11 +372,8 @@ describe('attachments', () => {
     expect((await inject(t.app, createSignatureBlocks, { params: { ePakId: epak.ePakId, documentId }, body: { tags }, as: owner })).statusCode).toBe(200);
     expect((await inject(t.app, startEpak, { params: { ePakId: epak.ePakId }, as: owner })).statusCode).toBe(200);
 
-    const attachUrl = `/msbapi/v2/epak/${epak.ePakId}/document/${documentId}/tag/${attachmentTag.uuid}/attach`;
-    const send = (headers: Headers, bytes: Buffer, name: string, url = attachUrl) => {
-      const body = multipart(bytes, name);
-      return t.app.inject({ method: 'POST', url, headers: { ...headers, ...body.headers }, payload: body.payload });
-    };
+    const attachTo = { ePakId: epak.ePakId, docId: documentId, tagId: attachmentTag.uuid };
+    const send = (headers: Headers, bytes: Buffer, name: string) => inject(t.app, attachToTag, { params: attachTo, headers, file: { bytes, name } });
     // Nothing waits for the owner; not a kind of file we take; not past the field's 50 KB.
     expect((await send(owner.headers, Buffer.from('%PDF-1.4'), 'id.pdf')).json().code).toBe(-28);
     expect((await send(signer.headers, Buffer.from('MZ'), 'tool.exe')).json()).toMatchObject({ code: -6, issues: [{ path: 'file', message: 'exe' }] });
@@ -391,7 +389,7 @@ describe('attachments', () => {
     const attached = await send(signer.headers, idCard, 'id-card.pdf');
     expect(attached.json().data).toMatchObject({ name: 'id-card.pdf', size: idCard.length, tagUuid: attachmentTag.uuid });
     // The owner adds a supporting file to the ePak as a whole.
-    expect((await send(owner.headers, Buffer.from('terms'), 'terms.docx', `/msbapi/v2/epak/${epak.ePakId}/attach`)).statusCode).toBe(200);
+    expect((await inject(t.app, attachToEpak, { params: { ePakId: epak.ePakId }, headers: owner.headers, file: { bytes: Buffer.from('terms'), name: 'terms.docx' } })).statusCode).toBe(200);
     const listed = (await inject(t.app, listEpakAttachments, { params: { ePakId: epak.ePakId }, as: signer })).data.attachments;
     expect(listed.map((a) => a.name)).toEqual(['id-card.pdf', 'terms.docx']);
     const one = await inject(t.app, downloadEpakAttachment, { params: { ePakId: epak.ePakId, attachmentId: listed[0]!.attachmentId }, as: owner });

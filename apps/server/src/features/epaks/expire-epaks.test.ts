@@ -1,16 +1,13 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { DocumentSummary, EpakDetail, type WorkflowStateDefinition, createEpak, listWorkflowStates, rejectEpak, startEpak } from '@pakt/domain';
+import { DocumentSummary, EpakDetail, type WorkflowStateDefinition, createEpak, listWorkflowStates, rejectEpak, startEpak, uploadDocument } from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epakActivities, epakRecipients, epaks, outbox } from '../../platform/db/schema';
 import { verifyActivityChain } from './activity';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
-import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { expireDueEpaks, expireEpaksJob } from './expire-epaks';
-import { CORPUS } from '../../test/corpus';
+import { corpusPdf } from '../../test/corpus';
 import { inject } from '../../test/inject';
 
 const mail = { publicUrl: 'https://pakt.example.test', linkDays: 30 };
@@ -28,10 +25,7 @@ async function sender() {
   const headers = { ...bearer(await signIn(t.app, owner.user.email, GOOD_PASSWORD)), 'x-tenant-id': owner.tenant.id };
   const states = (await inject(t.app, listWorkflowStates, { headers })).json().data.states as WorkflowStateDefinition[];
   const sign = states.find((s) => s.type === 'SIGN')!.workflowStateId;
-  const body = multipart(fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf')), 'plain-1p-pdftex.pdf');
-  const doc = DocumentSummary.parse(
-    (await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...headers, ...body.headers }, payload: body.payload })).json().data,
-  );
+  const doc = DocumentSummary.parse((await inject(t.app, uploadDocument, { headers, file: { bytes: corpusPdf('plain-1p-pdftex.pdf'), name: 'plain-1p-pdftex.pdf' } })).data);
   const send = async (expiresOn: Date | null) => {
     const composed = await inject(t.app, createEpak, { headers, body: { subject: 'Quote', documentIds: [doc.documentId], steps: [{ workflowStateId: sign, recipients: [{ email: signer.user.email }] }], ...(expiresOn ? { expiresOn: expiresOn.toISOString() } : {}) } });
     const id = EpakDetail.parse(composed.json().data).ePakId;

@@ -1,10 +1,9 @@
-import { deleteUserPhoto, filteredUsers, getUserPhoto, PHOTO_MAX_BYTES, type Role } from '@pakt/domain';
+import { deleteUserPhoto, filteredUsers, getUserPhoto, PHOTO_MAX_BYTES, type Role, uploadUserPhoto } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, users } from '../../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { bearer, signIn } from '../../test/sign-in';
-import { multipart } from '../../test/multipart';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { inject } from '../../test/inject';
 
@@ -19,17 +18,17 @@ const removePhoto = (userId: string, headers: Record<string, string>) => inject(
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-and-the-rest')]);
 
+/** Uploads `bytes` as the photo of `userId`, named and typed as a PNG whatever they are. */
+const uploadPhoto = (userId: string, headers: Record<string, string>, bytes = PNG) =>
+  inject(t.app, uploadUserPhoto, { params: { userId }, headers, file: { bytes, name: 'me.png', type: 'image/png' } });
+
 describe('profile photo', () => {
   it('stores a PNG, serves it to its owner and co-members, and 404s to everyone else', async () => {
     const owner = await makeMember(t.database.db);
     const colleague = await makeMember(t.database.db, { tenant: owner.tenant });
     const stranger = await makeMember(t.database.db);
     const [mine, theirs, outsider] = await Promise.all([owner, colleague, stranger].map((m) => signIn(t.app, m.user.email, GOOD_PASSWORD)));
-    // Raw: uploads are multipart.
-    const url = `/msbapi/v1/users/${owner.user.id}/photo`;
-
-    const up = multipart(PNG, 'me.png', 'image/png');
-    const res = await t.app.inject({ method: 'POST', url, headers: { ...bearer(mine!), ...up.headers }, payload: up.payload });
+    const res = await uploadPhoto(owner.user.id, bearer(mine!));
     expect(res.statusCode).toBe(200);
     expect(res.json().data.hasPhoto).toBe(true);
 
@@ -42,8 +41,7 @@ describe('profile photo', () => {
     expect((await getPhoto(owner.user.id, bearer(outsider!))).statusCode).toBe(404);
 
     // Nobody uploads or deletes someone else's photo.
-    const other = multipart(PNG, 'me.png', 'image/png');
-    expect((await t.app.inject({ method: 'POST', url, headers: { ...bearer(theirs!), ...other.headers }, payload: other.payload })).statusCode).toBe(404);
+    expect((await uploadPhoto(owner.user.id, bearer(theirs!))).statusCode).toBe(404);
     expect((await removePhoto(owner.user.id, bearer(theirs!))).statusCode).toBe(404);
 
     const deleted = await removePhoto(owner.user.id, bearer(mine!));
@@ -54,19 +52,14 @@ describe('profile photo', () => {
   it('refuses what is not a PNG or JPEG, whatever it claims, and anything over 1 MB, keeping the old photo', async () => {
     const owner = await makeMember(t.database.db);
     const grant = await signIn(t.app, owner.user.email, GOOD_PASSWORD);
-    // Raw: uploads are multipart.
-    const url = `/msbapi/v1/users/${owner.user.id}/photo`;
-    const first = multipart(PNG, 'me.png', 'image/png');
-    await t.app.inject({ method: 'POST', url, headers: { ...bearer(grant), ...first.headers }, payload: first.payload });
+    await uploadPhoto(owner.user.id, bearer(grant));
     const [before] = await t.database.db.select().from(users).where(eq(users.id, owner.user.id));
 
-    const fake = multipart(Buffer.from('<svg onload="alert(1)"></svg>'), 'me.png', 'image/png');
-    const notImage = await t.app.inject({ method: 'POST', url, headers: { ...bearer(grant), ...fake.headers }, payload: fake.payload });
+    const notImage = await uploadPhoto(owner.user.id, bearer(grant), Buffer.from('<svg onload="alert(1)"></svg>'));
     expect(notImage.statusCode).toBe(400);
     expect(notImage.json().code).toBe(-6);
 
-    const big = multipart(Buffer.concat([PNG, Buffer.alloc(PHOTO_MAX_BYTES)]), 'me.png', 'image/png');
-    const tooBig = await t.app.inject({ method: 'POST', url, headers: { ...bearer(grant), ...big.headers }, payload: big.payload });
+    const tooBig = await uploadPhoto(owner.user.id, bearer(grant), Buffer.concat([PNG, Buffer.alloc(PHOTO_MAX_BYTES)]));
     expect(tooBig.statusCode).toBe(413);
     expect(tooBig.json().code).toBe(-142);
 
@@ -77,15 +70,11 @@ describe('profile photo', () => {
 
 describe('an admin removing a member\'s photo', () => {
   type Member = Awaited<ReturnType<typeof makeMember>>;
-  // Raw: uploads are multipart.
-  const uploadUrlOf = (who: Member) => `/msbapi/v1/users/${who.user.id}/photo`;
-
   /** A member who has uploaded a photo themselves. */
   async function withPhoto(role: Role, tenant?: { id: string }) {
     const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}) });
     const grant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
-    const up = multipart(PNG, 'me.png', 'image/png');
-    const res = await t.app.inject({ method: 'POST', url: uploadUrlOf(made), headers: { ...bearer(grant), ...up.headers }, payload: up.payload });
+    const res = await uploadPhoto(made.user.id, bearer(grant));
     expect(res.statusCode, res.body).toBe(200);
     return { ...made, grant };
   }

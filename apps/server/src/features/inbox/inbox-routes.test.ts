@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import {
   actOnEpakDocument,
   archiveEpak,
@@ -10,7 +8,6 @@ import {
   delegateEpak,
   deleteEpaks,
   deleteGroup,
-  DocumentSummary,
   type Endpoint,
   type EndpointInput,
   EpakDetail,
@@ -43,10 +40,9 @@ import { loadStatistics } from './statistics';
 import { expireDueEpaks } from '../epaks/expire-epaks';
 import { GOOD_PASSWORD, makeMember, makeTenant, makeUser } from '../../test/factories';
 import { type Caller, inject } from '../../test/inject';
-import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
-import { CORPUS } from '../../test/corpus';
+import { uploadedDocument } from '../../test/app-factories';
 
 /**
  * The inbox, its search and the statistics against a world with known answers: every folder is
@@ -82,9 +78,7 @@ async function sentEpak(
   steps: Array<[WorkflowStateType, Person[]]>,
   options: { start?: boolean; expiresOn?: string; workflowId?: string; tags?: Tag[] } = {},
 ): Promise<string> {
-  const body = multipart(fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf')), 'plain-1p-pdftex.pdf');
-  const uploaded = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...body.headers }, payload: body.payload });
-  const doc = DocumentSummary.parse(uploaded.json().data);
+  const doc = await uploadedDocument(t, { owner });
   const states = (await ok(listWorkflowStates, owner)).states;
   const state = (type: WorkflowStateType) => states.find((s) => s.type === type)!.workflowStateId;
   const draft = EpakDetail.parse(

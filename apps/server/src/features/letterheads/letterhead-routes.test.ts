@@ -1,9 +1,8 @@
-import { LETTERHEAD_MAX_SIZE_BYTES, deleteLetterheadTemplate, downloadLetterheadTemplate, listLetterheadTemplates } from '@pakt/domain';
+import { LETTERHEAD_MAX_SIZE_BYTES, deleteLetterheadTemplate, downloadLetterheadTemplate, listLetterheadTemplates, uploadLetterheadTemplate } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { letterheadTemplates } from '../../platform/db/schema';
-import { multipart } from '../../test/multipart';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { signedInMember } from '../../test/app-factories';
 import { inject } from '../../test/inject';
@@ -46,10 +45,7 @@ function jpeg(width: number, height: number, total: number): Buffer {
   return Buffer.concat(parts);
 }
 
-const upload = (who: Who, bytes: Buffer, name: string, type = 'application/octet-stream') => {
-  const body = multipart(bytes, name, type);
-  return t.app.inject({ method: 'POST', url: '/msbapi/v1/letterheadtemplate', headers: { ...who.headers, ...body.headers }, payload: body.payload });
-};
+const upload = (who: Who, bytes: Buffer, name: string, type = 'application/octet-stream') => inject(t.app, uploadLetterheadTemplate, { as: who, file: { bytes, name, type } });
 const list = async (who: Who) => {
   const res = await inject(t.app, listLetterheadTemplates, { headers: who.headers });
   expect(res.statusCode, res.body).toBe(200);

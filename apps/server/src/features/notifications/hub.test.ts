@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import {
   createEpak,
-  DocumentSummary,
   type Endpoint,
   type EndpointInput,
   EpakDetail,
@@ -24,13 +21,12 @@ import { outbox, tenantSettings } from '../../platform/db/schema';
 import { installErrorHandling } from '../../http/error-handler';
 import { registerNotificationRoutes } from './notification-routes';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
-import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { MAX_CLIENT_FRAME_BYTES } from './hub';
 import { recordNotifications } from './record';
 import { TestSocket } from '../../test/socket-support';
-import { CORPUS } from '../../test/corpus';
+import { uploadedDocument } from '../../test/app-factories';
 import { inject } from '../../test/inject';
 
 /**
@@ -75,10 +71,7 @@ async function ok<E extends Endpoint>(endpoint: E, headers: Record<string, strin
 
 /** Composes and starts an ePak of one SIGN step through the API. */
 async function sendEpak(owner: Person, recipients: string[], subject = 'Lease of flat 3B') {
-  const body = multipart(fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf')), 'plain-1p-pdftex.pdf');
-  // Raw: the upload is multipart.
-  const uploaded = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...body.headers }, payload: body.payload });
-  const doc = DocumentSummary.parse(uploaded.json().data);
+  const doc = await uploadedDocument(t, { owner });
   const states = (await ok(listWorkflowStates, owner.headers)).states;
   const draft = EpakDetail.parse(
     await ok(createEpak, owner.headers, {

@@ -1,11 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import {
   cancelDelegation,
   createEpak,
   delegateEpak,
   deleteEpaks,
-  DocumentSummary,
   type Endpoint,
   type EndpointInput,
   EpakDetail,
@@ -29,10 +26,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberships, notifications } from '../../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { type Caller, inject } from '../../test/inject';
-import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
-import { CORPUS } from '../../test/corpus';
+import { uploadedDocument } from '../../test/app-factories';
 
 /**
  * Who is notified of what (spec §4 "Notification handling by type"), through the real API:
@@ -69,9 +65,7 @@ const signatureFields = (email: string, order: number, y = 500): Tag[] => [
 
 /** A sent ePak of one one-page document, steps as [type, people or addresses]. */
 async function sentEpak(owner: Person, steps: Array<[WorkflowStateType, Array<Person | string>]>, options: { tags?: Tag[]; start?: boolean; subject?: string } = {}) {
-  const body = multipart(fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf')), 'plain-1p-pdftex.pdf');
-  const uploaded = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...body.headers }, payload: body.payload });
-  const doc = DocumentSummary.parse(uploaded.json().data);
+  const doc = await uploadedDocument(t, { owner });
   const states = (await ok(listWorkflowStates, owner)).states;
   const state = (type: WorkflowStateType) => states.find((s) => s.type === type)!.workflowStateId;
   const draft = EpakDetail.parse(

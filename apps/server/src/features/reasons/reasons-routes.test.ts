@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
   createEpak,
@@ -15,16 +13,16 @@ import {
   startEpak,
   type TenantSettings,
   updateReason,
+  uploadDocument,
 } from '@pakt/domain';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAuditLog, outbox, reasons, tenantSettings } from '../../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { inject } from '../../test/inject';
-import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
-import { CORPUS } from '../../test/corpus';
+import { corpusPdf } from '../../test/corpus';
 
 /**
  * Signing reasons per tenant (issue 8; spec §7 /v1/reasons, §9 default reason id 1): every tenant
@@ -208,10 +206,8 @@ describe('the ceremony gets the enabled reasons in the ePak viewer', () => {
     await change(A, { reasonId: agree!.reasonId, enabled: false });
     await change(A, { reasonId: witness!.reasonId, isDefault: true });
 
-    // Multipart: the typed inject sends JSON and forms only.
-    const upload = multipart(fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf')), 'plain.pdf');
-    const uploaded = await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...Owner.headers, ...upload.headers }, payload: upload.payload });
-    const doc = DocumentSummary.parse(uploaded.json().data);
+    const uploaded = await inject(t.app, uploadDocument, { as: Owner, file: { bytes: corpusPdf('plain-1p-pdftex.pdf'), name: 'plain.pdf' } });
+    const doc = DocumentSummary.parse(uploaded.data);
     const states = (await inject(t.app, listWorkflowStates, { as: Owner })).data.states;
     const external = `outside-${randomUUID().slice(0, 8)}@elsewhere.test`;
     const composed = await inject(t.app, createEpak, {

@@ -1,4 +1,5 @@
 import {
+  createRubberStamp,
   deleteRubberStamp,
   downloadRubberStampImage,
   type EndpointInput,
@@ -9,6 +10,7 @@ import {
   RubberStamp,
   setUserPasscodeFlag,
   shareRubberStamp,
+  updateRubberStamp,
 } from '@pakt/domain';
 import { and, eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
@@ -17,6 +19,7 @@ import { adminAuditLog, groupMembers, groups, memberships, rubberStamps, rubberS
 import { inject } from '../../test/inject';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { signedInMember } from '../../test/app-factories';
+import { multipartForm, type MultipartFile } from '../../test/multipart';
 
 /**
  * Rubber stamps (issue 8, spec §6 and §7): kept by members while the tenant's flag is on, shared
@@ -43,28 +46,10 @@ function png(width: number, height: number, shade = 0x80): Buffer {
   return PNG.sync.write(image);
 }
 
-/** A multipart form as a browser sends it: text fields first, then the file (if any). */
-function form(fields: Record<string, string>, file?: { bytes: Buffer; name: string }) {
-  const boundary = '----pakt-stamp-boundary';
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
-  if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
-    parts.push(file.bytes, Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
-// Multipart (create and edit): the typed inject sends JSON and forms only.
-const send = (who: Who, method: 'POST' | 'PUT', fields: Record<string, string>, file?: { bytes: Buffer; name: string }) => {
-  const body = form(fields, file);
-  return t.app.inject({ method, url: '/msbapi/v2/rubberstamp', headers: { ...who.headers, ...body.headers }, payload: body.payload });
-};
+const uploadStamp = (who: Who, body: EndpointInput<typeof createRubberStamp>['body'], file: MultipartFile) => inject(t.app, createRubberStamp, { as: who, body, file });
+const editStamp = (who: Who, body: EndpointInput<typeof updateRubberStamp>['body'], file?: MultipartFile) => inject(t.app, updateRubberStamp, { as: who, body, file });
 async function create(who: Who, name: string, bytes = png(120, 120)) {
-  const res = await send(who, 'POST', { name }, { bytes, name: 'stamp.png' });
+  const res = await uploadStamp(who, { name }, { bytes, name: 'stamp.png' });
   expect(res.statusCode, res.body).toBe(200);
   return RubberStamp.parse(res.json().data);
 }
@@ -115,7 +100,7 @@ describe('the tenant flag', () => {
     const refused = await inject(t.app, listRubberStamps, { as: off });
     expect(refused.statusCode).toBe(403);
     expect(refused.code).toBe(-11);
-    const upload = await send(off, 'POST', { name: 'x' }, { bytes: png(50, 50), name: 'x.png' });
+    const upload = await uploadStamp(off, { name: 'x' }, { bytes: png(50, 50), name: 'x.png' });
     expect(upload.json().code).toBe(-11);
     expect(await t.database.db.select().from(rubberStamps).where(eq(rubberStamps.tenantId, off.tenant.id))).toEqual([]);
     await enableStamps(off.tenant.id);
@@ -140,25 +125,27 @@ describe('keeping stamps', () => {
   });
 
   it('takes the file name when no name is given, and refuses what is not a PNG or JPEG, or too large, storing nothing', async () => {
-    const named = await send(Owner, 'POST', {}, { bytes: png(60, 60), name: 'round-seal.png' });
+    const named = await uploadStamp(Owner, {}, { bytes: png(60, 60), name: 'round-seal.png' });
     expect(named.json().data.name).toBe('round-seal');
     const before = await snapshot(Admin.tenant.id);
-    const text = await send(Owner, 'POST', { name: 'fake' }, { bytes: Buffer.from('not an image at all'), name: 'fake.png' });
+    const text = await uploadStamp(Owner, { name: 'fake' }, { bytes: Buffer.from('not an image at all'), name: 'fake.png' });
     expect(text.json()).toMatchObject({ code: -6, issues: [{ path: 'file', message: 'imageTypeNotAllowed' }] });
-    const big = await send(Owner, 'POST', { name: 'big' }, { bytes: Buffer.concat([png(10, 10), Buffer.alloc(RUBBER_STAMP_MAX_SIZE_BYTES)]), name: 'big.png' });
+    const big = await uploadStamp(Owner, { name: 'big' }, { bytes: Buffer.concat([png(10, 10), Buffer.alloc(RUBBER_STAMP_MAX_SIZE_BYTES)]), name: 'big.png' });
     expect(big.statusCode).toBe(413);
     expect(big.json()).toMatchObject({ code: -142, issues: [{ path: 'file', message: 'maxSizeExceeded' }] });
-    const none = await send(Owner, 'POST', { name: 'no file' });
+    // Raw: a form with no file part, on purpose.
+    const form = multipartForm({ name: 'no file' });
+    const none = await t.app.inject({ method: 'POST', url: '/msbapi/v2/rubberstamp', headers: { ...Owner.headers, ...form.headers }, payload: form.payload });
     expect(none.json()).toMatchObject({ code: -6, issues: [{ path: 'file' }] });
     expect(await snapshot(Admin.tenant.id)).toBe(before);
   });
 
   it('lets the owner rename it and replace its image; anyone else is refused and nothing changes', async () => {
     const made = await create(Owner, 'Draft seal');
-    const renamed = await send(Owner, 'PUT', { rubberStampId: made.rubberStampId, name: 'Final seal' });
+    const renamed = await editStamp(Owner, { rubberStampId: made.rubberStampId, name: 'Final seal' });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json().data).toMatchObject({ name: 'Final seal', width: 120 });
-    const replaced = await send(Owner, 'PUT', { rubberStampId: made.rubberStampId }, { bytes: png(200, 80), name: 'new.png' });
+    const replaced = await editStamp(Owner, { rubberStampId: made.rubberStampId }, { bytes: png(200, 80), name: 'new.png' });
     expect(replaced.json().data).toMatchObject({ name: 'Final seal', width: 200, height: 80 });
 
     const before = await snapshot(Admin.tenant.id);
@@ -166,16 +153,16 @@ describe('keeping stamps', () => {
     expect((await share(Owner, { rubberStampId: made.rubberStampId, userIds: [A.user.id] })).statusCode).toBe(200);
     const afterShare = await snapshot(Admin.tenant.id);
     expect(afterShare).not.toBe(before);
-    const byA = await send(A, 'PUT', { rubberStampId: made.rubberStampId, name: 'Mine now' });
+    const byA = await editStamp(A, { rubberStampId: made.rubberStampId, name: 'Mine now' });
     expect(byA.statusCode).toBe(403);
     expect(byA.json().code).toBe(-11);
-    const byB = await send(B, 'PUT', { rubberStampId: made.rubberStampId, name: 'Mine now' });
+    const byB = await editStamp(B, { rubberStampId: made.rubberStampId, name: 'Mine now' });
     expect(byB.statusCode).toBe(404);
-    const byOther = await send(Other, 'PUT', { rubberStampId: made.rubberStampId, name: 'Mine now' });
+    const byOther = await editStamp(Other, { rubberStampId: made.rubberStampId, name: 'Mine now' });
     expect(byOther.statusCode).toBe(404);
     const shareByA = await share(A, { rubberStampId: made.rubberStampId, userIds: [B.user.id] });
     expect(shareByA.code).toBe(-11);
-    const nothing = await send(Owner, 'PUT', { rubberStampId: made.rubberStampId });
+    const nothing = await editStamp(Owner, { rubberStampId: made.rubberStampId });
     expect(nothing.json().code).toBe(-6);
     expect(await snapshot(Admin.tenant.id)).toBe(afterShare);
   });

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   createEpak,
+  createRubberStamp,
   createSignatureBlocks,
-  DocumentSummary,
   downloadCeremonyRubberStampImage,
   downloadEpakDocument,
   type EndpointInput,
@@ -22,13 +22,12 @@ import { eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epakActivities, epakDocumentRevisions, epakDocuments, groupMembers, groups, memberships, tenantSettings } from '../../platform/db/schema';
-import { CORPUS } from '../../test/audit-support';
 import { run } from '../../test/signing-support';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { inject } from '../../test/inject';
-import { multipart } from '../../test/multipart';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
+import { uploadedDocument } from '../../test/app-factories';
 
 /**
  * Applying a rubber stamp when signing (issue 8, spec §5 and §6), on a real corpus PDF. Members A
@@ -86,17 +85,15 @@ beforeAll(async () => {
     { groupId: group!.id, tenantId: owner.tenant.id, userId: B.user.id },
   ]);
 
-  // The owner's stamp, shared with G (uploads are multipart: the typed inject sends JSON and forms only).
-  const upload = multipart(redStamp(), 'seal.png');
-  const made = await t.app.inject({ method: 'POST', url: '/msbapi/v2/rubberstamp', headers: { ...owner.headers, ...upload.headers }, payload: upload.payload });
+  // The owner's stamp, shared with G.
+  const made = await inject(t.app, createRubberStamp, { as: owner, body: {}, file: { bytes: redStamp(), name: 'seal.png' } });
   expect(made.statusCode, made.body).toBe(200);
-  stampId = made.json().data.rubberStampId;
+  stampId = made.data.rubberStampId;
   expect((await inject(t.app, shareRubberStamp, { body: { rubberStampId: stampId, groupIds: [group!.id] }, as: owner })).statusCode).toBe(200);
 
   // An ePak on a corpus file: A and B sign in one step; the custodian placed a stamp tag for A.
   const file = 'incremental-pdf20.pdf';
-  const doc = multipart(fs.readFileSync(path.join(CORPUS, file)), file);
-  const uploaded = DocumentSummary.parse((await t.app.inject({ method: 'POST', url: '/msbapi/v1/documents', headers: { ...owner.headers, ...doc.headers }, payload: doc.payload })).json().data);
+  const uploaded = await uploadedDocument(t, { owner, file });
   const states = (await inject(t.app, listWorkflowStates, { as: owner })).data.states;
   const sign = states.find((s) => s.type === 'SIGN')!.workflowStateId;
   const composed = await inject(t.app, createEpak, {
