@@ -77,3 +77,41 @@ export function normalizeRotation(rotate: number): PageGeometry['rotate'] {
   const quarter = ((Math.round(rotate / 90) % 4) + 4) % 4;
   return (quarter * 90) as PageGeometry['rotate'];
 }
+
+/**
+ * A signature a PDF already carried when it was uploaded (issue 20, defect 5). `integrity`:
+ * intact (the bytes it covers are the bytes that were signed, and it verifies with its own
+ * certificate), broken, or unverifiable (a kind Pakt cannot check). `problem` says why it is not
+ * intact. Trust in the certificate is not judged here: only the bytes.
+ */
+export const ExistingSignature = z.object({
+  fieldName: z.string(),
+  signerName: z.string().nullable(),
+  signedAt: z.iso.datetime().nullable(),
+  reason: z.string().nullable(),
+  subFilter: z.string().nullable(),
+  integrity: z.enum(['intact', 'broken', 'unverifiable']),
+  problem: z.string().nullable(),
+  /** It covers the file to its end: nothing was added after it. */
+  coversWholeFile: z.boolean(),
+  /** Bytes added after it without a signature, and the revisions they make. */
+  unsignedBytesAfter: z.number().int().nonnegative(),
+  revisionsAfter: z.number().int().nonnegative(),
+});
+export type ExistingSignature = z.infer<typeof ExistingSignature>;
+
+/**
+ * The signatures of an uploaded PDF and the verdict on them: unsigned; intact (each checks out
+ * and the last covers the whole file); changedAfterSigning (each checks out, but the file was
+ * changed after the last without a signature); broken (one does not check out, or its byte range
+ * leaves out more than its own value); unverifiable (one is of a kind Pakt cannot check).
+ */
+export const DocumentSignatureState = z.object({
+  status: z.enum(['unsigned', 'intact', 'changedAfterSigning', 'broken', 'unverifiable']),
+  signatures: z.array(ExistingSignature),
+});
+export type DocumentSignatureState = z.infer<typeof DocumentSignatureState>;
+
+/** Whether signing over this state would seal a file whose earlier signatures do not hold: told to people, refused by a tenant that asks. */
+export const signatureStateIsDoubtful = (state: DocumentSignatureState | null | undefined): boolean =>
+  state !== null && state !== undefined && (state.status === 'broken' || state.status === 'changedAfterSigning');

@@ -34,6 +34,11 @@ export const TenantSettings = z
     /** Upload formats of spec §5 this tenant does not take (-177). */
     disabledDocumentFormats: z.array(DocumentFormat),
     /**
+     * Refuse uploads whose earlier signatures do not hold: one is broken, or the file was changed
+     * after its last signature (off: such files are taken, and the custodian and signers are told).
+     */
+    refuseDoubtfulSignatures: z.boolean(),
+    /**
      * Recipient filters of spec §5 (signer input): who compose may send to. Addresses only in
      * these domains (the internal-domain filter; empty or absent: any domain).
      */
@@ -248,6 +253,7 @@ export function resolveTenantSettings(stored: TenantSettings, install: InstallLi
     cloudDriveUploadEnabled: stored.cloudDriveUploadEnabled ?? false,
     cloudDriveClientId: stored.cloudDriveClientId ?? null,
     disabledDocumentFormats: stored.disabledDocumentFormats ?? [],
+    refuseDoubtfulSignatures: stored.refuseDoubtfulSignatures ?? false,
     recipientDomains: stored.recipientDomains ?? [],
     recipientsVerifiedOnly: stored.recipientsVerifiedOnly ?? false,
     recipientRoles: stored.recipientRoles ?? [],

@@ -9,6 +9,7 @@ import { type JobQueue, startJobQueue } from '../platform/jobs/job-queue';
 import { SWEEP_TEMPORARY_FILES_CRON, sweepTemporaryFilesJob } from '../platform/storage/sweep-temporary-files';
 import { SWEEP_ORPHAN_BLOBS_CRON, sweepOrphanBlobsJob } from '../platform/storage/sweep-orphan-blobs';
 import { EXPIRE_EPAKS_CRON, expireEpaksJob } from '../features/epaks/expire-epaks';
+import { BUILD_CERTIFICATES_CRON, buildCertificatesJob } from '../features/epaks/stored-certificate';
 import { pinnedDocumentOpener } from '../features/epaks/pinned-document';
 import { deliverAfterCommit } from '../platform/mail/queued-mail';
 import { USER_SYNC_SWEEP_CRON, userSyncJob } from '../features/admin/user-sync-job';
@@ -102,6 +103,16 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
       });
       await opened.jobs.register(expire);
       await opened.jobs.schedule(expire, EXPIRE_EPAKS_CRON, {});
+      const certificates = buildCertificatesJob({
+        db: opened.database.db,
+        storage,
+        vault: context.vault,
+        keyAlgorithm: config.sealKeyAlgorithm,
+        onBuilt: (ids) => ids.length > 0 && app.log.info({ ePakIds: ids }, 'certificates of completion built'),
+        onError: (ePakId, error) => app.log.error({ err: error, ePakId }, 'could not build a certificate of completion'),
+      });
+      await opened.jobs.register(certificates);
+      await opened.jobs.schedule(certificates, BUILD_CERTIFICATES_CRON, {});
       const userSync = userSyncJob(context, (error) => app.log.error({ err: error }, 'a user sync-up failed'));
       await opened.jobs.register(userSync);
       await opened.jobs.schedule(userSync, USER_SYNC_SWEEP_CRON, {});

@@ -22,7 +22,7 @@ export const BUILT_IN_REASONS: SigningReason[] = (
   ] as const
 ).map(([key, text], index) => ({ reasonId: `4c1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c0${index + 1}`, key, text, position: index + 1, enabled: true, isDefault: index === 0 }));
 
-export const epakDocument = (documentId: string, name: string) => ({ documentId, sourceDocumentId: null, name, pageCount: 1, pages: [A4], revisions: 0 });
+export const epakDocument = (documentId: string, name: string) => ({ documentId, sourceDocumentId: null, name, pageCount: 1, pages: [A4], revisions: 0, signatureState: null });
 
 export const viewerOf = (over: Partial<EpakViewer> = {}): EpakViewer => ({
   isOwner: false,

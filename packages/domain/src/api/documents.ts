@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DocumentFormat } from '../constants/ui';
-import { DocumentName, PageGeometry } from '../documents';
+import { DocumentName, DocumentSignatureState, PageGeometry } from '../documents';
 import { type BinaryBody, defineEndpoint } from './contract';
 
 /** A stored document, as lists and uploads describe it. */
@@ -18,6 +18,8 @@ export const DocumentSummary = z.object({
   encrypted: z.boolean(),
   /** Form fields found in it, offered as preconfigured tags. */
   formFieldCount: z.number().int().nonnegative(),
+  /** The signatures it carried when uploaded, checked; null when it was not checked (uploaded before Pakt checked them). */
+  signatureState: DocumentSignatureState.nullable(),
   createdOn: z.iso.datetime(),
 });
 export type DocumentSummary = z.infer<typeof DocumentSummary>;

@@ -4,7 +4,7 @@ import { SignerStatus, UserType } from '../constants/statuses';
 import { GeolocationType } from '../constants/ui';
 import { EmailAddress } from '../constants/validation';
 import { WorkflowStateType } from '../constants/workflow';
-import { PageGeometry } from '../documents';
+import { DocumentSignatureState, PageGeometry } from '../documents';
 import { singleLineText } from '../single-line';
 import { Tag } from '../tags/tag';
 import { defineEndpoint, type BinaryBody } from './contract';
@@ -112,6 +112,8 @@ export const EpakDetail = z.object({
       pages: z.array(PageGeometry),
       /** Signers' revisions appended so far (0 for the file as composed). */
       revisions: z.number().int().nonnegative().default(0),
+      /** The signatures the uploaded file carried, as checked at upload (null: not checked). */
+      signatureState: DocumentSignatureState.nullable().default(null),
     }),
   ),
   steps: z.array(

@@ -46,6 +46,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
 
   route(app, ctx, documentApi.uploadDocument, async ({ auth, request, reply, tenantSettings }) => {
     const file = await fileOf(request);
+    const settings = await tenantSettings();
     const row = await uploadDocument({
       db,
       storage: ctx.storage,
@@ -54,11 +55,12 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: AppContext) {
       ownerId: auth.user.id,
       fileName: file.filename,
       stream: file.file,
-      disabledFormats: (await tenantSettings()).disabledDocumentFormats ?? [],
+      disabledFormats: settings.disabledDocumentFormats ?? [],
+      refuseDoubtfulSignatures: settings.refuseDoubtfulSignatures ?? false,
       limits,
       signal: clientGoneSignal(reply),
     });
-    request.log.info({ documentId: row.id, pages: row.pageCount, size: row.size }, 'document uploaded');
+    request.log.info({ documentId: row.id, pages: row.pageCount, size: row.size, signatures: (row.signatureState as { status?: string } | null)?.status ?? null }, 'document uploaded');
     return presentDocument(row);
   });
 

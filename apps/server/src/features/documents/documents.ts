@@ -8,6 +8,7 @@ import {
   documentKindOf,
   DomainError,
   type DocumentFormat,
+  type DocumentSignatureState,
   type DocumentSummary,
   fileNameProblem,
   invalidInput,
@@ -15,11 +16,13 @@ import {
   type PageGeometry,
   type PreconfiguredTag,
   ResponseCode,
+  signatureStateIsDoubtful,
 } from '@pakt/domain';
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
-import { certificationLevel, certificationRefusal, type CertificationLevel } from '../../platform/pdf/certification';
-import { openPdfFile } from '../../platform/pdf/pdf-file';
+import { certificationLevel, certificationRefusal } from '../../platform/pdf/certification';
+import { inspectExistingSignatures } from '../../platform/pdf/existing-signatures';
+import { openPdfFile, type PdfFile } from '../../platform/pdf/pdf-file';
 import { documents } from '../../platform/db/schema';
 import type { FileStorage } from '../../platform/storage/file-storage';
 import { convertWithLibreOffice } from './office';
@@ -69,6 +72,7 @@ export function presentDocument(row: DocumentRow): DocumentSummary {
     pages: row.pages as PageGeometry[],
     encrypted: row.encrypted,
     formFieldCount: (row.formFields as PreconfiguredTag[]).length,
+    signatureState: (row.signatureState as DocumentSignatureState | null) ?? null,
     createdOn: row.createdAt.toISOString(),
   };
 }
@@ -110,6 +114,7 @@ interface PreparedPdf {
   pages: PageGeometry[];
   encrypted: boolean;
   formFields: PreconfiguredTag[];
+  signatureState: DocumentSignatureState | null;
 }
 
 /**
@@ -121,6 +126,8 @@ async function preparePdf(options: {
   fileName: string;
   stream: Readable;
   disabledFormats: readonly DocumentFormat[];
+  /** The tenant's refuseDoubtfulSignatures: a file whose earlier signatures do not hold is refused. */
+  refuseDoubtfulSignatures?: boolean;
   limits: DocumentLimits;
   workDir: string;
   /** Aborts when the client has gone: a request still waiting for its turn leaves the queue. */
@@ -163,27 +170,40 @@ async function preparePdf(options: {
     }
     const inspected = await inspectPdf(pdfPath, limits.maxPages, limits.sandbox);
     if (!inspected.ok) throw failureToError(inspected);
-    if (kind === 'pdf') await assertSignable(pdfPath);
-    return { path: pdfPath, format, ...inspected };
+    const signatureState = await checkSigning(pdfPath, { certified: kind === 'pdf', refuseDoubtful: options.refuseDoubtfulSignatures ?? false });
+    return { path: pdfPath, format, ...inspected, signatureState };
   }, options.signal);
 }
 
 /**
- * A certified PDF (DocMDP) cannot take the signature fields Pakt adds: refused at upload, with
- * the reason, rather than at its first signature, where the ePak would be left stuck. The sandbox
- * has read the file by now; this reads only its catalog, with the reader that seals it later. A
- * file that reader cannot open as it is gets repaired before its first signature and is checked
- * again there.
+ * What a PDF's own signatures allow, read once the sandbox has read the file, with the reader
+ * that seals it later (this reads the catalog, the form and the signatures' bytes):
+ * - a certified PDF (DocMDP) cannot take the signature fields Pakt adds: refused at upload, with
+ *   the reason, rather than at its first signature, where the ePak would be left stuck;
+ * - the signatures it carries are checked (existing-signatures.ts): the state is kept with the
+ *   document and told to the custodian and signers, and a tenant that asks refuses a file whose
+ *   signatures do not hold (-59).
+ * A file that reader cannot open as it is gets repaired before its first signature and is
+ * checked again there; its state is then unknown (null).
  */
-async function assertSignable(pdfPath: string): Promise<void> {
-  let level: CertificationLevel | null;
+async function checkSigning(pdfPath: string, options: { certified: boolean; refuseDoubtful: boolean }): Promise<DocumentSignatureState | null> {
+  let file: PdfFile;
   try {
-    level = certificationLevel(openPdfFile(await fs.promises.readFile(pdfPath)));
+    file = openPdfFile(await fs.promises.readFile(pdfPath));
   } catch {
-    return;
+    return null;
   }
-  const refusal = certificationRefusal(level);
+  const refusal = options.certified ? certificationRefusal(certificationLevel(file)) : null;
   if (refusal) throw invalidDocument(refusal);
+  const state = inspectExistingSignatures(file);
+  if (options.refuseDoubtful && signatureStateIsDoubtful(state)) {
+    const why =
+      state.status === 'broken'
+        ? 'one of its signatures does not hold (the signed bytes were changed, or it leaves part of the file unsigned)'
+        : 'it was changed after its last signature';
+    throw invalidDocument(`This organisation does not take signed files whose signatures do not hold, and ${why}. Ask its sender for the original.`);
+  }
+  return state;
 }
 
 /** An uploaded file made into a stored, inspected PDF, without a document row of its own. */
@@ -196,6 +216,7 @@ export interface StoredPdf {
   readonly pages: PageGeometry[];
   readonly encrypted: boolean;
   readonly formFields: PreconfiguredTag[];
+  readonly signatureState: DocumentSignatureState | null;
 }
 
 /**
@@ -208,6 +229,7 @@ export async function storeUploadedPdf(options: {
   fileName: string;
   stream: Readable;
   disabledFormats: readonly DocumentFormat[];
+  refuseDoubtfulSignatures?: boolean;
   limits: DocumentLimits;
   signal?: AbortSignal | undefined;
 }): Promise<StoredPdf> {
@@ -223,6 +245,7 @@ export async function storeUploadedPdf(options: {
       pages: pdf.pages,
       encrypted: pdf.encrypted,
       formFields: pdf.formFields,
+      signatureState: pdf.signatureState,
     };
   });
 }
@@ -236,6 +259,7 @@ export async function uploadDocument(options: {
   fileName: string;
   stream: Readable;
   disabledFormats: readonly DocumentFormat[];
+  refuseDoubtfulSignatures?: boolean;
   limits: DocumentLimits;
   signal?: AbortSignal | undefined;
 }): Promise<DocumentRow> {
@@ -253,6 +277,7 @@ export async function uploadDocument(options: {
       pages: pdf.pages,
       encrypted: pdf.encrypted,
       formFields: pdf.formFields,
+      signatureState: pdf.signatureState,
     })
     .returning();
   return row!;

@@ -22,7 +22,7 @@ import { currentVersion, revisionsByDocument } from './revisions';
  *
  * It is drawn with the standard Helvetica and Courier (WinAnsi): no font is embedded, so text
  * outside WinAnsi is transliterated where it can be (é stays, ł becomes l) and shown as "?"
- * otherwise. It is made anew at each request (and so sealed at that moment).
+ * otherwise. It is built once, after the ePak has ended, and stored (stored-certificate.ts).
  */
 
 export interface CertificateOptions {

@@ -1,6 +1,7 @@
 import {
   DomainError,
   failedRecipientFilter,
+  type DocumentSignatureState,
   type Role,
   type TenantSettings,
   type SignerStatus,
@@ -183,6 +184,7 @@ export async function composeEpak(options: {
         size: source.size,
         pageCount: source.pageCount,
         pages: source.pages,
+        signatureState: source.signatureState,
       });
     }
     for (const [position, step] of input.steps.entries()) {
@@ -264,6 +266,7 @@ export async function loadEpakDetail(db: Db, scope: Scope, epakId: string): Prom
       pageCount: doc.pageCount,
       pages: doc.pages as PageGeometry[],
       revisions: revisionCounts.get(doc.id)?.length ?? 0,
+      signatureState: (doc.signatureState as DocumentSignatureState | null) ?? null,
     })),
     steps: presentedSteps,
     currentStep: epak.currentStep,

@@ -8,8 +8,8 @@ import type { SealKeyAlgorithm } from '../../platform/signing/algorithms';
 import type { KeyVault } from '../../platform/signing/key-vault';
 import type { FileStorage } from '../../platform/storage/file-storage';
 import { type EpakActor, loadVisibleEpak } from './access';
-import { buildCompletionCertificate } from './certificate';
 import { assertServableDocument } from './integrity';
+import { servableCompletionCertificate } from './stored-certificate';
 import { currentVersion, revisionsByDocument, streamCurrentDocument } from './revisions';
 
 /** The statuses an ePak ends in: its certificate of completion is part of its download. */
@@ -52,8 +52,8 @@ export function uniqueNames(names: readonly string[], reserved: readonly string[
  *
  * The zip is streamed: entries are stored (PDFs hardly compress), so its size is known before
  * the first byte and each document is read from storage only when its turn comes. The
- * certificate is made (and sealed) before anything is sent, so a failure there is an error
- * answer, not a cut-off file.
+ * certificate is the one stored when the ePak ended (built now if the job has not got to it), read
+ * and checked before anything is sent, so a failure there is an error answer, not a cut-off file.
  */
 export async function prepareEpakDownload(options: {
   db: Db;
@@ -96,12 +96,10 @@ export async function prepareEpakDownload(options: {
 
   const ended = ENDED_STATUSES.includes(epak.status as EpakStatus);
   const certificate = ended
-    ? await buildCompletionCertificate({
-        db,
-        storage,
+    ? await servableCompletionCertificate({
+        ...serving,
         vault: options.vault,
         ...(options.keyAlgorithm ? { keyAlgorithm: options.keyAlgorithm } : {}),
-        epakId: epak.id,
         now: options.now,
       })
     : null;

@@ -358,6 +358,8 @@ export const documents = pgTable(
     encrypted: boolean('encrypted').notNull().default(false),
     /** PreconfiguredTag[] (domain): the PDF's own form fields. */
     formFields: jsonb('form_fields').notNull().default([]),
+    /** DocumentSignatureState (domain): the signatures it carried at upload; null when not checked (older rows). */
+    signatureState: jsonb('signature_state'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -495,6 +497,8 @@ export const epakDocuments = pgTable(
     pages: jsonb('pages').notNull(),
     /** Tag[] (domain) placed on this document. */
     tags: jsonb('tags').notNull().default([]),
+    /** DocumentSignatureState (domain) of the uploaded document it came from, for the ceremony to tell signers. */
+    signatureState: jsonb('signature_state'),
   },
   (t) => [index('epak_documents_epak').on(t.epakId, t.position)],
 );
@@ -631,6 +635,21 @@ export const epakAttachments = pgTable(
   },
   (t) => [index('epak_attachments_epak').on(t.epakId, t.createdAt), uniqueIndex('epak_attachments_tag').on(t.epakDocumentId, t.tagUuid)],
 );
+
+/**
+ * An ended ePak's certificate of completion, built and sealed once and kept (issue 20, defect 7):
+ * every download serves these bytes, checked against this hash, so the certificate says what was
+ * true when the ePak ended and is not sealed anew at each request. Built by a job soon after the
+ * end, or by the first download that comes before it.
+ */
+export const epakCertificates = pgTable('epak_certificates', {
+  epakId: uuid('epak_id')
+    .primaryKey()
+    .references(() => epaks.id, { onDelete: 'cascade' }),
+  sha256: text('sha256').notNull(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  createdAt: createdAt(),
+});
 
 /**
  * The inbox (issue 6): one row per person, ePak and folder (inbox/folders.ts in the domain

@@ -12,6 +12,7 @@ import {
   documents,
   documentTemplates,
   epakAttachments,
+  epakCertificates,
   epakDocumentRevisions,
   epakDocuments,
   epaks,
@@ -100,6 +101,10 @@ const REFERENCING_ROWS: Record<string, (sha256: string) => Promise<unknown>> = {
   'epak_attachments.sha256': async (sha256) => {
     const { epak } = await owner();
     await db.insert(epakAttachments).values({ epakId: epak.id, name: 'x.txt', sha256, size: 1 });
+  },
+  'epak_certificates.sha256': async (sha256) => {
+    const { epak } = await owner();
+    await db.insert(epakCertificates).values({ epakId: epak.id, sha256, size: 1 });
   },
   'letterhead_templates.sha256': async (sha256) => {
     const { tenant } = await owner();

@@ -12,6 +12,7 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ArrowDownIcon, ArrowUpIcon, XIcon } from '../../ui/icons';
+import { SignatureStateNote } from '../../ui/signature-state-note';
 import { moveStep } from '../workflows';
 
 /** The chosen documents in the order the ePak will show them. */
@@ -73,6 +74,7 @@ export function ChosenDocuments({
                   <Text size="xs" c="dimmed">
                     {t('compose.documents.pages', { count: document.pageCount })}
                   </Text>
+                  <SignatureStateNote state={document.signatureState} compact />
                 </Stack>
                 <Group gap={4} wrap="nowrap">
                   <ActionIcon

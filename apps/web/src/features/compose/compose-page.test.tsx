@@ -56,6 +56,7 @@ function documentOf(n: number, name: string, pageCount: number): DocumentSummary
     pages: Array.from({ length: pageCount }, () => ({ width: 595, height: 842, x: 0, y: 0, rotate: 0 as const })),
     encrypted: false,
     formFieldCount: 0,
+    signatureState: null,
     createdOn: '2025-03-05T10:00:00.000Z',
   };
 }
@@ -80,6 +81,7 @@ function detailOf(body: { subject: string; documentIds: string[]; steps: { workf
         pageCount: document.pageCount,
         pages: document.pages,
         revisions: 0,
+        signatureState: null,
       })),
     steps: body.steps.map((step, index) => {
       const state = states.find((candidate) => candidate.workflowStateId === step.workflowStateId)!;

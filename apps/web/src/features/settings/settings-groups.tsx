@@ -348,6 +348,7 @@ export function EpaksGroup(props: FormProps) {
             ))}
           </SimpleGrid>
         </Checkbox.Group>
+        <SettingSwitch name="refuseDoubtfulSignatures" props={props} />
       </SettingsCard>
       <SettingsCard title={t('settings.groups.cloudDrive')} intro={t('settings.groups.cloudDriveIntro')}>
         <SettingSwitch name="cloudDriveUploadEnabled" props={props} />

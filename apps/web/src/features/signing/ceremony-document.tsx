@@ -1,6 +1,7 @@
 import { ActionIcon, Alert, Box, Button, Group, Stack, Tabs, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { CheckIcon, PlusIcon } from '../../ui/icons';
+import { SignatureStateNote } from '../../ui/signature-state-note';
 import { DocumentPages, stepZoom, zoomPercent, type EpakDocument } from '../tag-editor';
 import { CeremonyPageTags } from './ceremony-page-tags';
 import type { CeremonyState } from './use-ceremony';
@@ -39,6 +40,7 @@ export function CeremonyDocument({ ceremony, current }: { readonly ceremony: Cer
         </Text>
         <ZoomToolbar ceremony={ceremony} />
       </Group>
+      <SignatureStateNote state={current.signatureState} />
       {query?.isError ? (
         <Alert color="red" variant="light" role="alert" title={t('signing.tagsFailed')}>
           <Button variant="light" color="red" size="xs" onClick={() => void query.refetch()}>

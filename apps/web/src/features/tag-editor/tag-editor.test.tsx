@@ -38,7 +38,7 @@ const epak: EpakDetail = {
   status: 'Draft',
   signingPolicy: 'QUICKSIGN',
   workflowId: null,
-  documents: [{ documentId: DOC_ID, sourceDocumentId: null, name: 'lease.pdf', pageCount: 2, pages: [A4, TURNED], revisions: 0 }],
+  documents: [{ documentId: DOC_ID, sourceDocumentId: null, name: 'lease.pdf', pageCount: 2, pages: [A4, TURNED], revisions: 0, signatureState: null }],
   steps: [
     { order: 1, workflowStateId: '1d1c5a2e-0a6b-4c5e-9f1a-000000000001', name: 'Review', type: 'REVIEW', recipients: [recipient(1, 'lawyer@example.com')] },
     {
