@@ -140,7 +140,7 @@ describe('the docTemplates tab', () => {
     const DOC = '4a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c47';
     let answer = () => jsonResponse({ code: -189, data: null, message: 'size mismatch' }, 422);
     const api = stub([template(ID_A, 'Lease', true)], {
-      ['POST /msbapi/v1/documents']: () => jsonResponse({ code: 1, data: { documentId: DOC, name: 'lease-v2.pdf', sourceFormat: 'pdf', size: 1, sha256: 'a'.repeat(64), pageCount: 2, pages: [], encrypted: false, formFieldCount: 0, createdOn: '2025-03-05T10:00:00.000Z' } }),
+      ['POST /msbapi/v1/documents']: () => jsonResponse({ code: 1, data: { documentId: DOC, name: 'lease-v2.pdf', sourceFormat: 'pdf', size: 1, sha256: 'a'.repeat(64), pageCount: 2, pages: [], encrypted: false, formFieldCount: 0, signatureState: null, createdOn: '2025-03-05T10:00:00.000Z' } }),
       [`PUT ${LIST}/${ID_A}`]: () => answer(),
     });
     renderWithProviders(<DocumentTemplatesTab chosenId={null} onChoose={() => undefined} />);
