@@ -35,7 +35,7 @@ import { defineConfig, devices } from '@playwright/test';
  *     journey.
  * Not tagged (desktop only): access-denied, not-found, home, identity's three small pages,
  * announcements, browser-session, bulk-compose, compose, document-templates, password-reset,
- * profile, reasons, session-refresh, settings, signature-intake, tenant-switch, two-factor, workflows: the same
+ * profile, reasons, session-refresh, settings, signature-intake, tenant-switch, two-factor, verify, workflows: the same
  * steps on the same elements at both sizes, their phone fit checked from the desktop run.
  */
 const workers = Number(process.env.E2E_WORKERS ?? '2');

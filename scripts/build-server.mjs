@@ -19,8 +19,10 @@ export async function buildServer() {
   const staging = `${dist}.build-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
   await build({
-    entryPoints: [path.join(src, 'app/main.ts')],
-    outfile: path.join(staging, 'main.mjs'),
+    // The server, and the verifier's child (features/verify/verify-child.ts), started by path from beside it.
+    entryPoints: { main: path.join(src, 'app/main.ts'), 'verify-child': path.join(src, 'features/verify/verify-child.ts') },
+    outdir: staging,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -23,6 +23,7 @@ import { AppLayout } from './shell/app-layout';
 import { LandingRedirect } from '../api/access';
 import { SettingsPage } from '../features/settings/settings-page';
 import { BulkComposePage } from '../features/bulk-compose/bulk-compose-page';
+import { VerifyPage } from '../features/verify';
 
 /** Shared by the browser router and the tests' memory router, so tests exercise the real tree. */
 export const routes: RouteObject[] = [
@@ -40,6 +41,8 @@ export const routes: RouteObject[] = [
       { path: '/resetpassword', element: <ResetPasswordPage /> },
       // Reached from sign-in before any session exists (-200), so not behind a session guard.
       { path: '/authenticate', element: <AuthenticatePage /> },
+      // Issue 20: anyone who received a signed PDF checks it here, signed in or not, so no guard.
+      { path: '/verify', element: <VerifyPage /> },
       // Guard themselves (RequireRoute), like /root.
       { path: '/changepassword', element: <ChangePasswordPage /> },
       { path: '/profile', element: <ProfilePage /> },

@@ -19,6 +19,7 @@ import * as superadmins from './superadmins';
 import * as tenantSettings from './settings';
 import * as usersAdmin from './users-admin';
 import * as userSync from './user-sync';
+import * as verification from './verification';
 import * as workflows from './workflows';
 
 function isEndpoint(value: unknown): value is Endpoint {
@@ -29,4 +30,4 @@ function isEndpoint(value: unknown): value is Endpoint {
  * Every endpoint of the contract. Tests walk it to prove each guarded endpoint refuses outsiders
  * and wrong roles, and that the server serves nothing outside it.
  */
-export const ALL_ENDPOINTS: readonly Endpoint[] = ([...Object.values(publicEndpoints), ...Object.values(identity), ...Object.values(documents), ...Object.values(epaks), ...Object.values(epakSigning), ...Object.values(epakActions), ...Object.values(epakAudit), ...Object.values(inbox), ...Object.values(notifications), ...Object.values(workflows), ...Object.values(groups), ...Object.values(adminAudit), ...Object.values(usersAdmin), ...Object.values(userSync), ...Object.values(tenantSettings), ...Object.values(superadmins), ...Object.values(letterheads), ...Object.values(documentTemplates), ...Object.values(bulkCompose), ...Object.values(reasons), ...Object.values(rubberStamps)] as unknown[]).filter(isEndpoint);
+export const ALL_ENDPOINTS: readonly Endpoint[] = ([...Object.values(publicEndpoints), ...Object.values(identity), ...Object.values(documents), ...Object.values(epaks), ...Object.values(epakSigning), ...Object.values(epakActions), ...Object.values(epakAudit), ...Object.values(inbox), ...Object.values(notifications), ...Object.values(workflows), ...Object.values(groups), ...Object.values(adminAudit), ...Object.values(usersAdmin), ...Object.values(userSync), ...Object.values(tenantSettings), ...Object.values(superadmins), ...Object.values(letterheads), ...Object.values(documentTemplates), ...Object.values(bulkCompose), ...Object.values(reasons), ...Object.values(rubberStamps), ...Object.values(verification)] as unknown[]).filter(isEndpoint);

@@ -28,6 +28,9 @@ export const PUBLIC_ROUTES = [
   'landing',
   'mobileinternallogin',
   'sign',
+  // Issue 20: anyone who received a signed file checks it here, with or without an account. Spec §2
+  // lists verify per role; the public verifier supersedes that, so no role is denied it.
+  'verify',
 ] as const;
 export const PublicRoute = z.enum(PUBLIC_ROUTES);
 export type PublicRoute = z.infer<typeof PublicRoute>;
@@ -54,7 +57,6 @@ export const GUARDED_ROUTES = [
   'trDocument',
   'compare',
   'features',
-  'verify',
   'authenticate',
   'aadhaar-redirect',
   'root',
@@ -95,7 +97,6 @@ const SIGNER_ROUTES = [
   'profile',
   'teamroom',
   'trDocument',
-  'verify',
   'authenticate',
   'aadhaar-redirect',
   'features',
@@ -107,8 +108,8 @@ const CUSTODIAN_ROUTES = SUBMITTER_ROUTES;
 // "admin: the custodian list plus admin, fieldsmapping, stamppapers."
 const ADMIN_ROUTES = [...CUSTODIAN_ROUTES, 'admin', 'fieldsmapping', 'stamppapers'] as const;
 // "registrar: dashboard, changepassword, profile, verify, aadhaar-redirect, features." Note that the
-// spec leaves out authenticate (two-factor) here; we follow the list as written.
-const REGISTRAR_ROUTES = ['dashboard', 'changepassword', 'profile', 'verify', 'aadhaar-redirect', 'features'] as const;
+// spec leaves out authenticate (two-factor) here; we follow the list as written (verify is public now).
+const REGISTRAR_ROUTES = ['dashboard', 'changepassword', 'profile', 'aadhaar-redirect', 'features'] as const;
 
 /**
  * Guarded routes each role may open (before settings are applied; see canAccessRoute).

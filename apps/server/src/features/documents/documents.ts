@@ -206,6 +206,27 @@ async function checkSigning(pdfPath: string, options: { certified: boolean; refu
   return state;
 }
 
+/**
+ * A PDF received for reading only (the verifier): the upload's size limit, its content checked to
+ * be a PDF, then `work` runs on the file on disk in a turn of the parser queue; nothing is stored
+ * and the scratch copy is removed afterwards.
+ */
+export async function withReceivedPdf<T>(options: {
+  workRoot: string;
+  stream: Readable;
+  limits: Pick<DocumentLimits, 'maxBytes' | 'parsers'>;
+  signal?: AbortSignal | undefined;
+  work: (file: { path: string; size: number }) => Promise<T>;
+}): Promise<T> {
+  return withWorkDir(options.workRoot, async (workDir) => {
+    const received = path.join(workDir, 'received.pdf');
+    const { size, head } = await receiveToFile(options.stream, received, options.limits.maxBytes);
+    const family = sniffContent(head);
+    if (family !== 'pdf') throw invalidDocument(`This is not a PDF: its content is ${describeFamily(family)}.`);
+    return options.limits.parsers.run(() => options.work({ path: received, size }), options.signal);
+  });
+}
+
 /** An uploaded file made into a stored, inspected PDF, without a document row of its own. */
 export interface StoredPdf {
   readonly name: string;

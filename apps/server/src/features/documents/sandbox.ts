@@ -41,7 +41,16 @@ const overLimit = (what: string): SandboxFailure => ({
  * result or a failure: never an exception that takes the server down.
  */
 async function runInSandbox<R>(job: SandboxJob, schema: z.ZodType<R>, limits: SandboxLimits): Promise<R | SandboxFailure> {
-  const child = spawn(process.execPath, [`--max-old-space-size=${limits.heapMb}`, CHILD, JSON.stringify(job)], {
+  return runScriptInSandbox({ script: CHILD, job, schema, limits });
+}
+
+/**
+ * The same bounds for another child script (the verifier's): `job` goes to it as JSON in argv,
+ * and its last stdout line, checked against `schema`, is the answer.
+ */
+export async function runScriptInSandbox<R>(options: { script: string; nodeArgs?: readonly string[]; job: unknown; schema: z.ZodType<R>; limits: SandboxLimits }): Promise<R | SandboxFailure> {
+  const { schema, limits } = options;
+  const child = spawn(process.execPath, [`--max-old-space-size=${limits.heapMb}`, ...(options.nodeArgs ?? []), options.script, JSON.stringify(options.job)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     // None of the server's secrets: the child reads a stranger's file and could be led astray.
     env: childEnvironment(),

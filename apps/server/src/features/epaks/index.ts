@@ -9,3 +9,4 @@ export type { HashedActivity } from './activity';
 export { composeEpak, loadEpakDetail, loadOwnEpak } from './compose';
 export { appLink, queueEngineEffects, requestMail } from './notify';
 export { checkSigners } from './start';
+export { findPaktRecord } from './public-record';

@@ -27,6 +27,7 @@ describe('migrations', () => {
       'documents',
       'epak_activities',
       'epak_attachments',
+      'epak_certificates',
       'epak_document_revisions',
       'epak_documents',
       'epak_inbox',

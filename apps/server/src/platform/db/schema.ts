@@ -500,7 +500,7 @@ export const epakDocuments = pgTable(
     /** DocumentSignatureState (domain) of the uploaded document it came from, for the ceremony to tell signers. */
     signatureState: jsonb('signature_state'),
   },
-  (t) => [index('epak_documents_epak').on(t.epakId, t.position)],
+  (t) => [index('epak_documents_epak').on(t.epakId, t.position), index('epak_documents_sha256').on(t.sha256)],
 );
 
 export const epakSteps = pgTable(
@@ -564,6 +564,8 @@ export const epakDocumentRevisions = pgTable(
   (t) => [
     uniqueIndex('epak_document_revisions_seq').on(t.epakDocumentId, t.seq),
     uniqueIndex('epak_document_revisions_recipient').on(t.epakDocumentId, t.recipientId),
+    // The public verifier finds a Pakt document by the hash of the file dropped on it.
+    index('epak_document_revisions_sha256').on(t.sha256),
   ],
 );
 

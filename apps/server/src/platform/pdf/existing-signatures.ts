@@ -43,7 +43,10 @@ function revisionsAfter(buffer: Buffer, offset: number): number {
   return count;
 }
 
-function inspectOne(file: PdfFile, fieldName: string, value: ReturnType<PdfFile['get']>): ExistingSignature {
+/** A signature as inspected, with its signer's certificate (DER, base64) when one was found: the verifier needs it, the upload does not keep it. */
+export type InspectedSignature = ExistingSignature & { certificate: string | null };
+
+function inspectOne(file: PdfFile, fieldName: string, value: ReturnType<PdfFile['get']>): InspectedSignature {
   const buffer = file.buffer;
   const dict = value.kind === 'dict' ? value : null;
   const text = (key: string) => {
@@ -61,7 +64,7 @@ function inspectOne(file: PdfFile, fieldName: string, value: ReturnType<PdfFile[
   const base = { fieldName, subFilter, signedAt, reason: text('Reason') };
   const problem = byteRangeProblem(buffer, range);
   if (problem) {
-    return { ...base, signerName: text('Name'), integrity: 'broken', problem, coversWholeFile: false, unsignedBytesAfter: 0, revisionsAfter: 0 };
+    return { ...base, signerName: text('Name'), integrity: 'broken', problem, coversWholeFile: false, unsignedBytesAfter: 0, revisionsAfter: 0, certificate: null };
   }
   const [, firstLength, second, secondLength] = range as [number, number, number, number];
   const end = second + secondLength;
@@ -80,7 +83,13 @@ function inspectOne(file: PdfFile, fieldName: string, value: ReturnType<PdfFile[
     coversWholeFile,
     unsignedBytesAfter: coversWholeFile ? 0 : after.length,
     revisionsAfter: coversWholeFile ? 0 : revisionsAfter(buffer, end),
+    certificate: check.certificate ? check.certificate.toString('base64') : null,
   };
+}
+
+function withoutCertificate(signature: InspectedSignature): ExistingSignature {
+  const { certificate: _certificate, ...rest } = signature;
+  return rest;
 }
 
 /**
@@ -89,7 +98,9 @@ function inspectOne(file: PdfFile, fieldName: string, value: ReturnType<PdfFile[
  * (each checks out, but bytes were added after the last); broken (one does not check out or
  * leaves out more than its value); unverifiable (one is of a kind Pakt cannot check).
  */
-export function inspectExistingSignatures(file: PdfFile): DocumentSignatureState {
+export function inspectExistingSignatures(file: PdfFile): DocumentSignatureState;
+export function inspectExistingSignatures(file: PdfFile, options: { keepCertificates: true }): Omit<DocumentSignatureState, 'signatures'> & { signatures: InspectedSignature[] };
+export function inspectExistingSignatures(file: PdfFile, options: { keepCertificates?: boolean } = {}): DocumentSignatureState {
   const signatures = file
     .signatureFields()
     .filter((field) => field.signed)
@@ -99,7 +110,8 @@ export function inspectExistingSignatures(file: PdfFile): DocumentSignatureState
     });
   const ends = signatures.map((signature) => (signature.coversWholeFile ? Number.POSITIVE_INFINITY : file.buffer.length - signature.unsignedBytesAfter));
   const ordered = signatures.map((signature, index) => ({ signature, end: ends[index]! })).sort((a, b) => a.end - b.end);
-  const sorted = ordered.map((entry) => entry.signature);
+  // The stored state carries no certificates: only the verifier asks for them.
+  const sorted = ordered.map((entry) => (options.keepCertificates ? entry.signature : withoutCertificate(entry.signature)));
   const last = sorted[sorted.length - 1];
   let status: DocumentSignatureState['status'] = 'unsigned';
   if (sorted.some((signature) => signature.integrity === 'broken')) status = 'broken';

@@ -10,10 +10,12 @@ import { childElements, type DerElement, readElement } from './der';
  * revoked): only whether the signed bytes are the bytes that were signed.
  */
 
-export type CmsCheck =
-  | { readonly result: 'intact'; readonly signerName: string | null }
-  | { readonly result: 'broken'; readonly signerName: string | null; readonly reason: string }
-  | { readonly result: 'unverifiable'; readonly signerName: string | null; readonly reason: string };
+/** The verdict, the signer's common name, and their certificate (DER) when one was found. */
+export type CmsCheck = { readonly signerName: string | null; readonly certificate?: Buffer } & (
+  | { readonly result: 'intact' }
+  | { readonly result: 'broken'; readonly reason: string }
+  | { readonly result: 'unverifiable'; readonly reason: string }
+);
 
 const DIGESTS: Record<string, string> = {
   '1.3.14.3.2.26': 'sha1',
@@ -63,9 +65,12 @@ function verifies(certificate: X509Certificate, digest: string, signatureAlgorit
 /** Checks `cms` (the DER of a ContentInfo) over `signedBytes`; `timestamp` for /SubFilter /ETSI.RFC3161. */
 export function checkDetachedCms(cms: Buffer, signedBytes: Buffer, options: { timestamp?: boolean } = {}): CmsCheck {
   let signerName: string | null = null;
+  let certificate: Buffer | undefined;
+  // A value of zeros (an unfilled placeholder) or none signs nothing: the universal forgery class.
+  if (cms.every((byte) => byte === 0)) return { result: 'broken', signerName, reason: 'the signature has no value' };
   try {
     const contentInfo = childElements(readElement(cms));
-    if (oidOf(contentInfo[0]) !== OID.signedData || !contentInfo[1]) return { result: 'unverifiable', signerName, reason: 'not a CMS SignedData' };
+    if (oidOf(contentInfo[0]) !== OID.signedData || !contentInfo[1]) return { result: 'unverifiable', signerName, ...(certificate ? { certificate } : {}), reason: 'not a CMS SignedData' };
     const signedData = childElements(childElements(contentInfo[1])[0]!);
     const encapsulated = childElements(signedData[2]!);
     const certificates: X509Certificate[] = [];
@@ -80,7 +85,7 @@ export function checkDetachedCms(cms: Buffer, signedBytes: Buffer, options: { ti
     const signerInfo = childElements(childElements(signedData[signerInfosAt]!)[0]!);
     const sid = signerInfo[1]!;
     const digest = DIGESTS[oidOf(childElements(signerInfo[2]!)[0])];
-    if (!digest) return { result: 'unverifiable', signerName, reason: 'its digest algorithm is not one Pakt checks' };
+    if (!digest) return { result: 'unverifiable', signerName, ...(certificate ? { certificate } : {}), reason: 'its digest algorithm is not one Pakt checks' };
     const signedAttributes = signerInfo[3]?.tag === 0xa0 ? signerInfo[3] : undefined;
     const rest = signerInfo.slice(signedAttributes ? 4 : 3);
     const signatureAlgorithm = oidOf(childElements(rest[0]!)[0]);
@@ -93,20 +98,21 @@ export function checkDetachedCms(cms: Buffer, signedBytes: Buffer, options: { ti
       named = certificates.filter((certificate) => serialOf(certificate.serialNumber) === serialOf(serial.content.toString('hex')));
     }
     const candidates = named.length > 0 ? named : certificates;
-    if (candidates.length === 0) return { result: 'unverifiable', signerName, reason: 'the signature carries no certificate to check it with' };
+    if (candidates.length === 0) return { result: 'unverifiable', signerName, ...(certificate ? { certificate } : {}), reason: 'the signature carries no certificate to check it with' };
     signerName = commonName(candidates[0]!);
+    certificate = candidates[0]!.raw;
 
     // What the signer's digest must match: the covered bytes, or for a timestamp the token's content.
     let content = signedBytes;
     if (options.timestamp) {
-      if (oidOf(encapsulated[0]) !== TST_INFO || !encapsulated[1]) return { result: 'unverifiable', signerName, reason: 'the timestamp token has no TSTInfo' };
+      if (oidOf(encapsulated[0]) !== TST_INFO || !encapsulated[1]) return { result: 'unverifiable', signerName, ...(certificate ? { certificate } : {}), reason: 'the timestamp token has no TSTInfo' };
       const tstInfoDer = childElements(encapsulated[1])[0]!.content;
       const tstInfo = childElements(readElement(tstInfoDer));
       const imprint = childElements(tstInfo[2]!);
       const imprintDigest = DIGESTS[oidOf(childElements(imprint[0]!)[0])];
-      if (!imprintDigest) return { result: 'unverifiable', signerName, reason: "the timestamp's digest algorithm is not one Pakt checks" };
+      if (!imprintDigest) return { result: 'unverifiable', signerName, ...(certificate ? { certificate } : {}), reason: "the timestamp's digest algorithm is not one Pakt checks" };
       if (!createHash(imprintDigest).update(signedBytes).digest().equals(imprint[1]!.content)) {
-        return { result: 'broken', signerName, reason: 'the timestamped bytes were changed after the timestamp' };
+        return { result: 'broken', signerName, certificate, reason: 'the timestamped bytes were changed after the timestamp' };
       }
       content = tstInfoDer;
     }
@@ -118,16 +124,16 @@ export function checkDetachedCms(cms: Buffer, signedBytes: Buffer, options: { ti
         .map((attribute) => childElements(attribute))
         .find((attribute) => oidOf(attribute[0]) === OID.messageDigest);
       const value = messageDigest && childElements(messageDigest[1]!)[0];
-      if (!value) return { result: 'unverifiable', signerName, reason: 'the signature has no message digest' };
-      if (!value.content.equals(contentDigest)) return { result: 'broken', signerName, reason: 'the signed bytes were changed after signing' };
+      if (!value) return { result: 'unverifiable', signerName, ...(certificate ? { certificate } : {}), reason: 'the signature has no message digest' };
+      if (!value.content.equals(contentDigest)) return { result: 'broken', signerName, certificate, reason: 'the signed bytes were changed after signing' };
       // The signature is over the attributes' DER with their SET OF tag, not the [0] they travel in.
       signedOver = Buffer.concat([Buffer.from([0x31]), signedAttributes.raw.subarray(1)]);
     }
     const signer = candidates.find((certificate) => verifies(certificate, digest, signatureAlgorithm, signedOver, signature));
-    if (!signer) return { result: 'broken', signerName, reason: 'the signature does not verify with its certificate' };
-    return { result: 'intact', signerName: commonName(signer) };
+    if (!signer) return { result: 'broken', signerName, certificate, reason: 'the signature does not verify with its certificate' };
+    return { result: 'intact', signerName: commonName(signer), certificate: signer.raw };
   } catch (error) {
     // BER with indefinite lengths, or a structure this reader does not know: not checked, not condemned.
-    return { result: 'unverifiable', signerName, reason: `its signature could not be read (${(error as Error).message})` };
+    return { result: 'unverifiable', signerName, ...(certificate ? { certificate } : {}), reason: `its signature could not be read (${(error as Error).message})` };
   }
 }

@@ -202,6 +202,12 @@ export function LoginPage() {
           </Anchor>
         </Text>
       )}
+      {/* Issue 20: whoever was sent a signed PDF often arrives at sign-in first; checking it needs no account. */}
+      <Text size="sm" ta="center">
+        <Anchor component={Link} to="/verify" c="dimmed" size="sm">
+          {t('verify.loginLink')}
+        </Anchor>
+      </Text>
     </AuthCard>
   );
 }

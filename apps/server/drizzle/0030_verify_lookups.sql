@@ -1,0 +1,2 @@
+CREATE INDEX "epak_document_revisions_sha256" ON "epak_document_revisions" USING btree ("sha256");--> statement-breakpoint
+CREATE INDEX "epak_documents_sha256" ON "epak_documents" USING btree ("sha256");

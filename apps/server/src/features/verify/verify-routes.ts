@@ -1,0 +1,23 @@
+import path from 'node:path';
+import { invalidInput, verificationApi } from '@pakt/domain';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../http/app-context';
+import { clientGoneSignal } from '../../http/client-gone';
+import { route } from '../../http/route';
+import { parserQueueOf } from '../documents';
+import { verifyDocument } from './verify-document';
+
+/** /verify's one call: public, spending the public rate budget, and bounded like an upload. */
+export function registerVerifyRoutes(app: FastifyInstance, ctx: AppContext) {
+  const workRoot = path.join(ctx.config.dataDir, 'work');
+  const limits = { maxBytes: ctx.config.documents.maxBytes, parsers: parserQueueOf(ctx) };
+
+  route(app, ctx, verificationApi.verifyDocument, async ({ request, reply }) => {
+    // The size limit is ours to enforce with our own message; busboy only stops runaway streams.
+    const file = await request.file({ limits: { fileSize: limits.maxBytes + 1, files: 1 } });
+    if (!file) throw invalidInput('Send the PDF as the multipart field "file".');
+    const report = await verifyDocument({ db: ctx.database.db, workRoot, fileName: file.filename, stream: file.file, limits, signal: clientGoneSignal(reply), now: new Date() });
+    request.log.info({ sha256: report.sha256, verdict: report.verdict, signatures: report.signatures.length, pakt: report.pakt !== null }, 'document verified');
+    return report;
+  });
+}

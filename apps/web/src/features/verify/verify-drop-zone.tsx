@@ -1,0 +1,67 @@
+import { Button, FileButton, Stack, Text } from '@mantine/core';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { UploadIcon } from '../../ui/icons';
+
+/**
+ * Where the stranger hands over the PDF: a button (the only way on a phone) and a zone that takes
+ * a dropped file. One file at a time, since the report is about one file; what is not a PDF is
+ * left to the server, which reads the bytes rather than trusting the name or type.
+ */
+export function VerifyDropZone({ onFile, disabled }: { readonly onFile: (file: File) => void; readonly disabled: boolean }) {
+  const { t } = useTranslation();
+  const [dragOver, setDragOver] = useState(false);
+  const resetPicker = useRef<() => void>(null);
+
+  const take = (file: File | null | undefined) => {
+    // The picker is emptied so that choosing the same file again (after "Check another file") still fires.
+    resetPicker.current?.();
+    if (file && !disabled) onFile(file);
+  };
+
+  return (
+    <Stack
+      component="section"
+      aria-label={t('verify.drop.label')}
+      align="center"
+      ta="center"
+      gap="sm"
+      p={{ base: 'md', sm: 'xl' }}
+      data-testid="verify-drop-zone"
+      data-drag-over={dragOver || undefined}
+      style={{
+        border: `2px dashed ${dragOver ? 'var(--mantine-color-blue-6)' : 'var(--mantine-color-gray-4)'}`,
+        borderRadius: 'var(--mantine-radius-md)',
+        background: dragOver ? 'var(--mantine-color-blue-0)' : undefined,
+      }}
+      onDragOver={(event) => {
+        if (!event.dataTransfer.types.includes('Files')) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = 'copy';
+        setDragOver(true);
+      }}
+      onDragLeave={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragOver(false);
+      }}
+      onDrop={(event) => {
+        event.preventDefault();
+        setDragOver(false);
+        take(event.dataTransfer.files[0]);
+      }}
+    >
+      <FileButton onChange={take} accept="application/pdf,.pdf" resetRef={resetPicker} disabled={disabled}>
+        {(props) => (
+          <Button {...props} size="md" leftSection={<UploadIcon size={18} />} disabled={disabled}>
+            {t('verify.drop.choose')}
+          </Button>
+        )}
+      </FileButton>
+      <Text size="sm" c="dimmed">
+        {t('verify.drop.hint')}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {t('verify.drop.privacy')}
+      </Text>
+    </Stack>
+  );
+}
