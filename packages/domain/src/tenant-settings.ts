@@ -39,6 +39,11 @@ export const TenantSettings = z
      */
     refuseDoubtfulSignatures: z.boolean(),
     /**
+     * The public record behind a certificate's QR code shows the ePak's subject and signers' names
+     * (off: only the organisation, status, completion time and the documents' fingerprints).
+     */
+    publicRecordShowsNames: z.boolean(),
+    /**
      * Recipient filters of spec §5 (signer input): who compose may send to. Addresses only in
      * these domains (the internal-domain filter; empty or absent: any domain).
      */
@@ -254,6 +259,7 @@ export function resolveTenantSettings(stored: TenantSettings, install: InstallLi
     cloudDriveClientId: stored.cloudDriveClientId ?? null,
     disabledDocumentFormats: stored.disabledDocumentFormats ?? [],
     refuseDoubtfulSignatures: stored.refuseDoubtfulSignatures ?? false,
+    publicRecordShowsNames: stored.publicRecordShowsNames ?? false,
     recipientDomains: stored.recipientDomains ?? [],
     recipientsVerifiedOnly: stored.recipientsVerifiedOnly ?? false,
     recipientRoles: stored.recipientRoles ?? [],

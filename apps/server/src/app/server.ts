@@ -108,6 +108,7 @@ export async function startServer(config: Config, options: { demo?: boolean } = 
         storage,
         vault: context.vault,
         keyAlgorithm: config.sealKeyAlgorithm,
+        publicUrl: config.publicUrl,
         onBuilt: (ids) => ids.length > 0 && app.log.info({ ePakIds: ids }, 'certificates of completion built'),
         onError: (ePakId, error) => app.log.error({ err: error, ePakId }, 'could not build a certificate of completion'),
       });

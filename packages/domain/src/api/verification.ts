@@ -108,3 +108,34 @@ export const verifyDocument = defineEndpoint({
   bodyEncoding: 'multipart',
   response: VerificationReport,
 });
+
+/**
+ * The QR code of a certificate of completion: `/verify?record=<token>`, the token being the ePak,
+ * the digest of its final documents and this install's code over both (so it cannot be forged or
+ * pointed at another ePak). Opening it shows the public record below and asks for the file, whose
+ * SHA-256 the browser compares with the record's without sending the file anywhere.
+ */
+export const VERIFY_RECORD_PARAM = 'record';
+
+export const PublicVerificationRecord = z.object({
+  tenantName: z.string(),
+  status: z.string(),
+  completedOn: z.iso.datetime().nullable(),
+  /** The SHA-256 of each document as it stands at the end, in ePak order. */
+  documents: z.array(z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
+  signerCount: z.number().int().nonnegative(),
+  /** Shown only when the tenant allows it (setting publicRecordShowsNames); null otherwise. */
+  subject: z.string().nullable(),
+  signers: z.array(z.string()).nullable(),
+});
+export type PublicVerificationRecord = z.infer<typeof PublicVerificationRecord>;
+
+export const verifyQrData = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/public/verifyQrData',
+  access: 'public',
+  summary:
+    "The public record behind a certificate's QR code (`data`: the token of its URL): the tenant, status, completion time, each final document's SHA-256 and how many signed; the subject and signers' names only where the tenant allows. A token this install did not make answers 404.",
+  query: z.object({ data: z.string().min(1).max(400) }),
+  response: PublicVerificationRecord,
+});

@@ -1,10 +1,11 @@
 import { formatUtcTimestamp } from '@pakt/domain';
 import { Encodings } from '@pdf-lib/standard-fonts';
 import { asc, eq, inArray } from 'drizzle-orm';
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import type { Db } from '../../platform/db/database';
 import { epakDocuments, epakRecipients, epaks, epakSteps, tenants, users } from '../../platform/db/schema';
 import { textAppearance } from '../../platform/sealing/appearance';
+import { qrPng } from '../../platform/sealing/qr-image';
 import { sealRevision } from '../../platform/sealing/seal';
 import type { SealKeyAlgorithm } from '../../platform/signing/algorithms';
 import { maxCmsSize, signDigest } from '../../platform/signing/cms';
@@ -13,6 +14,7 @@ import { ensureTenantSeal } from '../../platform/signing/tenant-seal';
 import type { FileStorage } from '../../platform/storage/file-storage';
 import { type ActivityRow, actorsOf, loadActivity, publicDetails, verifyActivityRows } from './activity';
 import { currentVersion, revisionsByDocument } from './revisions';
+import { recordToken, recordUrl } from './verification-record';
 
 /**
  * The certificate of completion: one new PDF that says what the ePak was (its documents with the
@@ -33,6 +35,8 @@ export interface CertificateOptions {
   keyAlgorithm?: SealKeyAlgorithm;
   epakId: string;
   now: Date;
+  /** The install's public address: with it, the certificate carries the QR code of its public record. */
+  publicUrl?: string;
 }
 
 const winAnsi = Encodings.WinAnsi;
@@ -167,6 +171,30 @@ interface Cell {
 const lineHeight = (size: number) => size + 2.6;
 const CELL_PADDING = 4;
 
+const QR_SIDE = 84;
+
+/**
+ * The QR code of the ePak's public record (verification-record.ts), with its address written out
+ * for whoever reads the paper without a phone: scanning it shows the record and compares a file
+ * with the documents' fingerprints, and the code cannot be made for another ePak.
+ */
+function drawVerification(w: Writer, link: string) {
+  w.heading('Verification', QR_SIDE + 30);
+  const top = w.y - 4;
+  const image = w.qr(link);
+  w.page.drawImage(image, { x: MARGIN, y: top - QR_SIDE, width: QR_SIDE, height: QR_SIDE });
+  const x = MARGIN + QR_SIDE + 12;
+  const width = CONTENT_WIDTH - QR_SIDE - 12;
+  w.text('Scan the code, or open this address, to see the public record of this ePak and compare', x, top - 14, { size: 8.5, width });
+  w.text('a copy of its documents with their fingerprints (SHA-256), in your browser:', x, top - 26, { size: 8.5, width });
+  let y = top - 42;
+  for (const line of w.wrap(link, w.fonts.mono, 7.5, width, 'chars')) {
+    w.text(line, x, y, { font: w.fonts.mono, size: 7.5, color: ACCENT, width });
+    y -= 10;
+  }
+  w.y = top - QR_SIDE - 6;
+}
+
 /** A cursor down the pages: adds a page when the next block does not fit. */
 class Writer {
   page!: PDFPage;
@@ -179,6 +207,20 @@ class Writer {
     readonly fonts: Fonts,
   ) {
     this.newPage();
+  }
+
+  private readonly qrImages = new Map<string, PDFImage>();
+
+  /** Embeds a QR code's PNG: pdf-lib embeds asynchronously, and drawing (below) is synchronous. */
+  async prepareQr(text: string) {
+    this.qrImages.set(text, await this.doc.embedPng(qrPng(text, 4)));
+  }
+
+  /** The QR code of `text`, embedded by prepareQr: black modules on white, its quiet zone included. */
+  qr(text: string): PDFImage {
+    const image = this.qrImages.get(text);
+    if (!image) throw new Error('a QR code is drawn after prepareQr embedded it');
+    return image;
   }
 
   newPage() {
@@ -346,7 +388,11 @@ function summary(action: string, stored: unknown, documentNames: Map<string, str
 }
 
 /** The certificate as drawn, not yet sealed, with where its seal goes. */
-async function drawCertificate(data: Awaited<ReturnType<typeof gather>>, now: Date): Promise<{ pdf: Buffer; seal: { pageIndex: number; rect: [number, number, number, number] } }> {
+async function drawCertificate(
+  data: Awaited<ReturnType<typeof gather>>,
+  now: Date,
+  recordLink: string | null,
+): Promise<{ pdf: Buffer; seal: { pageIndex: number; rect: [number, number, number, number] } }> {
   const { epak, owner, documents, revisions, recipients, people, activity, actors, tenantName } = data;
   const doc = await PDFDocument.create();
   const fonts: Fonts = {
@@ -394,6 +440,11 @@ async function drawCertificate(data: Awaited<ReturnType<typeof gather>>, now: Da
       ['Recipients', String(recipients.length)],
     ],
   ]);
+
+  if (recordLink) {
+    await w.prepareQr(recordLink);
+    drawVerification(w, recordLink);
+  }
 
   w.heading('Documents');
   const documentNames = new Map(documents.map((d) => [d.id, d.name]));
@@ -512,7 +563,9 @@ async function drawCertificate(data: Awaited<ReturnType<typeof gather>>, now: Da
 /** The certificate of an ePak, drawn and sealed with its tenant's seal (made on first need). */
 export async function buildCompletionCertificate(options: CertificateOptions): Promise<Buffer> {
   const data = await gather(options.db, options.epakId);
-  const { pdf, seal } = await drawCertificate(data, options.now);
+  const finalHashes = data.documents.map((d) => currentVersion(d, data.revisions.get(d.id) ?? []).sha256);
+  const recordLink = options.publicUrl ? recordUrl(options.publicUrl, recordToken(options.vault, data.epak.id, finalHashes)) : null;
+  const { pdf, seal } = await drawCertificate(data, options.now, recordLink);
   const tenantSeal = await ensureTenantSeal({
     db: options.db,
     vault: options.vault,

@@ -60,6 +60,8 @@ export async function prepareEpakDownload(options: {
   storage: FileStorage;
   vault: KeyVault;
   keyAlgorithm?: SealKeyAlgorithm;
+  /** For the certificate's QR code, when it is built here. */
+  publicUrl?: string;
   actor: EpakActor;
   epakId: string;
   now: Date;
@@ -100,6 +102,7 @@ export async function prepareEpakDownload(options: {
         ...serving,
         vault: options.vault,
         ...(options.keyAlgorithm ? { keyAlgorithm: options.keyAlgorithm } : {}),
+        ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
         now: options.now,
       })
     : null;

@@ -18,6 +18,7 @@ export function registerEpakAuditRoutes(app: FastifyInstance, ctx: AppContext) {
       storage: ctx.storage,
       vault: ctx.vault,
       keyAlgorithm: ctx.config.sealKeyAlgorithm,
+      publicUrl: ctx.config.publicUrl,
       actor: tenantActorOf(auth),
       epakId: params.ePakId,
       now: new Date(),

@@ -10,3 +10,4 @@ export { composeEpak, loadEpakDetail, loadOwnEpak } from './compose';
 export { appLink, queueEngineEffects, requestMail } from './notify';
 export { checkSigners } from './start';
 export { findPaktRecord } from './public-record';
+export { loadVerificationRecord } from './verification-record';

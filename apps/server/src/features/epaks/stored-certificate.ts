@@ -24,6 +24,8 @@ interface CertificateStore {
   storage: FileStorage;
   vault: KeyVault;
   keyAlgorithm?: SealKeyAlgorithm;
+  /** The install's public address, for the certificate's QR code (none without it). */
+  publicUrl?: string;
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {
@@ -47,6 +49,7 @@ export async function ensureCompletionCertificate(options: CertificateStore & { 
     storage: options.storage,
     vault: options.vault,
     ...(options.keyAlgorithm ? { keyAlgorithm: options.keyAlgorithm } : {}),
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     epakId: options.epakId,
     now: options.now,
   });

@@ -5,9 +5,10 @@ import type { AppContext } from '../../http/app-context';
 import { clientGoneSignal } from '../../http/client-gone';
 import { route } from '../../http/route';
 import { parserQueueOf } from '../documents';
+import { loadVerificationRecord } from '../epaks';
 import { verifyDocument } from './verify-document';
 
-/** /verify's one call: public, spending the public rate budget, and bounded like an upload. */
+/** /verify's calls: public, spending the public rate budget; the check is bounded like an upload. */
 export function registerVerifyRoutes(app: FastifyInstance, ctx: AppContext) {
   const workRoot = path.join(ctx.config.dataDir, 'work');
   const limits = { maxBytes: ctx.config.documents.maxBytes, parsers: parserQueueOf(ctx) };
@@ -20,4 +21,7 @@ export function registerVerifyRoutes(app: FastifyInstance, ctx: AppContext) {
     request.log.info({ sha256: report.sha256, verdict: report.verdict, signatures: report.signatures.length, pakt: report.pakt !== null }, 'document verified');
     return report;
   });
+
+  // A certificate's QR code: the record behind a token this install made (404 for any other).
+  route(app, ctx, verificationApi.verifyQrData, async ({ query }) => loadVerificationRecord({ db: ctx.database.db, vault: ctx.vault, token: query.data }));
 }

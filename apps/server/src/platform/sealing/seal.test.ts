@@ -13,6 +13,7 @@ import { shownSizeOfRect, textAppearance, type Rotation } from './appearance';
 import { prepareForSealing } from './repair';
 import { sealRevision } from './seal';
 import { CORPUS } from '../../test/corpus';
+import { type Box, changedPixels, renderPage } from '../../test/render-support';
 
 let fixture: SealFixture;
 let nssdir: string;
@@ -52,43 +53,6 @@ async function signStep(source: Buffer, signer: string, pageIndex = 0, sourceHas
     sign: (digest) => signDigest({ digest, key: fixture.seal.privateKeyPkcs8Pem, certificate: fixture.seal.certificatePem, chain }),
     ...(sourceHash ? { sourceHash } : {}),
   });
-}
-
-/** Pixels per point of the renders compared below (36 dpi). */
-const RENDER_SCALE = 0.5;
-
-/** One page rendered by poppler as 8-bit grey (PGM). */
-function renderGray(bytes: Buffer, page: number, name: string): { width: number; height: number; pixels: Buffer } {
-  const file = path.join(fixture.dir, `${name}.pdf`);
-  fs.writeFileSync(file, bytes);
-  const out = path.join(fixture.dir, `${name}-render`);
-  const rendered = run('pdftoppm', ['-r', String(RENDER_SCALE * 72), '-gray', '-f', String(page), '-l', String(page), '-singlefile', file, out]);
-  expect(rendered.status, rendered.stderr).toBe(0);
-  const pgm = fs.readFileSync(`${out}.pgm`);
-  const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 64).toString('latin1'))!;
-  return { width: Number(header[1]), height: Number(header[2]), pixels: pgm.subarray(header[0].length) };
-}
-
-type Box = readonly [number, number, number, number];
-type Render = ReturnType<typeof renderGray>;
-
-/** Pixels that differ between two renders of a page: per box (in page points), and outside them all. */
-function changedPixels(before: Render, after: Render, boxes: readonly Box[]): { changedIn: number[]; changedOutside: number } {
-  const changedIn = boxes.map(() => 0);
-  let changedOutside = 0;
-  for (let y = 0; y < after.height; y++) {
-    for (let x = 0; x < after.width; x++) {
-      if (after.pixels[y * after.width + x] === before.pixels[y * before.width + x]) continue;
-      // Back to page points, y from the bottom; one pixel of slack for anti-aliasing.
-      const px = x / RENDER_SCALE;
-      const py = (after.height - y) / RENDER_SCALE;
-      const slack = 1 / RENDER_SCALE;
-      const hit = boxes.findIndex(([x0, y0, x1, y1]) => px >= x0 - slack && px <= x1 + slack && py >= y0 - slack && py <= y1 + slack);
-      if (hit < 0) changedOutside++;
-      else changedIn[hit]!++;
-    }
-  }
-  return { changedIn, changedOutside };
 }
 
 interface PdfsigResult {
@@ -196,8 +160,8 @@ describe('a signer step sealed as an incremental update', () => {
     expect([0, 1, 2, 3].map(annotCount)).toEqual([1, 0, 0, 3]);
     // Drawn as a person sees it: rendered by poppler, page 4 differs from the unsigned page in
     // each of the three boxes and nowhere else.
-    const before = renderGray(source, 4, 'unsigned');
-    const after = renderGray(sealed.bytes, 4, 'fields');
+    const before = renderPage(source, 4, fixture.dir, 'unsigned');
+    const after = renderPage(sealed.bytes, 4, fixture.dir, 'fields');
     const boxes: Array<readonly [number, number, number, number]> = [
       [40, 40, 190, 90],
       [40, 100, 190, 120],
@@ -297,7 +261,7 @@ describe('what every viewer shows after sealing is what the signer saw', () => {
     expect([checked.signatures, checked.valid], checked.output).toEqual([2, 2]);
     expect(qpdfCheck(twice.bytes, 'rebuilt-qpdf.pdf').ok).toBe(true);
     const boxes = [first.signature, first.text, first.image, second.signature, second.text, second.image];
-    const { changedIn, changedOutside } = changedPixels(renderGray(source, 1, 'form-unsigned'), renderGray(twice.bytes, 1, 'form-signed'), boxes);
+    const { changedIn, changedOutside } = changedPixels(renderPage(source, 1, fixture.dir, 'form-unsigned'), renderPage(twice.bytes, 1, fixture.dir, 'form-signed'), boxes);
     expect(changedIn.every((count) => count > 0), `changed pixels per box: ${changedIn.join(', ')}`).toBe(true);
     expect(changedOutside).toBe(0);
     // Every field Pakt writes says how its text is drawn (/DA), for whichever viewer rebuilds it.

@@ -27,11 +27,27 @@ export interface KeyVault {
   /** `v1.<base64 iv>.<base64 ciphertext+tag>`; `context` (e.g. the tenant id) is bound in as AAD. */
   seal(plaintext: string, context: string): string;
   open(sealed: string, context: string): string;
+  /**
+   * A message authentication code (HMAC-SHA256, base64url) under a key derived from the master key
+   * for `context`: what this install writes into a QR code or link and must recognise as its own.
+   */
+  mac(data: string, context: string): string;
+  /** Whether `mac` is this install's code for `data` (compared in constant time). */
+  checkMac(data: string, mac: string, context: string): boolean;
 }
 
 export function keyVault(masterKey: Buffer): KeyVault {
   if (masterKey.length !== KEY_BYTES) throw new KeyVaultError(`the master key must be ${KEY_BYTES} bytes, got ${masterKey.length}`);
+  // One key per context, derived (HKDF) so that a code made for one purpose is worth nothing for another.
+  const macKey = (context: string) => Buffer.from(crypto.hkdfSync('sha256', masterKey, Buffer.alloc(0), `pakt-mac:${context}`, KEY_BYTES));
+  const mac = (data: string, context: string) => crypto.createHmac('sha256', macKey(context)).update(data, 'utf8').digest('base64url');
   return {
+    mac,
+    checkMac(data, given, context) {
+      const expected = Buffer.from(mac(data, context), 'utf8');
+      const actual = Buffer.from(given, 'utf8');
+      return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
+    },
     seal(plaintext, context) {
       const iv = crypto.randomBytes(IV_BYTES);
       const cipher = crypto.createCipheriv('aes-256-gcm', masterKey, iv);

@@ -349,6 +349,7 @@ export function EpaksGroup(props: FormProps) {
           </SimpleGrid>
         </Checkbox.Group>
         <SettingSwitch name="refuseDoubtfulSignatures" props={props} />
+        <SettingSwitch name="publicRecordShowsNames" props={props} />
       </SettingsCard>
       <SettingsCard title={t('settings.groups.cloudDrive')} intro={t('settings.groups.cloudDriveIntro')}>
         <SettingSwitch name="cloudDriveUploadEnabled" props={props} />

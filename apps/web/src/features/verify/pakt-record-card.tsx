@@ -1,10 +1,20 @@
 import { Card, Group, Stack, Text, Title } from '@mantine/core';
 import { EpakStatus, type PaktRecord } from '@pakt/domain';
+import type { TFunction } from 'i18next';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../ui/dates';
 import { PaktMark } from '../../ui/icons';
 import { FactList } from './fact-list';
+
+/**
+ * An ePak status in the reader's language, as the inbox names it. A status this build does not
+ * know is shown as the server named it rather than hidden.
+ */
+export function epakStatusLabel(t: TFunction, status: string): string {
+  const known = EpakStatus.safeParse(status);
+  return known.success ? t(`inbox.status.${known.data}`) : status;
+}
 
 /**
  * What this install's own record says of the file, shown only when the file is one of its ePaks:
@@ -14,7 +24,6 @@ import { FactList } from './fact-list';
 export function PaktRecordCard({ record }: { readonly record: PaktRecord }) {
   const { t, i18n } = useTranslation();
   const headingId = useId();
-  const status = EpakStatus.safeParse(record.status);
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby={headingId} data-testid="verify-pakt">
       <Stack gap="sm">
@@ -29,8 +38,7 @@ export function PaktRecordCard({ record }: { readonly record: PaktRecord }) {
           facts={[
             { label: t('verify.pakt.tenant'), value: record.tenantName },
             { label: t('verify.pakt.subject'), value: record.subject },
-            // A status this build does not know is shown as the server named it rather than hidden.
-            { label: t('verify.pakt.status'), value: status.success ? t(`inbox.status.${status.data}`) : record.status },
+            { label: t('verify.pakt.status'), value: epakStatusLabel(t, record.status) },
             {
               label: t('verify.pakt.completedOn'),
               value: record.completedOn ? formatDateTime(record.completedOn, i18n.language) : t('verify.pakt.notCompleted'),

@@ -8,7 +8,16 @@ import { UploadIcon } from '../../ui/icons';
  * a dropped file. One file at a time, since the report is about one file; what is not a PDF is
  * left to the server, which reads the bytes rather than trusting the name or type.
  */
-export function VerifyDropZone({ onFile, disabled }: { readonly onFile: (file: File) => void; readonly disabled: boolean }) {
+export function VerifyDropZone({
+  onFile,
+  disabled,
+  privacy,
+}: {
+  readonly onFile: (file: File) => void;
+  readonly disabled: boolean;
+  /** What becomes of the file, when not the upload's default (a QR code's record compares it locally). */
+  readonly privacy?: string;
+}) {
   const { t } = useTranslation();
   const [dragOver, setDragOver] = useState(false);
   const resetPicker = useRef<() => void>(null);
@@ -60,7 +69,7 @@ export function VerifyDropZone({ onFile, disabled }: { readonly onFile: (file: F
         {t('verify.drop.hint')}
       </Text>
       <Text size="xs" c="dimmed">
-        {t('verify.drop.privacy')}
+        {privacy ?? t('verify.drop.privacy')}
       </Text>
     </Stack>
   );
