@@ -45,6 +45,19 @@ export const RevisionChange = z.object({
 });
 export type RevisionChange = z.infer<typeof RevisionChange>;
 
+/**
+ * Where a page looks different after a revision: the box of the changed pixels in page points,
+ * and the area as it looked before and after (PNG data URLs, small renders), when the page could
+ * be rendered here.
+ */
+export const ChangedRegion = z.object({
+  page: z.number().int().positive(),
+  box: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+  before: z.string().startsWith('data:image/png;base64,').max(2_000_000).nullable(),
+  after: z.string().startsWith('data:image/png;base64,').max(2_000_000).nullable(),
+});
+export type ChangedRegion = z.infer<typeof ChangedRegion>;
+
 export const VerifiedRevision = z.object({
   /** 1-based, in file order. */
   number: z.number().int().positive(),
@@ -54,6 +67,8 @@ export const VerifiedRevision = z.object({
   signedBy: z.string().nullable(),
   /** What it changed against the revision before; empty for the first. */
   changes: z.array(RevisionChange),
+  /** Where its pages look different from the revision before, as rendered (empty when nothing shows, or nothing could be rendered). */
+  regions: z.array(ChangedRegion).max(20).default([]),
 });
 export type VerifiedRevision = z.infer<typeof VerifiedRevision>;
 

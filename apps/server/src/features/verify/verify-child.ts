@@ -5,8 +5,10 @@
  * one JSON line on stdout (verify-protocol.ts).
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { PdfEncryptionError, PdfStructureError } from '../../platform/pdf/errors';
 import { analysePdf } from '../../platform/pdf/verify-pdf';
+import { withChangedRegions } from './change-regions';
 import { type AnalysisResult, VerifyJob } from './verify-protocol';
 
 function answer(result: AnalysisResult): void {
@@ -15,7 +17,10 @@ function answer(result: AnalysisResult): void {
 
 try {
   const job = VerifyJob.parse(JSON.parse(process.argv[2] ?? '{}'));
-  answer({ ok: true, ...analysePdf(fs.readFileSync(job.input)) });
+  const bytes = fs.readFileSync(job.input);
+  const analysis = analysePdf(bytes);
+  // The revisions' prefixes and renders go beside the input, in the request's scratch folder.
+  answer({ ok: true, ...analysis, revisions: withChangedRegions(bytes, analysis.revisions, path.dirname(job.input)) });
 } catch (error) {
   if (error instanceof PdfEncryptionError) answer({ ok: false, reason: 'password', message: 'The file is protected by a password: it cannot be verified.' });
   else if (error instanceof PdfStructureError) answer({ ok: false, reason: 'invalid', message: `This is not a PDF that can be read: ${error.message}`.slice(0, 500) });

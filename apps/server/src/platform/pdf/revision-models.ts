@@ -27,6 +27,8 @@ export interface FieldModel {
   readonly type: string;
   /** The value's digest; null when the field has none. */
   readonly value: string | null;
+  /** The 1-based page its (first) widget is on, when it has one on a page. */
+  readonly page: number | null;
 }
 
 export interface RevisionModel {
@@ -106,7 +108,7 @@ function annotationsOf(file: PdfFile, page: PdfDict, digester: Digester): Map<st
   return found;
 }
 
-function fieldsOf(file: PdfFile, digester: Digester): Map<string, FieldModel> {
+function fieldsOf(file: PdfFile, digester: Digester, pageOfAnnotation: ReadonlyMap<number, number>): Map<string, FieldModel> {
   const fields = new Map<string, FieldModel>();
   const form = file.acroForm();
   if (!form) return fields;
@@ -125,7 +127,11 @@ function fieldsOf(file: PdfFile, digester: Digester): Map<string, FieldModel> {
     for (const child of childFields) visit(child, name, type, depth + 1);
     if (childFields.length > 0 || !name) return;
     const value = dict.entries.get('V');
-    fields.set(name, { type, value: value === undefined || file.resolve(value).kind === 'null' ? null : digester.digest(value, new Set([...UPWARD, 'Contents', 'ByteRange'])) });
+    // Its widget: the field itself when it doubles as one, else its kids.
+    const widgets = dict.entries.has('Subtype') ? [ref] : kids.kind === 'array' ? kids.items.filter((kid): kid is PdfRef => kid.kind === 'ref') : [];
+    const page = widgets.map((widget) => pageOfAnnotation.get(widget.num)).find((index) => index !== undefined) ?? null;
+    fields.set(name, {
+      page, type, value: value === undefined || file.resolve(value).kind === 'null' ? null : digester.digest(value, new Set([...UPWARD, 'Contents', 'ByteRange'])) });
   };
   for (const field of form.fields) visit(field, '', '', 0);
   return fields;
@@ -142,5 +148,11 @@ export function revisionModel(file: PdfFile): RevisionModel {
       annotations: annotationsOf(file, page.dict, digester),
     };
   });
-  return { pages, fields: fieldsOf(file, digester) };
+  const pageOfAnnotation = new Map<number, number>();
+  file.pages().forEach((page, index) => {
+    const annots = file.get(page.dict, 'Annots');
+    if (annots.kind !== 'array') return;
+    for (const item of annots.items) if (item.kind === 'ref' && !pageOfAnnotation.has(item.num)) pageOfAnnotation.set(item.num, index + 1);
+  });
+  return { pages, fields: fieldsOf(file, digester, pageOfAnnotation) };
 }

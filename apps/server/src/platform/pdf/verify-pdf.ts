@@ -80,9 +80,10 @@ function compare(before: RevisionModel, after: RevisionModel): Omit<RevisionChan
   for (const [name, field] of after.fields) {
     const was = before.fields.get(name);
     if (field.value === (was?.value ?? null)) continue;
-    if (field.type === 'Sig') changes.push({ kind: 'signatureAdded', page: null, name, detail: `The signature field "${name}" was signed.` });
-    else if (!was?.value) changes.push({ kind: 'formFieldFilled', page: null, name, detail: `The form field "${name}" was filled in.` });
-    else changes.push({ kind: 'formFieldChanged', page: null, name, detail: `The value of the form field "${name}" was replaced.` });
+    const page = field.page;
+    if (field.type === 'Sig') changes.push({ kind: 'signatureAdded', page, name, detail: `The signature field "${name}" was signed.` });
+    else if (!was?.value) changes.push({ kind: 'formFieldFilled', page, name, detail: `The form field "${name}" was filled in.` });
+    else changes.push({ kind: 'formFieldChanged', page, name, detail: `The value of the form field "${name}" was replaced.` });
   }
   return changes;
 }
@@ -128,7 +129,8 @@ export function analysePdf(buffer: Buffer): PdfAnalysis {
     const signedBefore = signatures.some((signature) => signature.revision !== null && signature.revision < number);
     const changes = index === 0 ? [] : compare(models[index - 1]!.model, entry.model).map((change) => ({ ...change, allowed: !signedBefore || allowedSet.has(change.kind) }));
     const signedBy = signatures.find((signature) => signature.revision === number)?.fieldName ?? null;
-    return { number, endOffset: entry.end, signedBy, changes };
+    // Where the changes show is rendered by the verifier's child (features/verify/change-regions.ts).
+    return { number, endOffset: entry.end, signedBy, changes, regions: [] };
   });
 
   return { certificationLevel: level, signatures, revisions, warnings: forgeryWarnings(signatures, revisions) };

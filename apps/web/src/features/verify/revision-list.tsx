@@ -2,6 +2,7 @@ import { Badge, Card, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { RevisionChange, VerifiedRevision, VerifiedSignature } from '@pakt/domain';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ChangedRegions } from './changed-regions';
 
 /**
  * The file's revisions in order, each with what it changed against the one before. A change the
@@ -49,6 +50,7 @@ export function RevisionList({
                       ))}
                     </Stack>
                   )}
+                  <ChangedRegions regions={revision.regions} />
                 </Stack>
               </Paper>
             );

@@ -6,6 +6,9 @@ import en from '../../i18n/en.json';
 import { errorResponse, jsonResponse, signedInSession, stubApi } from '../../test/fake-api';
 import { renderApp } from '../../test/render-app';
 
+/** A 1 x 1 PNG. */
+const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
 const copy = en.verify;
 const VERIFY = 'POST /msbapi/public/verify';
 
@@ -71,6 +74,8 @@ const report: VerificationReport = VerificationReport.parse({
       changes: [
         { kind: 'pageContent', page: 1, name: null, allowed: false, detail: 'The content stream of page 1 was replaced after it was signed.' },
       ],
+      // One pixel each: the page before and after, where it changed.
+      regions: [{ page: 1, box: [72.4, 700, 310.2, 724.8], before: `data:image/png;base64,${PIXEL}`, after: `data:image/png;base64,${PIXEL}` }],
     },
   ],
   warnings: [
@@ -187,6 +192,9 @@ describe('VerifyPage', () => {
     expect(refused.textContent).toContain('The content stream of page 1 was replaced after it was signed.');
     expect(revisions.querySelectorAll('[data-allowed="false"]')).toHaveLength(1);
     expect(revisions.querySelector('[data-allowed="true"]')!.textContent).toContain(copy.revisions.allowed);
+    // Where revision 3 changed page 1, as rendered: the area before and after.
+    const region = within(items[2]!).getByLabelText(copy.regions.label.replace('{{page}}', '1').replace('{{x0}}', '72').replace('{{y0}}', '700').replace('{{x1}}', '310').replace('{{y1}}', '725'));
+    expect([...region.querySelectorAll('img')].map((img) => img.getAttribute('alt'))).toEqual([copy.regions.before, copy.regions.after]);
   });
 
   it.each([
