@@ -23,7 +23,7 @@ import { defineConfig, devices } from '@playwright/test';
  *     run only repeated the desktop run in a narrower window. Where such a phone run also checked
  *     that a screen fits 375 px without sideways scrolling, the desktop run now makes that check
  *     at both sizes (captureAtBothSizes / saveScreenshotAtBothSizes), so no check is lost.
- * Each tagged journey says why beside its tag. In short, the phone runs (19 of 44 journeys):
+ * Each tagged journey says why beside its tag. In short, the phone runs (19 of 46 journeys):
  *   people, audit, super-admin and sync-up lists as cards: admin-extras, groups, rubber-stamps,
  *     superadmins, user-sync, users-admin;
  *   the inbox's folder select and cards, the search behind a button: inbox (both), notifications,
