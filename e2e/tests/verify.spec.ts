@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createEpak, createSignatureBlocks, downloadEpak, downloadEpakDocument, listWorkflowStates, signEpakDocument, startEpak, uploadDocument } from '@pakt/domain';
 import { call, callData } from './api';
 import { expect, test } from './fixtures';
-import { apiHeadersOf, bundles, saveScreenshotAtBothSizes, signUpAndConfirm } from './support';
+import { apiHeadersOf, bundles, expectValidSignedPdf, saveScreenshotAtBothSizes, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const V = en.verify;
@@ -91,6 +91,19 @@ test('a stranger verifies a Pakt-sealed PDF at /verify, then a tampered copy', a
     await expect(stranger.getByRole('region', { name: V.signatures.heading }).getByRole('listitem')).toHaveCount(1);
     await expect(stranger.getByRole('region', { name: V.signatures.heading })).toContainText(owner.orgName);
     await saveScreenshotAtBothSizes(stranger, 'verify-valid');
+
+    // The report to keep: a PDF sealed by this install, checked again on the server.
+    const saving = stranger.waitForEvent('download');
+    await stranger.getByRole('button', { name: V.downloadPdf }).click();
+    const download = await saving;
+    expect(download.suggestedFilename()).toBe('supply-signed - verification report.pdf');
+    const { folder, pdf } = expectValidSignedPdf(fs.readFileSync(await download.path()), 1, 'pakt-report-');
+    expect(execFileSync('pdftotext', [pdf, '-'], { encoding: 'utf8' })).toContain('Valid: every signature is intact');
+    if (process.env.E2E_SCREENSHOTS === '1') {
+      fs.mkdirSync(SHOTS, { recursive: true });
+      execFileSync('pdftoppm', ['-r', '80', '-f', '1', '-l', '1', '-png', '-singlefile', pdf, path.join(SHOTS, 'verification-report-page-1')]);
+    }
+    fs.rmSync(folder, { recursive: true, force: true });
   });
 
   await test.step('a copy with one signed byte changed is reported invalid, its signature broken and why', async () => {

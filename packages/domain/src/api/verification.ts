@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DocumentSignatureState } from '../documents';
-import { defineEndpoint } from './contract';
+import { type BinaryBody, defineEndpoint } from './contract';
 
 /**
  * Public verification (issue 20): anyone drops a PDF on /verify, signed in or not, and gets a
@@ -153,4 +153,15 @@ export const verifyQrData = defineEndpoint({
     "The public record behind a certificate's QR code (`data`: the token of its URL): the tenant, status, completion time, each final document's SHA-256 and how many signed; the subject and signers' names only where the tenant allows. A token this install did not make answers 404.",
   query: z.object({ data: z.string().min(1).max(400) }),
   response: PublicVerificationRecord,
+});
+
+export const verifyDocumentReport = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/public/verify/report',
+  access: 'public',
+  summary:
+    "The same check as verifyDocument (multipart field `file`), answered as a PDF report sealed by the install's own seal ('Pakt verification service'), for keeping or passing on. The file is not stored.",
+  bodyEncoding: 'multipart',
+  binaryResponse: true,
+  response: z.custom<BinaryBody>(),
 });

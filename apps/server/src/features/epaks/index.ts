@@ -11,3 +11,4 @@ export { appLink, queueEngineEffects, requestMail } from './notify';
 export { checkSigners } from './start';
 export { findPaktRecord } from './public-record';
 export { loadVerificationRecord } from './verification-record';
+export { toWinAnsi } from './certificate';

@@ -8,6 +8,8 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { tenants, tenantSeals } from '../../platform/db/schema';
 import { REPO_ROOT } from '../../paths';
+import { INSTALL_SEAL_NAME, loadInstallSeal } from '../../platform/signing/install-seal';
+import type { KeyVault } from '../../platform/signing/key-vault';
 import { DEFAULT_SANDBOX_LIMITS, type DocumentLimits, runScriptInSandbox, type SandboxLimits, withReceivedPdf } from '../documents';
 import { findPaktRecord } from '../epaks';
 import { AnalysisResult } from './verify-protocol';
@@ -35,9 +37,11 @@ async function sha256Of(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** This install's tenant certificate authorities, to say who vouches for a certificate. */
-async function tenantAuthorities(db: Db): Promise<{ tenantName: string; certificate: X509Certificate }[]> {
+/** This install's certificate authorities, its tenants' and its own (the seal of its reports), to say who vouches for a certificate. */
+async function tenantAuthorities(db: Db, vault: KeyVault): Promise<{ tenantName: string; certificate: X509Certificate }[]> {
   const rows = await db.select({ tenantName: tenants.name, pem: tenantSeals.caCertificatePem }).from(tenantSeals).innerJoin(tenants, eq(tenants.id, tenantSeals.tenantId));
+  const install = await loadInstallSeal(db, vault).catch(() => null);
+  if (install) rows.push({ tenantName: INSTALL_SEAL_NAME, pem: install.caCertificatePem });
   return rows.flatMap((row) => {
     try {
       return [{ tenantName: row.tenantName, certificate: new X509Certificate(row.pem) }];
@@ -62,6 +66,7 @@ function anchorOf(der: string | null, authorities: readonly { tenantName: string
 
 export async function verifyDocument(options: {
   db: Db;
+  vault: KeyVault;
   workRoot: string;
   fileName: string;
   stream: Readable;
@@ -84,7 +89,7 @@ export async function verifyDocument(options: {
       if (!analysed.ok) {
         throw new DomainError(ResponseCode.INVALID_DOCUMENT, analysed.message, analysed.reason === 'tooLarge' ? { httpStatus: 413 } : {});
       }
-      const authorities = analysed.signatures.some((signature) => signature.certificate) ? await tenantAuthorities(options.db) : [];
+      const authorities = analysed.signatures.some((signature) => signature.certificate) ? await tenantAuthorities(options.db, options.vault) : [];
       const signatures = analysed.signatures.map(({ certificate, ...signature }) => ({ ...signature, ...anchorOf(certificate, authorities) }));
       const notAllowed = analysed.revisions.some((revision) => revision.changes.some((change) => !change.allowed));
       const verdict: VerificationReport['verdict'] =

@@ -1,12 +1,14 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { verifyDocument } from '@pakt/domain';
+import { verifyDocument, verifyDocumentReport } from '@pakt/domain';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documents, epakDocuments } from '../../platform/db/schema';
 import { buildAuditEpak } from '../../test/audit-support';
 import { corpusPdf } from '../../test/corpus';
 import { inject } from '../../test/inject';
+import { run } from '../../test/signing-support';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { readCurrentDocument, revisionsOf } from '../epaks/revisions';
 
@@ -85,5 +87,30 @@ describe('verifying a file anyone drops', () => {
     // The scratch copies are gone.
     const work = path.join(t.context.config.dataDir, 'work');
     expect(fs.existsSync(work) ? fs.readdirSync(work) : []).toEqual([]);
+  });
+
+  it('answers the report as a PDF sealed by the install, which verifies as the install’s own', async () => {
+    const res = await inject(t.app, verifyDocumentReport, { file: { bytes: corpusPdf('signed-pkcs7-2sigs.pdf'), name: 'two signatures.pdf', type: 'application/pdf' } });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(res.headers['content-type']).toContain('application/pdf');
+    expect(res.headers['content-disposition']).toContain('two signatures - verification report.pdf');
+    const report = res.rawPayload;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-report-'));
+    try {
+      const file = path.join(dir, 'report.pdf');
+      fs.writeFileSync(file, report);
+      const sig = run('pdfsig', [file]).stdout;
+      expect(sig.match(/Signature Validation: Signature is Valid\./g)?.length, sig).toBe(1);
+      const text = run('pdftotext', [file, '-']).stdout;
+      expect(text).toContain('Verification report');
+      expect(text).toContain('Valid: every signature is intact');
+      expect(text).toContain('signpdf');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    // Dropped on /verify in turn, the report is vouched for by this install's own service.
+    const checked = await verify(report, 'report.pdf');
+    expect(checked.data.verdict).toBe('valid');
+    expect(checked.data.signatures[0]).toMatchObject({ integrity: 'intact', anchor: 'thisInstall', anchorTenant: 'Pakt verification service' });
   });
 });

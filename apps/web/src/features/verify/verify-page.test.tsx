@@ -239,6 +239,31 @@ describe('VerifyPage', () => {
     expect(screen.queryByTestId('verify-report')).toBeNull();
   });
 
+  it('offers the report sealed as a PDF: the same file is sent again and the answer saved', async () => {
+    const sealedPdf = '%PDF-1.7 sealed report';
+    const { requestsTo } = stubApi({
+      [VERIFY]: () => jsonResponse({ code: 1, data: report }),
+      'POST /msbapi/public/verify/report': () => new Response(sealedPdf, { status: 200, headers: { 'Content-Type': 'application/pdf' } }),
+    });
+    let saved: Blob | null = null;
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      saved = blob as Blob;
+      return 'blob:report';
+    });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    const clicked = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    await openPage();
+    fireEvent.drop(screen.getByTestId('verify-drop-zone'), { dataTransfer: { files: [pdf()], types: ['Files'] } });
+    await screen.findByTestId('verify-report');
+    fireEvent.click(screen.getByRole('button', { name: copy.downloadPdf }));
+    await waitFor(() => expect(clicked).toHaveBeenCalled());
+    const sent = requestsTo('POST', '/msbapi/public/verify/report');
+    expect(sent).toHaveLength(1);
+    expect(((sent[0]!.body as { file: File }).file).name).toBe('lease-signed.pdf');
+    expect((clicked.mock.instances[0] as unknown as HTMLAnchorElement).download).toBe('lease-signed - verification report.pdf');
+    expect(await saved!.text()).toBe(sealedPdf);
+  });
+
   it('is offered from the sign-in page', async () => {
     stubApi();
     renderApp('/login');

@@ -70,7 +70,7 @@ export function VerifyPage() {
     body = (
       <>
         {match}
-        <VerificationReportView report={check.data} onAnother={another} />
+        <VerificationReportView report={check.data} file={check.variables} onAnother={another} />
       </>
     );
   } else if (check.isPending) {
