@@ -44,6 +44,11 @@ export const TenantSettings = z
      */
     publicRecordShowsNames: z.boolean(),
     /**
+     * The first signature on each document also draws a stamp line at its first page's lower left:
+     * a QR code of the document's public record and its address (off unless set).
+     */
+    documentQrStamp: z.boolean(),
+    /**
      * Recipient filters of spec §5 (signer input): who compose may send to. Addresses only in
      * these domains (the internal-domain filter; empty or absent: any domain).
      */
@@ -260,6 +265,7 @@ export function resolveTenantSettings(stored: TenantSettings, install: InstallLi
     disabledDocumentFormats: stored.disabledDocumentFormats ?? [],
     refuseDoubtfulSignatures: stored.refuseDoubtfulSignatures ?? false,
     publicRecordShowsNames: stored.publicRecordShowsNames ?? false,
+    documentQrStamp: stored.documentQrStamp ?? false,
     recipientDomains: stored.recipientDomains ?? [],
     recipientsVerifiedOnly: stored.recipientsVerifiedOnly ?? false,
     recipientRoles: stored.recipientRoles ?? [],

@@ -34,6 +34,7 @@ import { qrPng } from '../../platform/sealing/qr-image';
 import { prepareForSealing } from '../../platform/sealing/repair';
 import { type FieldRequest, type SealImage, sealRevision, type SignatureRequest } from '../../platform/sealing/seal';
 import { SealError } from '../../platform/sealing/seal-error';
+import { loadTenantSettings } from '../identity';
 import { applyStamps, type ResolvedStamp, resolveStampUses } from '../rubber-stamps';
 import { maxCmsSize, signDigest } from '../../platform/signing/cms';
 import { ensureTenantSeal } from '../../platform/signing/tenant-seal';
@@ -41,6 +42,7 @@ import { assertActionable, assertNotOverdue, type EpakActor, loadViewer, loadVis
 import { recordEpakActivity } from './activity';
 import { loadEngineState, storeEngineState } from './engine-store';
 import { queueEngineEffects } from './notify';
+import { stampLineFields } from './stamp-line';
 import { currentVersion, readCurrentDocumentHashed, revisionsOf } from './revisions';
 
 /**
@@ -377,6 +379,10 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
   const owners = ownersUndrawn(filledTags);
   const drawn = [...filled.filter((tag) => tag !== uses), ...owners];
   const fields = drawn.map((tag, index) => fieldOf(tag, pages, index)).filter((field): field is FieldRequest => field !== null);
+  // The first signature on a document draws its stamp line, where the tenant asks for one.
+  if (revisions.length === 0 && (await loadTenantSettings(db, epak.tenantId)).documentQrStamp === true) {
+    fields.push(...stampLineFields({ pages, source: prepared.source, epakId: epak.id, publicUrl: ctx.config.publicUrl, vault: ctx.vault }));
+  }
   const chain = [seal.caCertificatePem];
   const sealed = await sealRevision({
     source: prepared.source,

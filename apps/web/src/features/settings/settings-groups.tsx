@@ -350,6 +350,7 @@ export function EpaksGroup(props: FormProps) {
         </Checkbox.Group>
         <SettingSwitch name="refuseDoubtfulSignatures" props={props} />
         <SettingSwitch name="publicRecordShowsNames" props={props} />
+        <SettingSwitch name="documentQrStamp" props={props} />
       </SettingsCard>
       <SettingsCard title={t('settings.groups.cloudDrive')} intro={t('settings.groups.cloudDriveIntro')}>
         <SettingSwitch name="cloudDriveUploadEnabled" props={props} />
