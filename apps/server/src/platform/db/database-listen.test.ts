@@ -78,9 +78,16 @@ describe('Database.listen', () => {
     await send('pakt_listen_lost', 'before');
     expect(await heard.next()).toBe('before');
     const { rows } = await database.executeSql(
-      "select pg_terminate_backend(pid) as done from pg_stat_activity where datname = current_database() and application_name = 'pakt-listen'",
+      "select pid, pg_terminate_backend(pid) as done from pg_stat_activity where datname = current_database() and application_name = 'pakt-listen'",
     );
     expect(rows).toHaveLength(1);
+    // pg_terminate_backend only signals the backend: until it has exited it may still deliver a
+    // NOTIFY on the old connection, which would be heard before any reconnection. Wait it out.
+    const { pid } = rows[0] as { pid: number };
+    for (let gone = false; !gone; ) {
+      gone = (await database.executeSql('select 1 from pg_stat_activity where pid = $1', [pid])).rows.length === 0;
+      if (!gone) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     // Sent until heard: the ones sent while it is away are lost, as NOTIFY is.
     const deadline = Date.now() + 20_000;
     let n = 0;
