@@ -162,7 +162,9 @@ test('first-run setup, a tenant and its invited admin, sign-out and sign-in agai
 
     await page.getByRole('button', { name: en.shell.accountMenu.replace('{{name}}', 'Asha Rao') }).click();
     await expect(page.getByRole('menuitem', { name: en.shell.profile })).toBeVisible();
-    await expect(page.getByRole('menuitem', { name: en.shell.faq })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: en.shell.logout })).toBeVisible();
+    // No FAQ until the help pages exist: it led to "Page not found" (issue 21).
+    await expect(page.getByRole('menuitem', { name: en.shell.faq })).toHaveCount(0);
     await saveScreenshot(page, testInfo, 'user-menu');
     await page.keyboard.press('Escape');
     // The menu closes with a transition; opening it again mid-way leaves its items moving.
