@@ -1,4 +1,4 @@
-import { buildPath, type Endpoint, type EndpointData, type EndpointInput } from '@pakt/domain';
+import { buildPath, createEpak, type Endpoint, type EndpointData, type EndpointInput, listWorkflowStates, uploadDocument, type WorkflowStateType } from '@pakt/domain';
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
 
 /** A file part of a multipart call: its bytes, the name the browser gives it, and its type. */
@@ -52,4 +52,33 @@ export async function callData<E extends Endpoint>(request: APIRequestContext, e
   const response = await call(request, endpoint, input);
   expect(response.ok(), `${endpoint.method} ${endpoint.path}: ${await response.text()}`).toBe(true);
   return ((await response.json()) as { data: EndpointData<E> }).data;
+}
+
+/**
+ * A draft ePak made through the API for a journey's set-up: the file uploaded, then composed with
+ * one recipient list per step, each step given by its workflow state's type.
+ */
+export async function composedEpakThroughApi(
+  request: APIRequestContext,
+  options: {
+    headers: Record<string, string>;
+    file: CallFile;
+    subject: string;
+    signingPolicy: EndpointInput<typeof createEpak>['body']['signingPolicy'];
+    steps: readonly { type: WorkflowStateType; recipients: readonly string[] }[];
+  },
+): Promise<EndpointData<typeof createEpak>> {
+  const { headers } = options;
+  const uploaded = await callData(request, uploadDocument, { headers, file: options.file });
+  const { states } = await callData(request, listWorkflowStates, { headers });
+  const stateOf = (type: WorkflowStateType) => states.find((state) => state.type === type)!.workflowStateId;
+  return callData(request, createEpak, {
+    headers,
+    body: {
+      subject: options.subject,
+      documentIds: [uploaded.documentId],
+      signingPolicy: options.signingPolicy,
+      steps: options.steps.map((step) => ({ workflowStateId: stateOf(step.type), recipients: step.recipients.map((email) => ({ email })) })),
+    },
+  });
 }

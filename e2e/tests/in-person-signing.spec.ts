@@ -3,8 +3,8 @@ import { expect, test } from './fixtures';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createEpak, createSignatureBlocks, getEpakActivity, listWorkflowStates, startEpak, uploadDocument, type TagInput } from '@pakt/domain';
-import { callData } from './api';
+import { createSignatureBlocks, getEpakActivity, startEpak, type TagInput } from '@pakt/domain';
+import { callData, composedEpakThroughApi } from './api';
 import { apiHeadersOf, bundles, expectNoHorizontalOverflow, linkIn, rootMail, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
@@ -49,16 +49,12 @@ test('the owner hosts an in-person signing: the signer confirms a mailed code, s
   await test.step('an ePak with one in-person signing step is composed and started through the API', async () => {
     await signUpAndConfirm(page, request, host);
     headers = await apiHeadersOf(request, host.email, host.password);
-    const uploaded = await callData(request, uploadDocument, { headers, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } });
-    const { states } = await callData(request, listWorkflowStates, { headers });
-    const epak = await callData(request, createEpak, {
+    const epak = await composedEpakThroughApi(request, {
       headers,
-      body: {
-        subject,
-        documentIds: [uploaded.documentId],
-        signingPolicy: 'QUICKSIGN',
-        steps: [{ workflowStateId: states.find((state) => state.type === 'INPERSONSIGN')!.workflowStateId, recipients: [{ email: signer }] }],
-      },
+      file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) },
+      subject,
+      signingPolicy: 'QUICKSIGN',
+      steps: [{ type: 'INPERSONSIGN', recipients: [signer] }],
     });
     ePakId = epak.ePakId;
     const signature: TagInput = { uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: signer, wfsOrderId: 1 };

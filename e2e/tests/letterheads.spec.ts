@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
-import { createEpak, createSignatureBlocks, downloadEpakDocument, getSignatureBlocks, listLetterheadTemplates, listWorkflowStates, startEpak, uploadDocument, type TagInput } from '@pakt/domain';
-import { call, callData } from './api';
+import { createSignatureBlocks, downloadEpakDocument, getSignatureBlocks, listLetterheadTemplates, startEpak, type TagInput } from '@pakt/domain';
+import { call, callData, composedEpakThroughApi } from './api';
 import { adoptTypedSignature, apiHeadersOf, bundles, clickOnPageAt, expectNoHorizontalOverflow, expectValidSignedPdf, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
@@ -80,16 +80,12 @@ test('a letterhead is uploaded, placed on a document in compose, and is on the s
   });
 
   await test.step('a draft with the owner as its signer; a letterhead tag at the top of page 1 takes the saved letterhead', async () => {
-    const uploaded = await callData(request, uploadDocument, { headers, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } });
-    const { states } = await callData(request, listWorkflowStates, { headers });
-    const epak = await callData(request, createEpak, {
+    const epak = await composedEpakThroughApi(request, {
       headers,
-      body: {
-        subject,
-        documentIds: [uploaded.documentId],
-        signingPolicy: 'QUICKSIGN',
-        steps: [{ workflowStateId: states.find((state) => state.type === 'SIGN')!.workflowStateId, recipients: [{ email: owner.email }] }],
-      },
+      file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) },
+      subject,
+      signingPolicy: 'QUICKSIGN',
+      steps: [{ type: 'SIGN', recipients: [owner.email] }],
     });
     ePakId = epak.ePakId;
     documentId = epak.documents[0]!.documentId;

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEpak, listWorkflowStates, startEpak, uploadDocument } from '@pakt/domain';
-import { callData } from './api';
+import { startEpak } from '@pakt/domain';
+import { callData, composedEpakThroughApi } from './api';
 import { apiHeadersOf, bundles, h1, saveScreenshotAtBothSizes, signUpAndConfirm } from './support';
 
 const { en } = bundles;
@@ -48,14 +48,15 @@ test('a custodian is told at compose, and the signer at signing, that a file’s
 
   await test.step('the altered file is sent to its owner to sign: the ceremony shows the same alert above the pages', async () => {
     const headers = await apiHeadersOf(request, owner.email, owner.password);
-    const uploaded = await callData(request, uploadDocument, { headers, file: { name: 'amended-deed.pdf', mimeType: 'application/pdf', buffer: tamperedSignedPdf() } });
-    expect(uploaded.signatureState?.status).toBe('broken');
-    const { states } = await callData(request, listWorkflowStates, { headers });
-    const sign = states.find((state) => state.type === 'SIGN')!.workflowStateId;
-    const epak = await callData(request, createEpak, {
+    const epak = await composedEpakThroughApi(request, {
       headers,
-      body: { subject, documentIds: [uploaded.documentId], signingPolicy: 'ESIGNATURE', steps: [{ workflowStateId: sign, recipients: [{ email: owner.email }] }] },
+      file: { name: 'amended-deed.pdf', mimeType: 'application/pdf', buffer: tamperedSignedPdf() },
+      subject,
+      signingPolicy: 'ESIGNATURE',
+      steps: [{ type: 'SIGN', recipients: [owner.email] }],
     });
+    // The state found at upload goes with the document into the ePak.
+    expect(epak.documents[0]!.signatureState?.status).toBe('broken');
     await callData(request, startEpak, { headers, params: { ePakId: epak.ePakId } });
 
     await page.goto(`/sign?ePakId=${epak.ePakId}`);

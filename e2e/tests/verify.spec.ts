@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { createEpak, createSignatureBlocks, downloadEpak, downloadEpakDocument, listWorkflowStates, signEpakDocument, startEpak, uploadDocument } from '@pakt/domain';
-import { call, callData } from './api';
+import { createSignatureBlocks, downloadEpak, downloadEpakDocument, signEpakDocument, startEpak } from '@pakt/domain';
+import { call, callData, composedEpakThroughApi } from './api';
 import { expect, test } from './fixtures';
 import { apiHeadersOf, bundles, expectValidSignedPdf, saveScreenshotAtBothSizes, signUpAndConfirm } from './support';
 
@@ -45,12 +45,12 @@ test('a stranger verifies a Pakt-sealed PDF at /verify, then a tampered copy', a
   await test.step('an owner signs a document through Pakt and keeps the signed PDF', async () => {
     await signUpAndConfirm(page, request, owner);
     const headers = await apiHeadersOf(request, owner.email, owner.password);
-    const uploaded = await callData(request, uploadDocument, { headers, file: { name: 'supply.pdf', mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}plain-1p-libreoffice.pdf`) } });
-    const { states } = await callData(request, listWorkflowStates, { headers });
-    const sign = states.find((state) => state.type === 'SIGN')!.workflowStateId;
-    const epak = await callData(request, createEpak, {
+    const epak = await composedEpakThroughApi(request, {
       headers,
-      body: { subject, documentIds: [uploaded.documentId], signingPolicy: 'ESIGNATURE', steps: [{ workflowStateId: sign, recipients: [{ email: owner.email }] }] },
+      file: { name: 'supply.pdf', mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}plain-1p-libreoffice.pdf`) },
+      subject,
+      signingPolicy: 'ESIGNATURE',
+      steps: [{ type: 'SIGN', recipients: [owner.email] }],
     });
     const documentId = epak.documents[0]!.documentId;
     const tag = { uuid: randomUUID(), type: 'signature' as const, pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: owner.email, wfsOrderId: 1 };

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminAuditLog, epakCertificates, epaks } from '../../platform/db/schema';
@@ -34,16 +34,10 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 /** The certificate in a download made at `now`. */
 async function downloadedCertificate(epak: AuditEpak, now: Date): Promise<Buffer> {
   const result = await prepareEpakDownload({ db: database.db, storage, vault, keyAlgorithm: 'ecdsa-p256', actor: { tenantId: epak.tenant.id, userId: epak.owner.id }, epakId: epak.epakId, now });
-  const entry = readZip(await readAll(result.stream)).find((e) => e.name === 'certificate-of-completion.pdf');
+  const entry = readZip(await buffer(result.stream)).find((e) => e.name === 'certificate-of-completion.pdf');
   if (!entry) throw new Error('the download has no certificate');
   return entry.data;
 }

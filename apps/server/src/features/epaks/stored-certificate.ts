@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { CERTIFICATE_FILE_NAME } from '@pakt/domain';
 import { and, asc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 import { z } from 'zod';
@@ -26,12 +27,6 @@ interface CertificateStore {
   keyAlgorithm?: SealKeyAlgorithm;
   /** The install's public address, for the certificate's QR code (none without it). */
   publicUrl?: string;
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 const certificateRow = async (db: Db, epakId: string) => (await db.select().from(epakCertificates).where(eq(epakCertificates.epakId, epakId)))[0];
@@ -72,7 +67,7 @@ export async function servableCompletionCertificate(
   if (bytes) return bytes;
   let stored: Buffer | null = null;
   try {
-    stored = await readAll(await options.storage.get(row.sha256));
+    stored = await buffer(await options.storage.get(row.sha256));
   } catch (error) {
     if (!(error instanceof FileNotFoundError)) throw error;
   }

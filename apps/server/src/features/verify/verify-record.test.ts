@@ -110,6 +110,9 @@ describe('the public record behind a certificate’s QR code', () => {
 
     const file = path.join(dir, 'stamped.pdf');
     fs.writeFileSync(file, bytes);
+    const sig = run('pdfsig', [file]).stdout;
+    expect(sig.match(/Signature Validation: Signature is Valid\./g)?.length, sig).toBe(1);
+    expect(run('qpdf', ['--check', file]).status).toBe(0);
     const text = run('pdftotext', ['-raw', file, '-']).stdout.replace(/\s+/g, '');
     const link = /verify\?record=([0-9a-f-]{36}\.[0-9a-f]{64}\.[A-Za-z0-9_-]{43})/.exec(text);
     expect(link, text.slice(0, 800)).not.toBeNull();

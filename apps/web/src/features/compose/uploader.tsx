@@ -20,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../../api/client';
 import { useSession } from '../../api/session-store';
 import { CheckIcon, PlusIcon } from '../../ui/icons';
+import { useFileDrop } from '../../ui/use-file-drop';
 import { composeQueryKeys } from './queries';
 
 /** A refusal's headline; the server's own message says which rule the file broke. */
@@ -67,34 +68,12 @@ export function Uploader({ onUploaded }: { readonly onUploaded: (document: Docum
     void queryClient.invalidateQueries({ queryKey: composeQueryKeys.allDocuments(session?.tenantUuid) });
   };
 
-  const [dragOver, setDragOver] = useState(false);
+  const drop = useFileDrop((files) => {
+    if (!busy) void onPick(files);
+  });
   return (
     <Stack gap="sm">
-      <Group
-        gap="sm"
-        p="sm"
-        data-testid="upload-drop-zone"
-        data-drag-over={dragOver || undefined}
-        style={{
-          border: `2px dashed ${dragOver ? 'var(--mantine-color-blue-6)' : 'var(--mantine-color-gray-4)'}`,
-          borderRadius: 'var(--mantine-radius-md)',
-          background: dragOver ? 'var(--mantine-color-blue-0)' : undefined,
-        }}
-        onDragOver={(event) => {
-          if (!event.dataTransfer.types.includes('Files')) return;
-          event.preventDefault();
-          event.dataTransfer.dropEffect = 'copy';
-          setDragOver(true);
-        }}
-        onDragLeave={(event) => {
-          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragOver(false);
-        }}
-        onDrop={(event) => {
-          event.preventDefault();
-          setDragOver(false);
-          if (!busy) void onPick([...event.dataTransfer.files]);
-        }}
-      >
+      <Group gap="sm" p="sm" data-testid="upload-drop-zone" {...drop}>
         <FileButton onChange={(files) => void onPick(files)} multiple resetRef={resetPicker}>
           {(props) => (
             <Button {...props} leftSection={<PlusIcon size={16} />} loading={busy}>

@@ -1,7 +1,8 @@
 import { Button, FileButton, Stack, Text } from '@mantine/core';
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UploadIcon } from '../../ui/icons';
+import { useFileDrop } from '../../ui/use-file-drop';
 
 /**
  * Where the stranger hands over the PDF: a button (the only way on a phone) and a zone that takes
@@ -19,7 +20,6 @@ export function VerifyDropZone({
   readonly privacy?: string;
 }) {
   const { t } = useTranslation();
-  const [dragOver, setDragOver] = useState(false);
   const resetPicker = useRef<() => void>(null);
 
   const take = (file: File | null | undefined) => {
@@ -27,6 +27,7 @@ export function VerifyDropZone({
     resetPicker.current?.();
     if (file && !disabled) onFile(file);
   };
+  const drop = useFileDrop((files) => take(files[0]));
 
   return (
     <Stack
@@ -37,26 +38,7 @@ export function VerifyDropZone({
       gap="sm"
       p={{ base: 'md', sm: 'xl' }}
       data-testid="verify-drop-zone"
-      data-drag-over={dragOver || undefined}
-      style={{
-        border: `2px dashed ${dragOver ? 'var(--mantine-color-blue-6)' : 'var(--mantine-color-gray-4)'}`,
-        borderRadius: 'var(--mantine-radius-md)',
-        background: dragOver ? 'var(--mantine-color-blue-0)' : undefined,
-      }}
-      onDragOver={(event) => {
-        if (!event.dataTransfer.types.includes('Files')) return;
-        event.preventDefault();
-        event.dataTransfer.dropEffect = 'copy';
-        setDragOver(true);
-      }}
-      onDragLeave={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragOver(false);
-      }}
-      onDrop={(event) => {
-        event.preventDefault();
-        setDragOver(false);
-        take(event.dataTransfer.files[0]);
-      }}
+      {...drop}
     >
       <FileButton onChange={take} accept="application/pdf,.pdf" resetRef={resetPicker} disabled={disabled}>
         {(props) => (
