@@ -74,7 +74,7 @@ test('bulk compose: a CSV of 3 good and 2 bad rows makes 3 started ePaks and off
     await page.getByRole('button', { name: en.menu.open }).click();
     await page.getByRole('menuitem', { name: en.menu.compose_bulkcompose }).click();
     await expect(page).toHaveURL(/\/bulkcompose$/);
-    await expect(page.getByRole('heading', { name: copy.title, level: 2 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: copy.title, level: 1 })).toBeVisible();
     await page.getByRole('combobox', { name: copy.template }).click();
     await page.getByRole('option', { name: templateName }).click();
     await expect(page.getByTestId('bulk-columns')).toContainText('step1.recipient1.email');

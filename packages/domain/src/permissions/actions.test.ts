@@ -53,7 +53,7 @@ const ACTION_MATRIX: ReadonlyArray<readonly [Action, ...boolean[]]> = [
   ['workflowState.edit',        N,   N,          N,     N,        N,        Y,    N],
   ['epak.compose',              N,   N,          N,     Y,        Y,        Y,    N],
   ['epak.bulkCompose',          N,   N,          N,     Y,        Y,        Y,    N],
-  ['epak.act',                  N,   N,          Y,     Y,        Y,        Y,    N],
+  ['epak.act',                  N,   N,          Y,     Y,        Y,        Y,    Y],
   ['document.manage',           N,   N,          N,     Y,        Y,        Y,    N],
   ['stampPaper.manage',         N,   N,          N,     N,        N,        Y,    N],
   ['report.read',               N,   N,          Y,     Y,        Y,        Y,    N],

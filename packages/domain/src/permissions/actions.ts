@@ -148,6 +148,8 @@ export const ASSIGNABLE_ROLES = ['admin', 'custodian', 'submitter', 'signer', 'r
 
 // Roles that hold a tenant-content route in spec §2.
 const CONTENT_ROLES = ['signer', 'submitter', 'custodian', 'admin'] as const satisfies readonly Role[];
+// §2 and §6: the registrar has the dashboard and the epaks menu item, and nothing else of a signer's.
+const INBOX_ROLES = [...CONTENT_ROLES, 'registrar'] as const satisfies readonly Role[];
 // §2: "submitter: the signer list plus compose, workflows, bulkcompose, compare"; custodian the same;
 // admin the custodian list plus more.
 const COMPOSER_ROLES = ['submitter', 'custodian', 'admin'] as const satisfies readonly Role[];
@@ -260,10 +262,11 @@ export const ACTION_RULES = {
   // /compose and /bulkcompose: submitter, custodian, admin (§2).
   'epak.compose': { roles: COMPOSER_ROLES, scope: 'tenant' },
   'epak.bulkCompose': { roles: COMPOSER_ROLES, scope: 'tenant' },
-  // Acting on an ePak one is a recipient of (review, sign, reject): anyone who reaches the
-  // dashboard and its inbox (§2: signer and up; the registrar has no inbox). Being a recipient of
-  // the step under way is the command's check (-28), since it depends on the ePak.
-  'epak.act': { roles: CONTENT_ROLES, scope: 'tenant' },
+  // Acting on an ePak one is a recipient of (review, sign, reject) and reading one's inbox and own
+  // dashboard numbers: anyone who reaches the dashboard (§2: signer and up, and the registrar,
+  // whose route list has the dashboard and whose menu has dashboard and epaks, §6). Being a
+  // recipient of the step under way is the command's check (-28), since it depends on the ePak.
+  'epak.act': { roles: INBOX_ROLES, scope: 'tenant' },
   // Documents are uploaded to be composed: whoever may compose keeps their own (§2 compose tabs).
   'document.manage': { roles: COMPOSER_ROLES, scope: 'tenant' },
   // /stamppapers is admin-only (§2) and its menu item "stamps" has its own setting.

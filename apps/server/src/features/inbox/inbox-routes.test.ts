@@ -446,8 +446,17 @@ describe('tenancy', () => {
     expect(await names(MB, { folder: 'Pending', searchKey: 'to', searchVal: S2.user.id })).toEqual(['inB']);
   });
 
-  it('refuses a registrar (no inbox) with 403, and an outsider of the tenant with 404', async () => {
-    expect([(await inject(t.app, listEpaks, { as: RG })).statusCode, (await inject(t.app, listEpaks, { as: RG })).code]).toEqual([403, -11]);
+  it("gives a registrar their dashboard (spec §2, §6: dashboard and epaks): their inbox, their numbers; an outsider of the tenant 404", async () => {
+    // Issue 21: the registrar landed on "You don't have access to this page" because all three answered -11.
+    const inbox = await list(RG, { folder: 'Inbox' });
+    expect(inbox.items).toEqual([]);
+    expect(inbox.counts.Inbox).toEqual({ total: 0, unread: 0 });
+    const summary = await ok(getStatistics, RG, { query: { type: 'summary', scope: 'user' } });
+    expect(summary).toEqual({ type: 'summary', scope: 'user', folders: Object.fromEntries(FOLDERS.map((f) => [f, 0])) });
+    UserStatistics.parse(await ok(getUserStatistics, RG, {}));
+    // Their tenant's charts stay the admins' (statistics.tenant).
+    const tenantWide = await inject(t.app, getStatistics, { query: { type: 'summary', scope: 'all' }, as: RG });
+    expect([tenantWide.statusCode, tenantWide.code]).toEqual([403, -11]);
     const res = await inject(t.app, listEpaks, { as: { headers: { ...MB.headers, 'x-tenant-id': O.tenant.id } } });
     expect(res.statusCode).toBe(404);
   });
@@ -498,7 +507,7 @@ describe('marking read and unread', () => {
     ['a person of both tenants, asking in the other one', () => inTenant(S2, MB.tenant.id), 404, -1],
     ['a colleague with no place in it', () => AD, 404, -1],
     ['a recipient of a draft', () => S1, 404, -1],
-    ['a registrar', () => RG, 403, -11],
+    ['a registrar with no place in it', () => RG, 404, -1],
   ] as const)('refuses %s and changes nothing', async (_, who, status, code) => {
     const epakId = who() === S1 ? E.draft : E.signing;
     const before = await readState();

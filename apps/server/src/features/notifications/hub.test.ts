@@ -57,7 +57,7 @@ async function open(url = socketUrl): Promise<TestSocket> {
 
 type Person = Awaited<ReturnType<typeof person>>;
 
-async function person(role: 'signer' | 'custodian' | 'registrar', tenant?: { id: string }) {
+async function person(role: 'signer' | 'custodian' | 'super_admin', tenant?: { id: string }) {
   const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}) });
   const grant: TokenGrant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
   return { ...made, grant, topic: notificationTopic(made.user.id, made.tenant.id), headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
@@ -166,15 +166,15 @@ describe('the notification socket', () => {
     expect(socket.pending()).toEqual([]);
   });
 
-  it('refuses a bad token, a tenant the user is not a member of, and a registrar, closing the socket', async () => {
+  it('refuses a bad token, a tenant the user is not a member of, and a super admin (whose app is the settings screen alone), closing the socket', async () => {
     const signer = await person('signer');
     const stranger = await person('signer');
-    const registrar = await person('registrar', signer.tenant);
+    const superAdmin = await person('super_admin', signer.tenant);
     const cases: Array<[string, string, number]> = [
       ['pka_not-a-token-at-all', signer.tenant.id, -37],
       [`pka_${'a'.repeat(43)}`, signer.tenant.id, -5],
       [signer.grant.accessToken, stranger.tenant.id, -1],
-      [registrar.grant.accessToken, registrar.tenant.id, -11],
+      [superAdmin.grant.accessToken, superAdmin.tenant.id, -11],
     ];
     for (const [accessToken, tenantId, code] of cases) {
       const socket = await open();

@@ -44,7 +44,7 @@ afterAll(() => t.close());
 
 type Person = Awaited<ReturnType<typeof person>>;
 
-async function person(role: 'signer' | 'custodian' | 'registrar' | 'admin', tenant?: { id: string }, firstName = 'Asha') {
+async function person(role: 'signer' | 'custodian' | 'admin' | 'super_admin', tenant?: { id: string }, firstName = 'Asha') {
   const made = await makeMember(t.database.db, { role, ...(tenant ? { tenant } : {}), user: { firstName, lastName: 'Rao' } });
   const grant: TokenGrant = await signIn(t.app, made.user.email, GOOD_PASSWORD);
   return { ...made, grant, headers: { ...bearer(grant), 'x-tenant-id': made.tenant.id } };
@@ -272,19 +272,19 @@ describe('GET /msbapi/v2/notifications and PUT …/read', () => {
     expect((await ok(listNotifications, { headers: { ...bearer(signer.grant), 'x-tenant-id': elsewhere.tenant.id } })).unread).toBe(1);
   });
 
-  it('answers an outsider 404 and a registrar 403, and changes nothing', async () => {
+  it('answers an outsider 404 and a super admin 403, and changes nothing', async () => {
     const owner = await person('custodian');
     const signer = await person('signer', owner.tenant);
     await sentEpak(owner, [['SIGN', [signer]]]);
     const outsider = await person('custodian');
-    const registrar = await person('registrar', owner.tenant);
+    const superAdmin = await person('super_admin', owner.tenant);
     const snapshot = async () => JSON.stringify(await t.database.db.select().from(notifications).orderBy(asc(notifications.id)));
     const before = await snapshot();
     const asOutsider = { headers: { ...outsider.headers, 'x-tenant-id': owner.tenant.id } };
     for (const call of [(who: Caller) => inject(t.app, listNotifications, { as: who }), (who: Caller) => inject(t.app, markNotificationsRead, { body: {}, as: who })]) {
       const res = await call(asOutsider);
       expect([res.statusCode, res.code]).toEqual([404, -1]);
-      const refused = await call(registrar);
+      const refused = await call(superAdmin);
       expect([refused.statusCode, refused.code]).toEqual([403, -11]);
     }
     expect(await snapshot()).toBe(before);

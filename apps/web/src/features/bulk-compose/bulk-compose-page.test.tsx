@@ -62,11 +62,11 @@ const failures = [
   { row: 5, cells: ['eve@example.com', '', 'Moss'], errors: [{ field: 'step1.recipient1.firstName', code: -2, message: 'A first name is needed.' }] },
 ];
 
-function stub(options: { upload?: () => Response } = {}) {
+function stub(options: { upload?: () => Response; templates?: DocumentTemplate[] } = {}) {
   let polls = 0;
   let uploaded = false;
   return stubApi({
-    'GET /msbapi/v1/documenttemplates': () => jsonResponse({ code: 1, data: { templates: [template] } }),
+    'GET /msbapi/v1/documenttemplates': () => jsonResponse({ code: 1, data: { templates: options.templates ?? [template] } }),
     [`GET /msbapi/v1/bulkcompose/template/${TEMPLATE_ID}/columns`]: () =>
       jsonResponse({
         code: 1,
@@ -150,5 +150,17 @@ describe('BulkComposePage', () => {
     expect(alert.textContent).toContain(copy.codes.mandatoryHeaders);
     expect(alert.textContent).toContain('(-181)');
     expect(alert.textContent).toContain('The header must name step1.recipient1.email.');
+  });
+
+  it('says how to make a document template, with a way there, when there is none yet', async () => {
+    stub({ templates: [] });
+    const { router } = renderApp('/bulkcompose');
+    const empty = await screen.findByTestId('bulk-no-templates');
+    expect(empty.textContent).toContain(copy.emptyTitle);
+    expect(empty.textContent).toContain(copy.emptyBody);
+    // No empty picker and no upload to a template that cannot be chosen.
+    expect(screen.queryByRole('button', { name: copy.upload })).toBeNull();
+    fireEvent.click(within(empty).getByRole('link', { name: copy.emptyAction }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/compose'));
   });
 });

@@ -15,6 +15,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ParseKeys } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { ApiError, callApi } from '../../api/client';
 import { useSession } from '../../api/session-store';
 import { RequireRoute } from '../../api/access';
@@ -90,99 +91,112 @@ function BulkCompose() {
     },
   });
 
+  const noTemplates = templates.data !== undefined && templates.data.templates.length === 0;
   const options = (templates.data?.templates ?? []).map((tpl) => ({ value: tpl.docTemplateId, label: tpl.name, disabled: tpl.workflowId === null }));
   const uploadError = upload.error instanceof ApiError ? upload.error : null;
 
   return (
     <Stack gap="lg" maw={960} mx="auto" w="100%">
       <Stack gap={4}>
-        <Title order={2}>{t('bulkCompose.title')}</Title>
+        <Title order={1}>{t('bulkCompose.title')}</Title>
         <Text size="sm" c="dimmed">
           {t('bulkCompose.intro')}
         </Text>
       </Stack>
 
-      <Card withBorder padding="md">
-        <Stack gap="md">
-          <Select
-            label={t('bulkCompose.template')}
-            placeholder={templates.isLoading ? t('bulkCompose.loading') : t('bulkCompose.templatePlaceholder')}
-            data={options}
-            value={templateId}
-            onChange={(value) => {
-              setTemplateId(value);
-              upload.reset();
-            }}
-            searchable
-            nothingFoundMessage={t('bulkCompose.noTemplates')}
-            description={options.length > 0 && options.every((o) => o.disabled) ? t('bulkCompose.needsWorkflow') : undefined}
-          />
-          {templateId && columns.data && (
-            <Stack gap={6} data-testid="bulk-columns">
-              <Text size="sm" fw={600}>
-                {t('bulkCompose.columns')}
-              </Text>
-              <Group gap={6}>
-                {columns.data.columns.map((column) => (
-                  <Badge key={column.name} variant={column.mandatory ? 'filled' : 'light'} tt="none" style={{ maxWidth: '100%' }} title={column.label}>
-                    {column.name}
-                  </Badge>
-                ))}
-              </Group>
-              <Text size="xs" c="dimmed">
-                {t('bulkCompose.columnsHint')}
-              </Text>
-            </Stack>
-          )}
-          {columns.error instanceof ApiError && (
-            <Alert color="red" variant="light" role="alert">
-              {columns.error.message}
-            </Alert>
-          )}
-          <Group gap="xs">
-            <Button variant="light" leftSection={<DownloadIcon size={16} />} disabled={!templateId || !columns.data} loading={header.isPending} onClick={() => templateId && header.mutate(templateId)}>
-              {t('bulkCompose.downloadHeader')}
+      {noTemplates ? (
+        // An empty picker would leave the person guessing where templates come from (issue 21).
+        <Alert color="blue" variant="light" title={t('bulkCompose.emptyTitle')} data-testid="bulk-no-templates">
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">{t('bulkCompose.emptyBody')}</Text>
+            <Button component={Link} to="/compose" size="sm">
+              {t('bulkCompose.emptyAction')}
             </Button>
-          </Group>
-          <FileInput
-            label={t('bulkCompose.file')}
-            placeholder={t('bulkCompose.filePlaceholder')}
-            accept=".csv,text/csv"
-            value={file}
-            onChange={(chosen) => {
-              setFile(chosen);
-              upload.reset();
-            }}
-            clearable
-            leftSection={<UploadIcon size={16} />}
-          />
-          {uploadError && (
-            <Alert color="red" variant="light" role="alert" data-testid="bulk-file-error">
-              <Text size="sm" fw={600}>
-                {CODE_KEYS[uploadError.code] ? t(CODE_KEYS[uploadError.code]!) : t('bulkCompose.uploadFailed')} ({uploadError.code})
-              </Text>
-              <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
-                {uploadError.message}
-              </Text>
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button
-              disabled={!templateId || !file || !columns.data}
-              loading={upload.isPending}
+          </Stack>
+        </Alert>
+      ) : (
+        <Card withBorder padding="md">
+          <Stack gap="md">
+            <Select
+              label={t('bulkCompose.template')}
+              placeholder={templates.isLoading ? t('bulkCompose.loading') : t('bulkCompose.templatePlaceholder')}
+              data={options}
+              value={templateId}
+              onChange={(value) => {
+                setTemplateId(value);
+                upload.reset();
+              }}
+              searchable
+              nothingFoundMessage={t('bulkCompose.noTemplates')}
+              description={options.length > 0 && options.every((o) => o.disabled) ? t('bulkCompose.needsWorkflow') : undefined}
+            />
+            {templateId && columns.data && (
+              <Stack gap={6} data-testid="bulk-columns">
+                <Text size="sm" fw={600}>
+                  {t('bulkCompose.columns')}
+                </Text>
+                <Group gap={6}>
+                  {columns.data.columns.map((column) => (
+                    <Badge key={column.name} variant={column.mandatory ? 'filled' : 'light'} tt="none" style={{ maxWidth: '100%' }} title={column.label}>
+                      {column.name}
+                    </Badge>
+                  ))}
+                </Group>
+                <Text size="xs" c="dimmed">
+                  {t('bulkCompose.columnsHint')}
+                </Text>
+              </Stack>
+            )}
+            {columns.error instanceof ApiError && (
+              <Alert color="red" variant="light" role="alert">
+                {columns.error.message}
+              </Alert>
+            )}
+            <Group gap="xs">
+              <Button variant="light" leftSection={<DownloadIcon size={16} />} disabled={!templateId || !columns.data} loading={header.isPending} onClick={() => templateId && header.mutate(templateId)}>
+                {t('bulkCompose.downloadHeader')}
+              </Button>
+            </Group>
+            <FileInput
+              label={t('bulkCompose.file')}
+              placeholder={t('bulkCompose.filePlaceholder')}
+              accept=".csv,text/csv"
+              value={file}
+              onChange={(chosen) => {
+                setFile(chosen);
+                upload.reset();
+              }}
+              clearable
               leftSection={<UploadIcon size={16} />}
-              onClick={() => templateId && file && upload.mutate({ id: templateId, chosen: file })}
-            >
-              {t('bulkCompose.upload')}
-            </Button>
-          </Group>
-        </Stack>
-      </Card>
+            />
+            {uploadError && (
+              <Alert color="red" variant="light" role="alert" data-testid="bulk-file-error">
+                <Text size="sm" fw={600}>
+                  {CODE_KEYS[uploadError.code] ? t(CODE_KEYS[uploadError.code]!) : t('bulkCompose.uploadFailed')} ({uploadError.code})
+                </Text>
+                <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
+                  {uploadError.message}
+                </Text>
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button
+                disabled={!templateId || !file || !columns.data}
+                loading={upload.isPending}
+                leftSection={<UploadIcon size={16} />}
+                onClick={() => templateId && file && upload.mutate({ id: templateId, chosen: file })}
+              >
+                {t('bulkCompose.upload')}
+              </Button>
+            </Group>
+          </Stack>
+        </Card>
+      )}
 
       {runId && <RunView runId={runId} existing={existing} />}
 
       <Stack gap="xs">
-        <Title order={3}>{t('bulkCompose.earlierRuns')}</Title>
+        <Title order={2}>{t('bulkCompose.earlierRuns')}</Title>
         {runs.isLoading && <Loader size="sm" />}
         {runs.data && runs.data.runs.length === 0 && (
           <Text size="sm" c="dimmed">
