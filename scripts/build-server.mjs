@@ -41,6 +41,8 @@ export async function buildServer() {
   });
   // Started by path from the bundle's directory (features/documents/sandbox.ts).
   fs.copyFileSync(path.join(src, 'features/documents/sandbox-child.mjs'), path.join(staging, 'sandbox-child.mjs'));
+  // The same for the anchors' text reader (features/anchors/text-extraction.ts).
+  fs.copyFileSync(path.join(src, 'features/anchors/text-child.mjs'), path.join(staging, 'text-child.mjs'));
   const old = `${dist}.old-${process.pid}`;
   if (fs.existsSync(dist)) fs.renameSync(dist, old);
   fs.renameSync(staging, dist);

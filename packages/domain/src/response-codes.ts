@@ -57,7 +57,9 @@ export const ResponseCode = {
   DIGITAL_POLICY_KEEP_LINKED_ERROR: entry(-56, 'digital policy keep-linked error', 422),
   INVALID_DOCUMENT: entry(-59, 'invalid document', 422),
   SIGNATURE_TAG_POSITION_CHANGED: entry(-60, 'signature tag position changed', 409),
-  USER_SIGNATURE_TAG_NOT_FOUND: entry(-62, 'user signature tag not found', 404),
+  // Refused at start (a signer with no signature field placed): the ePak is there, its fields are
+  // incomplete, so 422 like -107 and -49 rather than the 404 of absent-or-not-yours.
+  USER_SIGNATURE_TAG_NOT_FOUND: entry(-62, 'user signature tag not found', 422),
   WORKFLOW_TEMPLATE_ALREADY_EXISTS: entry(-63, 'workflow template already exists', 409),
   INVALID_CHARACTER_IN_FILENAME: entry(-67, 'invalid character in filename', 400),
   EPAK_ALREADY_COMPLETED: entry(-72, 'ePak already completed', 409),

@@ -8,6 +8,7 @@ import { installRateLimits } from '../http/rate-limit';
 import { registerIdentityRoutes } from '../features/identity/identity-routes';
 import { registerOutboxRoutes } from '../features/admin/outbox-routes';
 import { registerDocumentRoutes } from '../features/documents/document-routes';
+import { registerAnchorRoutes } from '../features/anchors';
 import { registerVerifyRoutes } from '../features/verify';
 import { registerWorkflowRoutes } from '../features/workflows/workflow-routes';
 import { registerEpakRoutes } from '../features/epaks/epak-routes';
@@ -79,6 +80,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerIdentityRoutes(app, context);
   registerOutboxRoutes(app, context);
   registerDocumentRoutes(app, context);
+  registerAnchorRoutes(app, context);
   registerVerifyRoutes(app, context);
   registerWorkflowRoutes(app, context);
   registerEpakRoutes(app, context);

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { notificationTopic, type TokenGrant } from '@pakt/domain';
+import { EpakDetail, notificationTopic, type TokenGrant } from '@pakt/domain';
 import { eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ import { multipart, multipartForm } from '../test/multipart';
 import { startS3rver, type TestS3Server } from '../test/s3-server';
 import { listStates } from '../features/workflows/workflows';
 import { CORPUS } from '../test/corpus';
+import { signatureFieldsFor, signatureValues } from '../test/app-factories';
 
 /**
  * Issue 18, "done when": two real server processes (the entry `npm start` runs) on one
@@ -353,6 +354,9 @@ describe('two server processes on one PostgreSQL and one S3 bucket', () => {
     const downloadUrl = `/msbapi/v2/epaks/${epakId}/documents/${epakDocumentId}/download`;
     const composed = await download(b.url, downloadUrl, ownerB.headers);
     expect(sha256(composed)).toBe(doc.sha256);
+    // Each signer's signature field, which the server asks for before it sends (-62).
+    const placed = signatureFieldsFor(EpakDetail.parse(epak));
+    for (const { documentId, tags } of placed) await call(b.url, 'POST', `/msbapi/v2/epaks/${epakId}/documents/${documentId}/signatureblocks`, ownerB.headers, { tags });
     await call(b.url, 'POST', `/msbapi/v2/epaks/${epakId}/start`, ownerB.headers);
     mark('uploaded through A, composed and started through B');
 
@@ -360,7 +364,7 @@ describe('two server processes on one PostgreSQL and one S3 bucket', () => {
     // From now on the relay holds a message until a second delivery is under way (the next sign's).
     relay.gated = true;
     const signUrl = `/msbapi/v2/epaks/${epakId}/documents/${epakDocumentId}/sign`;
-    expect(await call(b.url, 'POST', signUrl, firstB.headers, { values: [] })).toMatchObject({ signerStatus: 'Signed', revision: 1 });
+    expect(await call(b.url, 'POST', signUrl, firstB.headers, { values: signatureValues(placed, epakDocumentId, people.first.email) })).toMatchObject({ signerStatus: 'Signed', revision: 1 });
     for (const heard of [secondOnA, secondOnB]) {
       expect(await heard.next()).toMatchObject({
         type: 'message',
@@ -373,7 +377,7 @@ describe('two server processes on one PostgreSQL and one S3 bucket', () => {
     expect(pdfsig(afterFirst)).toMatchObject({ signatures: 1, valid: 1 });
 
     // The second signer signs through A; the owner's sockets on A and B both hear it is complete.
-    expect(await call(a.url, 'POST', signUrl, secondA.headers, { values: [] })).toMatchObject({ signerStatus: 'Signed', revision: 2, epakStatus: 'Completed' });
+    expect(await call(a.url, 'POST', signUrl, secondA.headers, { values: signatureValues(placed, epakDocumentId, people.second.email) })).toMatchObject({ signerStatus: 'Signed', revision: 2, epakStatus: 'Completed' });
     for (const heard of [ownerOnA, ownerOnB]) {
       expect(await heard.next()).toMatchObject({
         type: 'message',

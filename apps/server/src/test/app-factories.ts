@@ -16,6 +16,10 @@ import {
   createSignatureBlocks,
   createWorkflow,
   listWorkflowStates,
+  isTagFor,
+  newTag,
+  policyRequiresReasonTag,
+  SIGNING_STATE_TYPES,
   startEpak,
   updateTenantSettings,
   uploadDocument,
@@ -25,7 +29,7 @@ import {
 import { PNG } from 'pngjs';
 import { corpusPdf } from './corpus';
 import { GOOD_PASSWORD, makeMember, type makeUser } from './factories';
-import { type Answer, inject } from './inject';
+import { type Answer, type Caller, inject } from './inject';
 import { bearer, signIn } from './sign-in';
 import type { TestApp } from './test-app';
 
@@ -127,17 +131,75 @@ export async function composedEpak(
   return { owner, epak: accepted(res, 'compose'), steps };
 }
 
-/** Places tags on a draft's document and sends the ePak: it is then waiting for its first step. */
+/**
+ * A signature field (and, when the policy wants one, its reason) for each signer of the draft
+ * (but those `alongside` already gives one), in a column at the top left of the first page of its
+ * first document: what the server asks before it sends (-62 for a
+ * signer without a signature field, -49 for a signature without its reason). Each is for the
+ * signer at their step (wfsOrderId), so a person signing at two steps gets two.
+ */
+export function signatureFieldsFor(epak: EpakDetail, options: { alongside?: readonly Tag[] } = {}): { documentId: string; tags: Tag[] }[] {
+  const document = epak.documents[0];
+  // A signer the tags placed alongside already give a signature field is left as they are.
+  const theirs = (options.alongside ?? []).filter((tag) => tag.type === 'signature');
+  const signers = epak.steps
+    .filter((step) => (SIGNING_STATE_TYPES as readonly string[]).includes(step.type))
+    .flatMap((step) => step.recipients.map((recipient) => ({ email: recipient.email, order: step.order })))
+    .filter((signer) => !theirs.some((tag) => isTagFor(tag, { email: signer.email, stepOrder: signer.order })));
+  if (!document || signers.length === 0) return [];
+  const page = document.pages[0]!;
+  const withReason = policyRequiresReasonTag(epak.signingPolicy);
+  const tags: Tag[] = [];
+  let y = 20;
+  for (const signer of signers) {
+    const who = { userEmail: signer.email, wfsOrderId: signer.order };
+    const signature = newTag({ uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 20, positionY: y, ...who }, page);
+    tags.push(signature);
+    if (withReason) tags.push(newTag({ uuid: randomUUID(), type: 'reason', pageNumber: 1, positionX: 30 + signature.blockWidth, positionY: y, ...who }, page));
+    y += signature.blockHeight + 10;
+  }
+  return [{ documentId: document.documentId, tags }];
+}
+
+/** The fields a test placed, document by document (signatureFieldsFor, or its own). */
+export type PlacedFields = readonly { readonly documentId: string; readonly tags: readonly Tag[] }[];
+
+/** Places signatureFieldsFor(epak) on a draft as `owner` (its owner), and answers what it placed. */
+export async function placeSignatureFields(t: App, options: { owner: Caller; epak: EpakDetail }): Promise<PlacedFields> {
+  const placed = signatureFieldsFor(options.epak);
+  for (const { documentId, tags } of placed) {
+    accepted(await inject(t.app, createSignatureBlocks, { as: options.owner, params: { ePakId: options.epak.ePakId, documentId }, body: { tags } }), 'signature fields');
+  }
+  return placed;
+}
+
+/** What fills `email`'s signature fields on one document when they sign: their name typed, as clicking a field applies it. */
+export function signatureValues(placed: PlacedFields, documentId: string, email: string, value = 'Signed'): { uuid: string; value: string }[] {
+  const address = email.trim().toLowerCase();
+  return placed
+    .filter((one) => one.documentId === documentId)
+    .flatMap((one) => one.tags)
+    .filter((tag) => tag.type === 'signature' && tag.userEmail?.toLowerCase() === address)
+    .map((tag) => ({ uuid: tag.uuid, value }));
+}
+
+/**
+ * Places tags on a draft's document and sends the ePak: it is then waiting for its first step.
+ * Without `tags`, each signer gets a signature field (signatureFieldsFor), since the server sends
+ * no ePak with a signer who has none; what was placed is answered as `placed`, so a test can fill
+ * the fields when it signs.
+ */
 export async function startedEpak(
   t: App,
   options: Parameters<typeof composedEpak>[1] & { tags?: (epak: EpakDetail) => readonly { documentId: string; tags: readonly Tag[] }[] } = {},
-): Promise<{ owner: SignedInMember; epak: EpakDetail; steps: readonly DraftStep[] }> {
+): Promise<{ owner: SignedInMember; epak: EpakDetail; steps: readonly DraftStep[]; placed: readonly { documentId: string; tags: readonly Tag[] }[] }> {
   const { owner, epak, steps } = await composedEpak(t, options);
-  for (const { documentId, tags } of options.tags?.(epak) ?? []) {
+  const placed = options.tags?.(epak) ?? signatureFieldsFor(epak);
+  for (const { documentId, tags } of placed) {
     accepted(await inject(t.app, createSignatureBlocks, { as: owner, params: { ePakId: epak.ePakId, documentId }, body: { tags: [...tags] } }), 'tags');
   }
   const started = await inject(t.app, startEpak, { as: owner, params: { ePakId: epak.ePakId } });
-  return { owner, epak: accepted(started, 'start'), steps };
+  return { owner, epak: accepted(started, 'start'), steps, placed };
 }
 
 /** Someone a workflow step goes to: a member, an address, or a placeholder filled in at compose. */

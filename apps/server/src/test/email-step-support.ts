@@ -6,6 +6,7 @@ import { multipart } from './multipart';
 import { bearer, signIn } from './sign-in';
 import type { TestApp } from './test-app';
 import { CORPUS } from './corpus';
+import { signatureFieldsFor, signatureValues } from './app-factories';
 
 /**
  * An ePak whose EMAIL step sits between two signers, built through the API as a sender would:
@@ -51,11 +52,17 @@ export async function startEpakWithEmailStep(t: TestApp, options: { files?: read
       ],
     }),
   );
+  // Each signer's signature field (and reason), which the server asks for before it sends (-62).
+  const placed = signatureFieldsFor(epak);
+  for (const { documentId, tags } of placed) await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/signatureblocks`, owner.headers, { tags });
   await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/start`, owner.headers);
 
-  /** Signs every document of the ePak as `who` (no fields placed: the seal alone). */
-  const signAll = async (who: { headers: Headers }) => {
-    for (const doc of epak.documents) await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/documents/${doc.documentId}/sign`, who.headers, { values: [] });
+  /** Signs every document of the ePak as `who`: their signature field where they have one, else the seal alone. */
+  const signAll = async (who: { headers: Headers; user: { email: string } }) => {
+    for (const doc of epak.documents) {
+      const values = signatureValues(placed, doc.documentId, who.user.email);
+      await inject('POST', `/msbapi/v2/epaks/${epak.ePakId}/documents/${doc.documentId}/sign`, who.headers, { values });
+    }
   };
   return { owner, first, records, second, outsider, epak, signAll };
 }

@@ -92,7 +92,7 @@ export const updateDocumentTemplate = defineEndpoint({
   access: 'tenant',
   action: 'document.manage',
   summary:
-    "Change a template (its author or an admin, -11 otherwise): name, description, tags (the placement rules apply; a slot must be a place of the linked workflow), signing policy, linked workflow template (null to unlink), or its document, replaced by one of one's uploaded documents with the same pages: a different page count or page size is -189.",
+    "Change a template (its author or an admin, -11 otherwise): name, description, tags (the placement rules apply; a slot must be a place of the linked workflow), signing policy, linked workflow template (null to unlink), or its document, replaced by one of one's uploaded documents with the same pages: a landscape page where the template's is portrait is -216, any other difference in page count or page size -189.",
   params: TemplateParams,
   body: z.object({
     name: DocumentTemplateName.optional(),
@@ -154,8 +154,15 @@ export const downloadDocumentTemplate = defineEndpoint({
  * and the template's tags bound to the recipients at their places. Every place a tag names needs
  * a recipient (-6, issues at `steps`). The ePak records the template it came from.
  */
-/** An ePak as compose sends it, the documents after the template's own (which may be none). */
-export const ComposeFromTemplateInput = EpakInput.omit({ documentIds: true }).extend({ documentIds: z.array(z.uuid()).max(19).default([]) });
+/**
+ * An ePak as compose sends it, the documents after the template's own (which may be none).
+ * `documentId`: one of one's own documents to carry the template's tags instead of the template's
+ * PDF (the same form, filled in or printed again); it must have the template's pages.
+ */
+export const ComposeFromTemplateInput = EpakInput.omit({ documentIds: true }).extend({
+  documentIds: z.array(z.uuid()).max(19).default([]),
+  documentId: z.uuid().optional(),
+});
 export type ComposeFromTemplateInput = z.infer<typeof ComposeFromTemplateInput>;
 
 export const composeFromDocumentTemplate = defineEndpoint({
@@ -164,7 +171,7 @@ export const composeFromDocumentTemplate = defineEndpoint({
   access: 'tenant',
   action: 'epak.compose',
   summary:
-    "Compose an ePak draft from a template: its document and tags, bound to the recipients given at each place of the steps, plus any of one's own documents after it (-176 for the template's own document again).",
+    "Compose an ePak draft from a template: its document and tags, bound to the recipients given at each place of the steps, plus any of one's own documents after it (-176 for the template's own document again, or any document twice; -169 for an ePak's copy of a document). With `documentId`, the tags go on that document of one's own instead of the template's PDF: -216 for a landscape page where the template's is portrait, -189 for any other difference in pages (count, size, turn).",
   params: TemplateParams,
   body: ComposeFromTemplateInput,
   response: EpakDetail,

@@ -54,7 +54,8 @@ export const deleteDocuments = defineEndpoint({
   path: '/msbapi/v1/documents',
   access: 'tenant',
   action: 'document.manage',
-  summary: "Delete some of one's documents; all or none.",
+  summary:
+    "Delete some of one's documents; all or none. -82 for a document a live ePak (a draft, or one in progress) was composed from: the ePak keeps its copy, so it is stopped or deleted first.",
   body: z.object({ documentIds: z.array(z.uuid()).min(1).max(100) }),
   response: z.object({ deleted: z.number().int().nonnegative() }),
 });

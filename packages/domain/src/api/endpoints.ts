@@ -1,4 +1,5 @@
 import * as adminAudit from './admin-audit';
+import * as anchors from './anchors';
 import type { Endpoint } from './contract';
 import * as documents from './documents';
 import * as epakActions from './epak-actions';
@@ -30,4 +31,4 @@ function isEndpoint(value: unknown): value is Endpoint {
  * Every endpoint of the contract. Tests walk it to prove each guarded endpoint refuses outsiders
  * and wrong roles, and that the server serves nothing outside it.
  */
-export const ALL_ENDPOINTS: readonly Endpoint[] = ([...Object.values(publicEndpoints), ...Object.values(identity), ...Object.values(documents), ...Object.values(epaks), ...Object.values(epakSigning), ...Object.values(epakActions), ...Object.values(epakAudit), ...Object.values(inbox), ...Object.values(notifications), ...Object.values(workflows), ...Object.values(groups), ...Object.values(adminAudit), ...Object.values(usersAdmin), ...Object.values(userSync), ...Object.values(tenantSettings), ...Object.values(superadmins), ...Object.values(letterheads), ...Object.values(documentTemplates), ...Object.values(bulkCompose), ...Object.values(reasons), ...Object.values(rubberStamps), ...Object.values(verification)] as unknown[]).filter(isEndpoint);
+export const ALL_ENDPOINTS: readonly Endpoint[] = ([...Object.values(publicEndpoints), ...Object.values(identity), ...Object.values(documents), ...Object.values(epaks), ...Object.values(epakSigning), ...Object.values(epakActions), ...Object.values(epakAudit), ...Object.values(inbox), ...Object.values(notifications), ...Object.values(workflows), ...Object.values(groups), ...Object.values(adminAudit), ...Object.values(usersAdmin), ...Object.values(userSync), ...Object.values(tenantSettings), ...Object.values(superadmins), ...Object.values(letterheads), ...Object.values(documentTemplates), ...Object.values(bulkCompose), ...Object.values(reasons), ...Object.values(rubberStamps), ...Object.values(verification), ...Object.values(anchors)] as unknown[]).filter(isEndpoint);

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { SignerStatus } from '../constants/statuses';
 import { EmailAddress } from '../constants/validation';
 import { BulkSignResult } from '../constants/workflow';
-import { singleLineText } from '../single-line';
-import { defineEndpoint } from './contract';
-import { EpakStatus } from './epaks';
+import { singleLineText, toSingleLine } from '../single-line';
+import { type BinaryBody, defineEndpoint } from './contract';
+import { EpakRecipient, EpakStatus } from './epaks';
 
 /**
  * Managing ePaks once sent (issue 5): star, archive, delete, delegate, reminders and the rest.
@@ -143,7 +143,7 @@ export const removeEpakRecipient = defineEndpoint({
   access: 'tenant',
   action: 'epak.compose',
   summary:
-    'The owner removes a recipient who has not acted from a step not yet finished; a step under way left with nobody to wait for is done and the ePak moves on. -28 when they acted, -107 when fields on the documents are theirs.',
+    'The owner removes a recipient who has not acted from a step not yet finished; a step under way left with nobody to wait for is done and the ePak moves on. Their fields on the documents (not yet signed, so not in the PDF) go with them. -28 when they acted.',
   params: EpakParams,
   body: z.object({ recipientId: z.uuid() }),
   response: z.object({ ePakId: z.uuid(), status: EpakStatus, currentStep: z.number().int().positive().nullable() }),
@@ -193,4 +193,118 @@ export const bulkSignEpaks = defineEndpoint({
       }),
     ),
   }),
+});
+
+/**
+ * Issue 21, the sender's management view: what the owner needs beyond the detail to manage a live
+ * ePak (when each person acted and was last reminded, who gets a signing link rather than opening
+ * the app, who delegated to whom, whether it is archived).
+ */
+export const EpakManagedRecipient = z.object({
+  recipientId: z.uuid(),
+  /** When they signed, reviewed, rejected or delegated; null while they have not. */
+  actedOn: z.iso.datetime().nullable(),
+  /** The last reminder (or link resent); the next may go REMINDER_INTERVAL_MINUTES later. */
+  lastRemindedOn: z.iso.datetime().nullable(),
+  /** Not an active member of the ePak's tenant: their mails carry a signing link. */
+  receivesSigningLink: z.boolean(),
+  /** The place this one was delegated from (a delegate's), else null. */
+  delegatedFromId: z.uuid().nullable(),
+});
+export type EpakManagedRecipient = z.infer<typeof EpakManagedRecipient>;
+
+export const EpakManagement = z.object({
+  ePakId: z.uuid(),
+  archivedOn: z.iso.datetime().nullable(),
+  /** Days after its end before archival; null: the tenant's default. */
+  archivalPeriodDays: z.number().int().nullable(),
+  recipients: z.array(EpakManagedRecipient),
+});
+export type EpakManagement = z.infer<typeof EpakManagement>;
+
+export const getEpakManagement = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v2/epaks/:ePakId/manage',
+  access: 'tenant',
+  action: 'epak.compose',
+  summary: "The owner's management facts of an ePak: per recipient when they acted, when they were last reminded, whether they get a signing link, who delegated to them; and whether it is archived.",
+  params: EpakParams,
+  response: EpakManagement,
+});
+
+const RecipientParams = EpakParams.extend({ recipientId: z.uuid() });
+
+export const showSigningLink = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/epaks/:ePakId/recipients/:recipientId/link',
+  access: 'tenant',
+  action: 'epak.compose',
+  summary:
+    "The owner gets a fresh signing link of a recipient who is sent links (not a member of the tenant) to hand on themselves; the showing is recorded in the ePak's activity. -6 for a member (they sign in), -28 when the recipient has no part to open now, -46 deleted, -47 archived.",
+  params: RecipientParams,
+  response: z.object({ ePakId: z.uuid(), recipientId: z.uuid(), email: z.string(), link: z.string(), expiresOn: z.iso.datetime() }),
+});
+
+export const resendSigningLink = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/epaks/:ePakId/recipients/:recipientId/link/resend',
+  access: 'tenant',
+  action: 'epak.compose',
+  summary:
+    'The owner mails a recipient who is sent links a fresh signing link; like a reminder, at most one an hour per recipient (-6). Refusals as for showing a link.',
+  params: RecipientParams,
+  response: z.object({ ePakId: z.uuid(), recipientId: z.uuid(), email: z.string(), sentOn: z.iso.datetime() }),
+});
+
+/** A person's name as a recipient carries it into mail: one line, as the address book shows it. */
+const RecipientName = (min: number) => z.string().overwrite(toSingleLine).trim().min(min).max(100);
+
+export const ReplaceRecipientBody = z.object({
+  /** The ePak's modifiedOn as the owner's view loaded it: -306 when it changed since. */
+  modifiedOn: z.iso.datetime(),
+  /** Who takes the place: a member or anyone known by this address, else a new external person. */
+  email: Email,
+  /** Names of a new external person (the address's local part without them); a known person keeps theirs. */
+  firstName: RecipientName(1).optional(),
+  lastName: RecipientName(0).optional(),
+});
+export type ReplaceRecipientBody = z.infer<typeof ReplaceRecipientBody>;
+
+/**
+ * Issue 21: the owner corrects a recipient (a mistyped address, the wrong colleague). A call of
+ * its own, per place like the link calls above, rather than a list in editEpak: the refusals are
+ * about one person (-28, -13, -173, -3), the effects are one person's (their fields, links, inbox,
+ * mail), and the -306 check against modifiedOn is the same as editEpak's.
+ */
+export const replaceEpakRecipient = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/epaks/:ePakId/recipients/:recipientId/replace',
+  access: 'tenant',
+  action: 'epak.compose',
+  summary:
+    "The owner gives the place of a recipient who has not acted, in a step not yet finished, to someone else: their fields become the new person's, their signing links stop working, the new person is asked at once when the step is under way and the old one told they are no longer needed. -306 when the ePak changed since modifiedOn, -28 when they acted (or signed part) or the step is finished, -6 for someone already in the step, -72 completed, -23 rejected, -46 deleted, -47 archived, -13 disabled, -173 cancelled invitation, -3 unknown address when the tenant invites nobody new.",
+  params: RecipientParams,
+  body: ReplaceRecipientBody,
+  response: z.object({
+    ePakId: z.uuid(),
+    status: EpakStatus,
+    currentStep: z.number().int().positive().nullable(),
+    modifiedOn: z.iso.datetime(),
+    /** The place given up (it no longer exists). */
+    replacedRecipientId: z.uuid(),
+    /** The new place, in the same step at the same position. */
+    recipient: EpakRecipient,
+  }),
+});
+
+export const downloadEpakCertificate = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v2/epaks/:ePakId/certificate',
+  access: 'tenant',
+  action: 'epak.act',
+  signingLink: true,
+  summary: "The sealed certificate of completion of an ePak that has ended (-6 while it is under way), alone (its owner and its recipients).",
+  params: EpakParams,
+  binaryResponse: true,
+  response: z.custom<BinaryBody>(),
 });

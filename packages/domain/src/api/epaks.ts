@@ -30,8 +30,11 @@ export const EpakInput = z.object({
   /** One line: it goes into mail subjects (line breaks there would be header injection). */
   subject: singleLineText(200),
   message: z.string().trim().max(4000).optional(),
-  /** The caller's documents, in the order the ePak shows them. */
-  documentIds: z.array(z.uuid()).min(1).max(20),
+  /**
+   * The caller's documents, in the order the ePak shows them. At least one: none is refused by the
+   * server with -109 (no new document attached) rather than here, so the code says what is missing.
+   */
+  documentIds: z.array(z.uuid()).max(20),
   steps: z.array(EpakStepInput).min(1).max(30),
   signingPolicy: SigningPolicy.default('ESIGNATURE'),
   /** The template the steps came from, if any (kept for reference and search). */
@@ -145,7 +148,7 @@ export const createEpak = defineEndpoint({
   access: 'tenant',
   action: 'epak.compose',
   summary:
-    'Compose an ePak as a draft: documents, steps with recipients (an unknown address becomes an invited external user unless the tenant skips new users).',
+    'Compose an ePak as a draft: documents, steps with recipients (an unknown address becomes an invited external user unless the tenant skips new users). -109 without a document, -176 for a document given twice, -169 for the id of an ePak\'s own copy of a document rather than one of the caller\'s documents.',
   body: EpakInput,
   response: EpakDetail,
 });
@@ -226,7 +229,7 @@ export const startEpak = defineEndpoint({
   access: 'tenant',
   action: 'epak.compose',
   summary:
-    'Send a draft: its tags are checked again with every rule of its signing policy (-6, -49), and the signers the tags are for must be the signers of its steps (-107).',
+    'Send a draft: its tags are checked again with every rule of its signing policy (-6, -49), the signers the tags are for must be the signers of its steps (-107), every signer needs a signature field (-62, naming who lacks one), and a draft without documents is -109.',
   params: EpakParams,
   response: EpakDetail,
 });

@@ -121,6 +121,8 @@ export const InboxPage = z.object({
   items: z.array(EpakSummary),
   /** Every folder's count for the caller (filters and search left out). */
   counts: FolderCounts,
+  /** With a search: how many of the caller's ePaks match it in each folder (filters left out). */
+  searchHits: z.record(Folder, z.number().int().min(0)).optional(),
 });
 export type InboxPage = z.infer<typeof InboxPage>;
 

@@ -1,4 +1,5 @@
 export * from './admin-audit';
+export * from './anchors';
 export * from './contract';
 export * from './documents';
 export * from './epaks';
@@ -27,6 +28,7 @@ export * from './endpoints';
 // The same endpoints grouped per feature (`epakActionApi.archiveEpak`), for code where an endpoint
 // and the command serving it share a name: route files import these, never a renamed name.
 export * as auditApi from './admin-audit';
+export * as anchorApi from './anchors';
 export * as bulkComposeApi from './bulk-compose';
 export * as documentTemplateApi from './document-templates';
 export * as documentApi from './documents';

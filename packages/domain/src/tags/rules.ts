@@ -31,6 +31,9 @@ export const SPEC_TAG_PROBLEM_KEYS = ['tagOverlappingError', 'tagDimensionsCross
  *   (response code -49, ESIGNATURE_REASON_TAG_NOT_SELECTED).
  * - duplicateTagUuid: two tags share a uuid; every later one is reported.
  * - imageTypeNotAllowed: an image or letterhead tag holds something other than a PNG or JPEG.
+ * - presetSignerValue: a signer's mark (signature, typed signature, initials, signature block) or a
+ *   field the server fills from who signs (name, address, ids, time stamp) carries a value before
+ *   signing (presetValueProblems in filling.ts).
  */
 export const OWN_TAG_PROBLEM_KEYS = [
   'tagOutsidePage',
@@ -39,6 +42,7 @@ export const OWN_TAG_PROBLEM_KEYS = [
   'reasonTagNotSelected',
   'duplicateTagUuid',
   'imageTypeNotAllowed',
+  'presetSignerValue',
 ] as const;
 
 export const TAG_PROBLEM_KEYS = [...SPEC_TAG_PROBLEM_KEYS, ...OWN_TAG_PROBLEM_KEYS] as const;
@@ -63,6 +67,7 @@ export const TAG_PROBLEM_RESPONSE_CODES = {
   duplicateTagUuid: 'INVALID_INPUT',
   maxSizeExceeded: 'INVALID_INPUT',
   imageTypeNotAllowed: 'INVALID_INPUT',
+  presetSignerValue: 'INVALID_INPUT',
 } as const satisfies Record<TagProblemKey, ResponseCodeName>;
 
 // ---------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import { multipart } from '../../test/multipart';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { listStates } from '../../features/workflows/workflows';
 import { CORPUS } from '../../test/corpus';
-import { signedInMember } from '../../test/app-factories';
+import { placeSignatureFields, signedInMember } from '../../test/app-factories';
 import { inject } from '../../test/inject';
 
 /**
@@ -119,6 +119,7 @@ describe('ePak subjects and mail headers', () => {
     const [stored] = await t.database.db.select({ subject: epaks.subject }).from(epaks).where(eq(epaks.id, epak.ePakId));
     expect(stored!.subject).toBe('Offer Bcc: thief@evil.test');
 
+    await placeSignatureFields(t, { owner: tenantA, epak });
     const started = await inject(t.app, startEpak, { params: { ePakId: epak.ePakId }, headers: tenantA.headers });
     expect(started.statusCode, started.body).toBe(200);
     const mails = await t.database.db.select().from(outbox).where(eq(outbox.recipient, tenantB.user.email));

@@ -37,6 +37,7 @@ import {
   validateBulkRow,
   toSingleLine,
   validateTagLayout,
+  presetValueProblems,
   type WorkflowStateType,
   type WorkflowStepInput,
   fullName,
@@ -461,7 +462,7 @@ async function checkBatch(work: Work, batch: readonly PendingRow[]): Promise<Che
         if (recipient && template.steps[step.order - 1]!.recipients[at]!.type === 'placeholder') columns.set(recipient.email, bulkColumnName(step.order, at + 1, 'email'));
       }),
     );
-    const layoutError = tagLayoutError(validateTagLayout({ tags, pages, policy }));
+    const layoutError = tagLayoutError([...validateTagLayout({ tags, pages, policy }), ...presetValueProblems(tags)]);
     if (layoutError) {
       fail(row.rowNumber, { field: null, code: layoutError.code, message: layoutError.message });
       continue;

@@ -26,7 +26,7 @@ import {
 } from '@pakt/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentTemplates, epaks, workflows } from '../../platform/db/schema';
+import { documentTemplates, epakDocuments, epaks, workflows } from '../../platform/db/schema';
 import { inject } from '../../test/inject';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { CORPUS } from '../../test/corpus';
@@ -225,6 +225,51 @@ describe('composing from a template', () => {
   });
 });
 
+describe('composing from a template onto one of one\'s own documents', () => {
+  it('puts the template\'s tags on a document of the same pages, which the ePak records as its source', async () => {
+    const epak = await composedDraft(Cus, 'hana@example.test');
+    const template = await saveAsTemplate(Cus, epak.ePakId, 'Reprinted form');
+    const reprint = await uploadPdf(Cus2, 'plain-1p-pdftex.pdf');
+    const steps = template.workflowSteps!.map((step) => ({ workflowStateId: step.workflowStateId, recipients: [{ email: 'hana@example.test' }] }));
+    const res = await composeFrom(Cus2, template.docTemplateId, { subject: 'Form, filled in', steps, documentId: reprint.documentId });
+    expect(res.statusCode, res.body).toBe(200);
+    const composed = EpakDetail.parse(res.data);
+    expect(composed.documents.map((doc) => [doc.name, doc.sourceDocumentId])).toEqual([['plain-1p-pdftex.pdf', reprint.documentId]]);
+    const [copy] = await t.database.db.select().from(epakDocuments).where(eq(epakDocuments.epakId, composed.ePakId));
+    expect(copy!.sha256).toBe(reprint.sha256);
+    expect((copy!.tags as Tag[]).filter((one) => one.userEmail).map((one) => one.uuid)).toEqual([SIGNATURE, REASON]);
+  });
+
+  it('refuses a landscape page where the template\'s is portrait (-216), other pages (-189), and the document twice (-176), storing nothing', async () => {
+    const epak = await composedDraft(Cus, 'ines@example.test');
+    const template = await saveAsTemplate(Cus, epak.ePakId, 'Portrait form');
+    const steps = template.workflowSteps!.map((step) => ({ workflowStateId: step.workflowStateId, recipients: [{ email: 'ines@example.test' }] }));
+    const landscape = await uploadPdf(Cus2, 'landscape-letter-1p.pdf');
+    const longer = await uploadPdf(Cus2, 'mixed-sizes-openoffice.pdf');
+    const letter = await uploadPdf(Cus2, 'rotate-90-scan.pdf');
+    const fits = await uploadPdf(Cus2, 'plain-1p-pdftex.pdf');
+    const before = await snapshot();
+
+    const turned = await composeFrom(Cus2, template.docTemplateId, { subject: 'x', steps, documentId: landscape.documentId });
+    expect([turned.statusCode, turned.code], turned.body).toEqual([422, -216]);
+    expect(turned.json().message).toContain('Page 1 of this document is landscape');
+    for (const doc of [longer, letter]) {
+      const res = await composeFrom(Cus2, template.docTemplateId, { subject: 'x', steps, documentId: doc.documentId });
+      expect([res.statusCode, res.code], res.body).toEqual([422, -189]);
+    }
+    expect((await composeFrom(Cus2, template.docTemplateId, { subject: 'x', steps, documentId: longer.documentId })).json().data).toMatchObject({ pageCount: 1, documentPageCount: 3 });
+    const twice = await composeFrom(Cus2, template.docTemplateId, { subject: 'x', steps, documentId: fits.documentId, documentIds: [fits.documentId] });
+    expect([twice.statusCode, twice.code], twice.body).toEqual([409, -176]);
+    // An ePak's own copy is not a document to compose with (-169); someone else's document is not found.
+    const copy = await composeFrom(Cus, template.docTemplateId, { subject: 'x', steps, documentId: epak.documents[0]!.documentId });
+    expect([copy.statusCode, copy.code], copy.body).toEqual([409, -169]);
+    expect(copy.json().issues).toEqual([{ path: 'documentId', message: 'used in an ePak' }]);
+    const theirs = await composeFrom(Cus, template.docTemplateId, { subject: 'x', steps, documentId: fits.documentId });
+    expect(theirs.statusCode).toBe(404);
+    expect(await snapshot()).toBe(before);
+  });
+});
+
 describe('uploading a template', () => {
   it("makes the PDF's text and signature fields its tags, named after the file unless named", async () => {
     const first = await uploadTemplate(Cus, 'form-libreoffice.pdf');
@@ -276,13 +321,18 @@ describe('changing a template', () => {
     expect((await update(A, template.docTemplateId, { name: 'Will (admin)' })).statusCode).toBe(200);
   });
 
-  it('replaces the document only with one of the same pages (-189 otherwise)', async () => {
+  it('replaces the document only with one of the same pages (-216 for a landscape page, -189 for any other difference)', async () => {
     const epak = await composedDraft(Cus, 'ira@example.test');
     const template = await saveAsTemplate(Cus, epak.ePakId, 'Replaceable');
-    const letter = await uploadPdf(Cus, 'landscape-letter-1p.pdf');
+    const landscape = await uploadPdf(Cus, 'landscape-letter-1p.pdf');
     const longer = await uploadPdf(Cus, 'mixed-sizes-openoffice.pdf');
+    // A landscape sheet turned by /Rotate: it shows portrait, but as Letter, not the template's A4.
+    const letter = await uploadPdf(Cus, 'rotate-90-scan.pdf');
     const before = await snapshot();
-    for (const doc of [letter, longer]) {
+    const turned = await update(Cus, template.docTemplateId, { documentId: landscape.documentId });
+    expect([turned.statusCode, turned.code]).toEqual([422, -216]);
+    expect(turned.json().data).toEqual({ landscapePages: [1] });
+    for (const doc of [longer, letter]) {
       const res = await update(Cus, template.docTemplateId, { documentId: doc.documentId });
       expect(res.statusCode).toBe(422);
       expect(res.code).toBe(-189);

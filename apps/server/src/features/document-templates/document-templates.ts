@@ -10,7 +10,7 @@ import {
   type DocumentTemplate,
   DomainError,
   enforce,
-  type EpakInput,
+  type ComposeFromTemplateInput,
   fullName,
   invalidInput,
   notFound,
@@ -18,7 +18,6 @@ import {
   parseTemplateSlot,
   ResponseCode,
   type Role,
-  samePages,
   sameStepShape,
   type SigningPolicy,
   slotStepsOf,
@@ -29,6 +28,7 @@ import {
   unbindTemplateTags,
   unboundSlots,
   validateTagLayout,
+  presetValueProblems,
   type ViewEnforceOption,
   withDerivedBounds,
   type WorkflowStepInput,
@@ -39,7 +39,8 @@ import type { z } from 'zod';
 import type { Db } from '../../platform/db/database';
 import { documentTemplates, epakDocuments, epakRecipients, epakSteps, users, workflows } from '../../platform/db/schema';
 import { type DocumentLimits, loadOwnDocument, storeUploadedPdf } from '../documents';
-import { composeEpak, loadOwnEpak } from '../epaks';
+import { composeEpak, loadOwnEpak, resolveComposeDocuments, type TemplateDocument } from '../epaks';
+import { templateFitError } from './check-template-fit';
 import { type FileStorage, rangedFile } from '../../platform/storage/file-storage';
 import { getWorkflowTemplate, listStates } from '../workflows';
 
@@ -165,7 +166,7 @@ async function linkableWorkflow(db: Db, tenantId: string, workflowId: string, pa
  * workflow when there is one. Answers the tags with their bounds worked out again.
  */
 function checkTemplateTags(tags: Tag[], pages: PageGeometry[], policy: SigningPolicy, workflow: WorkflowTemplate | null): Tag[] {
-  const problem = tagLayoutError(validateTagLayout({ tags, pages, policy, reasonTagRequired: false }));
+  const problem = tagLayoutError([...validateTagLayout({ tags, pages, policy, reasonTagRequired: false }), ...presetValueProblems(tags)]);
   if (problem) throw problem;
   if (workflow) {
     const places = slotStepsOf(workflow.steps);
@@ -352,9 +353,10 @@ export interface TemplateChanges {
 
 /**
  * Changes a template (its author or an admin). A replacement document is one of the caller's
- * uploaded documents with the template's pages (count, size and turn), else -189: the tags are
- * placed in points and would land elsewhere. The tags, kept or given, are checked against the
- * resulting document, policy and workflow together.
+ * uploaded documents with the template's pages (count, size and turn), else -216 for a landscape
+ * page where the template's is portrait and -189 for any other difference
+ * (check-template-fit.ts): the tags are placed in points and would land elsewhere. The tags, kept
+ * or given, are checked against the resulting document, policy and workflow together.
  */
 export async function updateTemplate(options: { db: Db; actor: TemplateActor; docTemplateId: string; changes: TemplateChanges }): Promise<DocumentTemplate> {
   const { db, actor, changes } = options;
@@ -371,11 +373,8 @@ export async function updateTemplate(options: { db: Db; actor: TemplateActor; do
   };
   if (changes.documentId) {
     const replacement = await loadOwnDocument(db, { tenantId: actor.tenantId, ownerId: actor.userId }, changes.documentId);
-    if (!samePages(row.pages as PageGeometry[], replacement.pages as PageGeometry[])) {
-      throw new DomainError(ResponseCode.DOCUMENT_SIZE_MISMATCH_WITH_TEMPLATE, 'The new document must have the same number of pages as the template, each of the same size.', {
-        data: { pageCount: row.pageCount, replacementPageCount: replacement.pageCount },
-      });
-    }
+    const misfit = templateFitError({ template: row.pages as PageGeometry[], document: replacement.pages as PageGeometry[] });
+    if (misfit) throw misfit;
     document = { documentName: replacement.name, sha256: replacement.sha256, size: replacement.size, pageCount: replacement.pageCount, pages: replacement.pages };
   }
 
@@ -495,24 +494,50 @@ export async function exportTemplate(options: {
  * documents if any; everything else as compose does it (composeEpak). Every place the tags name
  * needs a recipient. A tag still naming an address (one placed for a person not in the workflow)
  * whom this ePak does not have is left unassigned for the composer to give to someone.
+ *
+ * With `documentId`, the tags go on that document of the caller's instead of the template's own
+ * PDF (the same form filled in or printed again): it must fit the template's pages (-216 for a
+ * landscape page where the template's is portrait, -189 for any other difference;
+ * check-template-fit.ts). The documents are resolved as compose resolves them (-176 for one given
+ * twice, -169 for an ePak's copy, 404 for none of the caller's), and the template's own PDF given
+ * again beside itself is -176 too. Nothing is written before every check has passed.
  */
 export async function composeFromTemplate(options: {
   db: Db;
   scope: { tenantId: string; ownerId: string };
   docTemplateId: string;
-  input: EpakInput;
+  input: ComposeFromTemplateInput;
   settings: Pick<TenantSettings, 'skipNewUsers' | 'recipientDomains' | 'recipientsVerifiedOnly' | 'recipientRoles' | 'viewEnforceOption'>;
 }): Promise<string> {
   const { db, scope, input } = options;
   const row = await loadTemplate(db, scope.tenantId, options.docTemplateId);
-  if (input.documentIds.length > 0) {
-    for (const id of input.documentIds) {
-      const own = await loadOwnDocument(db, scope, id);
-      if (own.sha256 === row.sha256) {
-        throw new DomainError(ResponseCode.DOCUMENT_ALREADY_ADDED, 'This document is the template\'s own and is already in the ePak.', {
-          issues: [{ path: 'documentIds', message: 'already present' }],
-        });
-      }
+  const { documentId, ...epakInput } = input;
+  const own = await resolveComposeDocuments({ db, scope, documentIds: epakInput.documentIds, hasLeadDocument: true });
+  let lead: TemplateDocument = { name: row.documentName, sha256: row.sha256, size: row.size, pageCount: row.pageCount, pages: row.pages as PageGeometry[] };
+  if (documentId) {
+    if (epakInput.documentIds.includes(documentId)) {
+      throw new DomainError(ResponseCode.DOCUMENT_ALREADY_ADDED, 'This document carries the template\'s tags and is already in the ePak.', {
+        issues: [{ path: `documentIds.${epakInput.documentIds.indexOf(documentId)}`, message: 'already present' }],
+      });
+    }
+    const [carrier] = await resolveComposeDocuments({ db, scope, documentIds: [documentId], issuePath: () => 'documentId' });
+    const misfit = templateFitError({ template: row.pages as PageGeometry[], document: carrier!.pages as PageGeometry[] });
+    if (misfit) throw misfit;
+    lead = {
+      name: carrier!.name,
+      sha256: carrier!.sha256,
+      size: carrier!.size,
+      pageCount: carrier!.pageCount,
+      pages: carrier!.pages as PageGeometry[],
+      sourceDocumentId: carrier!.id,
+      signatureState: carrier!.signatureState,
+    };
+  } else {
+    const again = own.findIndex((document) => document.sha256 === row.sha256);
+    if (again >= 0) {
+      throw new DomainError(ResponseCode.DOCUMENT_ALREADY_ADDED, 'This document is the template\'s own and is already in the ePak.', {
+        issues: [{ path: `documentIds.${again}`, message: 'already present' }],
+      });
     }
   }
   const steps = input.steps.map((step, index) => ({ order: index + 1, recipients: step.recipients }));
@@ -535,22 +560,18 @@ export async function composeFromTemplate(options: {
       return tag.children ? { ...kept, children: unassignStrangers(tag.children) } : kept;
     });
   const bound = unassignStrangers(bindTemplateTags(tags, steps));
-  const pages = row.pages as PageGeometry[];
-  const problem = tagLayoutError(validateTagLayout({ tags: bound, pages, policy: input.signingPolicy, reasonTagRequired: false }));
+  const pages = lead.pages;
+  const problem = tagLayoutError([...validateTagLayout({ tags: bound, pages, policy: input.signingPolicy, reasonTagRequired: false }), ...presetValueProblems(bound)]);
   if (problem) throw problem;
   const { settings } = options;
   return composeEpak({
     db,
     scope,
-    input,
+    input: epakInput,
     skipNewUsers: settings.skipNewUsers ?? false,
     filters: settings,
     ...(settings.viewEnforceOption ? { viewEnforceOption: settings.viewEnforceOption as ViewEnforceOption } : {}),
-    fromTemplate: {
-      docTemplateId: row.id,
-      document: { name: row.documentName, sha256: row.sha256, size: row.size, pageCount: row.pageCount, pages },
-      tags: withDerivedBounds(bound, pages),
-    },
+    fromTemplate: { docTemplateId: row.id, document: lead, tags: withDerivedBounds(bound, pages) },
   });
 }
 

@@ -18,12 +18,12 @@ import {
   ResponseCode,
   signatureStateIsDoubtful,
 } from '@pakt/domain';
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { certificationLevel, certificationRefusal } from '../../platform/pdf/certification';
 import { inspectExistingSignatures } from '../../platform/pdf/existing-signatures';
 import { openPdfFile, type PdfFile } from '../../platform/pdf/pdf-file';
-import { documents } from '../../platform/db/schema';
+import { documents, epakDocuments, epaks } from '../../platform/db/schema';
 import type { FileStorage } from '../../platform/storage/file-storage';
 import { convertWithLibreOffice } from './office';
 import type { ParserQueue } from './parser-queue';
@@ -348,16 +348,53 @@ export async function listOwnDocuments(db: Db, scope: { tenantId: string; ownerI
   return { rows, total: total!.n };
 }
 
-/** All or none: one id that is not the caller's refuses the whole request (404) and deletes nothing. */
+/** The ePak statuses in which an ePak still goes somewhere: a draft, or one waiting on its signers. */
+const LIVE_EPAK_STATUSES = ['Draft', 'InProgress'];
+
+/**
+ * All or none: one id that is not the caller's refuses the whole request (404) and deletes nothing.
+ *
+ * -82 DOCUMENT_ALREADY_IN_USE (spec §8 "document already in use"): a document that a live ePak of
+ * the caller (a draft, or one in progress; not deleted or archived) was composed from. The ePak
+ * keeps its own copy either way, so nothing would break; the refusal is what the custodian needs
+ * to know: deleting the upload would not take the document back from the ePak, which they stop or
+ * delete for that. Once the ePak has ended the document may go. Renaming, merging and converting
+ * change no ePak (each has its copy; merge and convert make new files) and are never refused so.
+ */
 export async function deleteOwnDocuments(db: Db, scope: { tenantId: string; ownerId: string }, documentIds: string[]): Promise<number> {
   const ids = [...new Set(documentIds)];
   return db.transaction(async (tx) => {
     const owned = await tx
-      .select({ id: documents.id })
+      .select({ id: documents.id, name: documents.name })
       .from(documents)
       .where(and(inArray(documents.id, ids), eq(documents.tenantId, scope.tenantId), eq(documents.ownerId, scope.ownerId)))
       .for('update');
     if (owned.length !== ids.length) throw notFound('No such document.');
+    const inUse = await tx
+      .select({ documentId: epakDocuments.sourceDocumentId, ePakId: epaks.id, subject: epaks.subject, status: epaks.status })
+      .from(epakDocuments)
+      .innerJoin(epaks, eq(epaks.id, epakDocuments.epakId))
+      .where(
+        and(
+          inArray(epakDocuments.sourceDocumentId, ids),
+          eq(epaks.tenantId, scope.tenantId),
+          inArray(epaks.status, LIVE_EPAK_STATUSES),
+          isNull(epaks.deletedAt),
+          isNull(epaks.archivedAt),
+        ),
+      )
+      .orderBy(asc(epaks.createdAt), asc(epaks.id));
+    if (inUse.length > 0) {
+      const ePaks = [...new Map(inUse.map((use) => [use.ePakId, use])).values()];
+      const named = ePaks.map((use) => `"${use.subject}" (${use.status === 'Draft' ? 'a draft' : 'in progress'})`).join(', ');
+      const used = owned.filter((document) => inUse.some((use) => use.documentId === document.id));
+      const what = used.length === 1 ? `"${used[0]!.name}" is` : `${used.map((document) => `"${document.name}"`).join(', ')} are`;
+      throw new DomainError(
+        ResponseCode.DOCUMENT_ALREADY_IN_USE,
+        `${what} in use by ${ePaks.length === 1 ? 'the ePak' : 'the ePaks'} ${named}. Deleting a document here does not take it back from an ePak: stop or delete the ePak first, or delete the document once the ePak has ended.`,
+        { data: { documentIds: used.map((document) => document.id), ePakIds: ePaks.map((use) => use.ePakId) } },
+      );
+    }
     // The stored bytes stay: the same content may back another document (content addressing).
     await tx.delete(documents).where(inArray(documents.id, ids));
     return ids.length;

@@ -355,12 +355,13 @@ async function run(job) {
 }
 
 run(/** @type {SandboxJob} */ (JSON.parse(process.argv[2] ?? '{}')))
+  // Exit only once the answer has gone out. Writes to a pipe are synchronous on Linux, but not on
+  // every platform Node runs on, where exiting straight after write() can cut an answer longer than
+  // the pipe's buffer (64 KB), as a PDF with thousands of form fields gives.
   .then((result) => {
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-    process.exit(0);
+    process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
   })
   .catch((/** @type {unknown} */ error) => {
-    process.stdout.write(`${JSON.stringify(fail('invalid', 'The file could not be read.'))}\n`);
     process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exit(0);
+    process.stdout.write(`${JSON.stringify(fail('invalid', 'The file could not be read.'))}\n`, () => process.exit(0));
   });

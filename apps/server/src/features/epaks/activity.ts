@@ -27,7 +27,12 @@ export type EpakActivityAction =
   | 'attached'
   | 'edited'
   | 'archived'
-  | 'deleted';
+  | 'deleted'
+  // The owner was shown, or mailed, a recipient's signing link (issue 21).
+  | 'linkShown'
+  | 'linkResent'
+  // The owner gave a recipient's place to someone else (issue 21, replace-recipient.ts).
+  | 'recipientReplaced';
 
 /** The previous hash of an ePak's first entry. */
 export const GENESIS_HASH = '0'.repeat(64);

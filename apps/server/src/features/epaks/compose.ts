@@ -19,6 +19,7 @@ import {
   type Tag,
   tagLayoutError,
   validateTagLayout,
+  presetValueProblems,
   withDerivedBounds,
   type WorkflowStateType,
   fullName,
@@ -27,7 +28,8 @@ import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { assertActionable, loadViewer, loadVisibleEpak } from './access';
 import { revisionsByDocument } from './revisions';
-import { documents, epakDocuments, epakRecipients, epakSteps, epaks, memberships, users } from '../../platform/db/schema';
+import { epakDocuments, epakRecipients, epakSteps, epaks, memberships, users } from '../../platform/db/schema';
+import { resolveComposeDocuments } from './resolve-compose-documents';
 import { listStates } from '../workflows';
 import { recordEpakActivity } from './activity';
 
@@ -102,13 +104,18 @@ async function filterIssues(db: Db, tenantId: string, input: EpakInput, filters:
   return issues;
 }
 
-/** A stored PDF as a template keeps it: what an ePak document copies. */
+/**
+ * A stored PDF as a template keeps it: what an ePak document copies. When the template's tags go
+ * on one of the composer's own documents instead, that document's id and signature state come too.
+ */
 export interface TemplateDocument {
   readonly name: string;
   readonly sha256: string;
   readonly size: number;
   readonly pageCount: number;
   readonly pages: PageGeometry[];
+  readonly sourceDocumentId?: string | null;
+  readonly signatureState?: unknown;
 }
 
 type RecipientFilters = Pick<TenantSettings, 'recipientDomains' | 'recipientsVerifiedOnly' | 'recipientRoles'>;
@@ -137,20 +144,18 @@ export async function composeEpak(options: {
       seen.add(recipient.email);
     });
   });
-  if (new Set(input.documentIds).size !== input.documentIds.length) issues.push({ path: 'documentIds', message: 'already present' });
   issues.push(...(await filterIssues(db, scope.tenantId, input, options.filters ?? {})));
   if (issues.length > 0) throw invalidInput('Some of the ePak is not valid.', issues);
 
+  // -109 without any document, -176 for one given twice, -169 for an ePak's copy (resolve-compose-documents.ts).
   // From a template, the template's document may be the only one.
-  const sources =
-    input.documentIds.length === 0
-      ? []
-      : await db
-          .select()
-          .from(documents)
-          .where(and(inArray(documents.id, input.documentIds), eq(documents.tenantId, scope.tenantId), eq(documents.ownerId, scope.ownerId)));
-  if (sources.length !== input.documentIds.length) throw notFound('No such document.');
-  const byId = new Map(sources.map((source) => [source.id, source]));
+  const sources = await resolveComposeDocuments({ db, scope, documentIds: input.documentIds, hasLeadDocument: options.fromTemplate !== undefined });
+  const template = options.fromTemplate;
+  if (template?.document.sourceDocumentId && input.documentIds.includes(template.document.sourceDocumentId)) {
+    throw new DomainError(ResponseCode.DOCUMENT_ALREADY_ADDED, 'This document carries the template\'s tags and is already in the ePak.', {
+      issues: [{ path: `documentIds.${input.documentIds.indexOf(template.document.sourceDocumentId)}`, message: 'already present' }],
+    });
+  }
 
   return db.transaction(async (tx) => {
     const [epak] = await tx
@@ -168,13 +173,14 @@ export async function composeEpak(options: {
         docTemplateId: options.fromTemplate?.docTemplateId ?? null,
       })
       .returning({ id: epaks.id });
-    const template = options.fromTemplate;
     if (template) {
-      await tx.insert(epakDocuments).values({ epakId: epak!.id, sourceDocumentId: null, position: 1, ...template.document, tags: template.tags });
+      const { sourceDocumentId, signatureState, ...document } = template.document;
+      await tx
+        .insert(epakDocuments)
+        .values({ epakId: epak!.id, sourceDocumentId: sourceDocumentId ?? null, position: 1, ...document, signatureState: signatureState ?? null, tags: template.tags });
     }
     const firstPosition = template ? 2 : 1;
-    for (const [position, id] of input.documentIds.entries()) {
-      const source = byId.get(id)!;
+    for (const [position, source] of sources.entries()) {
       await tx.insert(epakDocuments).values({
         epakId: epak!.id,
         sourceDocumentId: source.id,
@@ -320,9 +326,11 @@ export async function saveTags(options: { db: Db; scope: Scope; epakId: string; 
   if (strangers.length > 0) throw invalidInput('Some tags are for people who are not in this ePak.', strangers);
   // A draft is saved as it grows: placement rules hold at every save, while the rule that needs
   // a tag to exist (a reason for each signature, -49) waits until the ePak is started.
-  const problem = tagLayoutError(
-    validateTagLayout({ tags: options.tags, pages: doc.pages as PageGeometry[], policy: epak.signingPolicy as SigningPolicy, reasonTagRequired: false }),
-  );
+  // A signer's mark, or who signed and when, is never placed in advance (presetValueProblems).
+  const problem = tagLayoutError([
+    ...validateTagLayout({ tags: options.tags, pages: doc.pages as PageGeometry[], policy: epak.signingPolicy as SigningPolicy, reasonTagRequired: false }),
+    ...presetValueProblems(options.tags),
+  ]);
   if (problem) throw problem;
   const stored = withDerivedBounds(options.tags, doc.pages as PageGeometry[]);
   await db.update(epakDocuments).set({ tags: stored }).where(eq(epakDocuments.id, doc.id));

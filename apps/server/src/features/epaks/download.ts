@@ -55,7 +55,8 @@ export function uniqueNames(names: readonly string[], reserved: readonly string[
  * certificate is the one stored when the ePak ended (built now if the job has not got to it), read
  * and checked before anything is sent, so a failure there is an error answer, not a cut-off file.
  */
-export async function prepareEpakDownload(options: {
+/** What a download of an ePak (or of its certificate alone) is prepared with. */
+export interface EpakDownloadOptions {
   db: Db;
   storage: FileStorage;
   vault: KeyVault;
@@ -65,7 +66,9 @@ export async function prepareEpakDownload(options: {
   actor: EpakActor;
   epakId: string;
   now: Date;
-}): Promise<EpakDownload> {
+}
+
+export async function prepareEpakDownload(options: EpakDownloadOptions): Promise<EpakDownload> {
   const { db, storage } = options;
   const { epak } = await loadVisibleEpak(db, options.actor, options.epakId);
   const documents = await db.select().from(epakDocuments).where(eq(epakDocuments.epakId, epak.id)).orderBy(asc(epakDocuments.position));

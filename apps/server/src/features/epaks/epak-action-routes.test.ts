@@ -8,11 +8,13 @@ import {
   editEpak,
   EpakDetail,
   getEpak,
+  getSignatureBlocks,
   newTag,
   rejectEpak,
   remindRecipient,
   removeEpakRecipient,
   setEpakStatus,
+  signEpakDocument,
   type SignerStatus,
   startEpak,
   type Tag,
@@ -28,7 +30,7 @@ import { epakActivities, epakDocuments, epakRecipients, epaks, epakUserStates, m
 import { makeMember, makeUser } from '../../test/factories';
 import { inject } from '../../test/inject';
 import { buildTestApp, type TestApp } from '../../test/test-app';
-import { signedInMember, uploadedDocument, workflowStateIds } from '../../test/app-factories';
+import { placeSignatureFields, signedInMember, uploadedDocument, workflowStateIds } from '../../test/app-factories';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -75,6 +77,9 @@ async function sentEpak(owner: Person, steps: Array<[WorkflowStateType, Array<Pe
   if (options.tags) {
     const placed = await inject(t.app, updateSignatureBlocks, { params: { ePakId: draft.ePakId, documentId: draft.documents[0]!.documentId }, body: { tags: options.tags }, as: owner });
     expect(placed.statusCode, placed.body).toBe(200);
+  } else {
+    // Every signer has a signature field, or the ePak is not sent (-62).
+    await placeSignatureFields(t, { owner, epak: draft });
   }
   if (options.start === false) return draft;
   const started = await inject(t.app, startEpak, { params: { ePakId: draft.ePakId }, as: owner });
@@ -416,7 +421,8 @@ describe('removing a recipient (deleteSigner)', () => {
     const reviewer = await person('signer', owner.tenant);
     const a = await person('signer', owner.tenant);
     const b = await person('signer', owner.tenant);
-    const epak = await sentEpak(owner, [['REVIEW', [reviewer]], ['SIGN', [a, b]]]);
+    // Reviewers: a signer always has a signature field now (-62 at start), which holds them in place (-107 below).
+    const epak = await sentEpak(owner, [['REVIEW', [reviewer]], ['REVIEW', [a, b]]]);
     const remove = (recipientId: string, who: Person = owner) => inject(t.app, removeEpakRecipient, { params: { ePakId: epak.ePakId }, body: { recipientId }, as: who });
     // From a later step: it simply waits for fewer people.
     const first = await remove(epak.steps[1]!.recipients[1]!.recipientId);
@@ -424,10 +430,10 @@ describe('removing a recipient (deleteSigner)', () => {
     expect(first.data).toEqual({ ePakId: epak.ePakId, status: 'InProgress', currentStep: 1 });
     expect((await detail(epak.ePakId, owner)).steps[1]!.recipients.map((r) => r.userId)).toEqual([a.user.id]);
     expect((await inject(t.app, getEpak, { params: { ePakId: epak.ePakId }, as: b })).statusCode).toBe(404);
-    // From the step under way: the review is skipped and the signer is asked.
+    // From the step under way: the first review is skipped and the next reviewer is asked.
     const second = await remove(epak.steps[0]!.recipients[0]!.recipientId);
     expect(second.data).toEqual({ ePakId: epak.ePakId, status: 'InProgress', currentStep: 2 });
-    expect((await mails(owner.tenant.id, 'epak_sign_request')).map((m) => m.recipient)).toEqual([a.user.email]);
+    expect((await mails(owner.tenant.id, 'epak_review_request')).map((m) => m.recipient)).toEqual([reviewer.user.email, a.user.email]);
     expect(await actions(epak.ePakId)).toEqual(['composed', 'started', 'signerRemoved', 'signerRemoved']);
 
     await expectRefused(epak.ePakId, owner.tenant.id, () => remove(epak.steps[1]!.recipients[0]!.recipientId, a), 403, -11);
@@ -437,16 +443,30 @@ describe('removing a recipient (deleteSigner)', () => {
     expect(last.data).toEqual({ ePakId: epak.ePakId, status: 'Completed', currentStep: null });
   });
 
-  it('refuses someone who has acted (-28) and someone with signature fields (-107, naming them)', async () => {
+  it('refuses someone who has acted (-28); a signer removed takes their unsigned fields along, and the ePak can finish', async () => {
     const owner = await person('custodian');
     const reviewer = await person('signer', owner.tenant);
     const signer = await person('signer', owner.tenant, { email: 'kiran.signer@example.test', firstName: 'Kiran', lastName: 'Shah' });
-    const epak = await sentEpak(owner, [['REVIEW', [reviewer]], ['SIGN', [signer]]], { tags: signatureFields('kiran.signer@example.test', 2) });
+    const other = await person('signer', owner.tenant, { email: 'lata.signer@example.test' });
+    const epak = await sentEpak(owner, [['REVIEW', [reviewer]], ['SIGN', [signer, other]]], {
+      tags: [...signatureFields('kiran.signer@example.test', 2), ...signatureFields('lata.signer@example.test', 2, 120)],
+    });
     expect((await inject(t.app, setEpakStatus, { body: { ePakId: epak.ePakId, status: 'Reviewed' }, as: reviewer })).statusCode).toBe(200);
     const remove = (recipientId: string) => () => inject(t.app, removeEpakRecipient, { params: { ePakId: epak.ePakId }, body: { recipientId }, as: owner });
     await expectRefused(epak.ePakId, owner.tenant.id, remove(epak.steps[0]!.recipients[0]!.recipientId), 409, -28);
-    const fields = await expectRefused(epak.ePakId, owner.tenant.id, remove(epak.steps[1]!.recipients[0]!.recipientId), 422, -107);
-    expect(fields.message).toMatch(/Kiran Shah \(kiran\.signer@example\.test\) has 1 signature field/);
+    // Before issue 21's -62 a signer could be sent with no field; now every signer has one, so
+    // removing a signer removes their fields (-107 would have held every signer in place).
+    const removed = await remove(epak.steps[1]!.recipients[0]!.recipientId)();
+    expect(removed.statusCode, removed.body).toBe(200);
+    const documentId = epak.documents[0]!.documentId;
+    const left = (await inject(t.app, getSignatureBlocks, { params: { ePakId: epak.ePakId, documentId }, as: owner })).data.tags;
+    expect(left.map((tag) => tag.userEmail)).toEqual(['lata.signer@example.test', 'lata.signer@example.test']);
+    const [record] = await t.database.db.select().from(epakActivities).where(and(eq(epakActivities.epakId, epak.ePakId), eq(epakActivities.action, 'signerRemoved')));
+    expect(record!.details).toMatchObject({ email: 'kiran.signer@example.test', fieldsRemoved: 2 });
+    // The one left signs, and the ePak completes.
+    const signed = await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: { values: left.filter((tag) => tag.type === 'signature').map((tag) => ({ uuid: tag.uuid, value: 'Lata' })), reason: 'Approved' }, as: other });
+    expect(signed.statusCode, signed.body).toBe(200);
+    expect((await detail(epak.ePakId, owner)).status).toBe('Completed');
   });
 });
 
@@ -562,6 +582,7 @@ describe('bulk sign', () => {
       },
     });
     const epakId = composed.data.ePakId;
+    await placeSignatureFields(t, { owner, epak: composed.data });
     expect((await inject(t.app, startEpak, { params: { ePakId: epakId }, as: owner })).statusCode).toBe(200);
     const res = await inject(t.app, bulkSignEpaks, { body: { ePakIds: [epakId] }, as: signer });
     expect(res.data.results[0]).toMatchObject({ result: 'SKIPPED', reason: expect.stringMatching(/read before/) });

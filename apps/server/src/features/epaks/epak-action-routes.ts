@@ -4,6 +4,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/app-context';
 import { cancelDelegation, delegateEpak } from './delegate';
+import { prepareCertificateDownload } from './download-certificate';
+import { loadEpakManagement } from './load-epak-management';
 import {
   archiveEpak,
   bulkSign,
@@ -15,10 +17,16 @@ import {
   setNotificationStartDate,
   toggleStar,
 } from './manage';
+import { replaceRecipient } from './replace-recipient';
+import { resendSigningLink } from './resend-signing-link';
+import { showSigningLink } from './show-signing-link';
 import { tenantActorOf } from '../../http/auth-guard';
 import { route } from '../../http/route';
 
-/** The management actions of a sent ePak (issue 5); the commands are in epaks/manage.ts and epaks/delegateEpak.ts. */
+/**
+ * The management actions of a sent ePak (issue 5); the commands are in epaks/manage.ts and
+ * epaks/delegate.ts, and those of the owner's management view (issue 21) in a file each.
+ */
 export function registerEpakActionRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
   const mail = { publicUrl: ctx.config.publicUrl, linkDays: ctx.config.signingLinkDays };
@@ -81,4 +89,49 @@ export function registerEpakActionRoutes(app: FastifyInstance, ctx: AppContext) 
     const answer = await bulkSign({ ctx, actor: tenantActorOf(auth), epakIds: body.ePakIds, reason: body.reason, ip: request.ip });
     return answer;
   });
+
+  route(app, ctx, epakActionApi.getEpakManagement, async ({ auth, params }) => loadEpakManagement({ db, actor: tenantActorOf(auth), epakId: params.ePakId }));
+
+  route(app, ctx, epakActionApi.showSigningLink, async ({ auth, params, request }) => {
+    const answer = await showSigningLink({ db, actor: tenantActorOf(auth), epakId: params.ePakId, recipientId: params.recipientId, mail, ip: request.ip });
+    // The link is a credential: the log names whose it was, never the link.
+    request.log.info({ ePakId: params.ePakId, recipientId: params.recipientId }, 'signing link shown to the owner');
+    return answer;
+  });
+
+  route(app, ctx, epakActionApi.resendSigningLink, async ({ auth, params, request }) => {
+    const answer = await resendSigningLink({ db, actor: tenantActorOf(auth), epakId: params.ePakId, recipientId: params.recipientId, mail, ip: request.ip });
+    request.log.info({ ePakId: params.ePakId, recipientId: params.recipientId }, 'signing link resent');
+    return answer;
+  });
+
+  route(app, ctx, epakActionApi.replaceEpakRecipient, async ({ auth, params, body, request, tenantSettings }) => {
+    const settings = await tenantSettings();
+    const answer = await replaceRecipient({
+      db,
+      actor: tenantActorOf(auth),
+      epakId: params.ePakId,
+      recipientId: params.recipientId,
+      input: body,
+      skipNewUsers: settings.skipNewUsers ?? false,
+      filters: settings,
+      mail,
+      ip: request.ip,
+    });
+    request.log.info({ ePakId: params.ePakId, replaced: params.recipientId, recipientId: answer.recipient.recipientId }, 'ePak recipient replaced');
+    return answer;
+  });
+
+  route(app, ctx, epakActionApi.downloadEpakCertificate, async ({ auth, params }) =>
+    prepareCertificateDownload({
+      db,
+      storage: ctx.storage,
+      vault: ctx.vault,
+      keyAlgorithm: ctx.config.sealKeyAlgorithm,
+      publicUrl: ctx.config.publicUrl,
+      actor: tenantActorOf(auth),
+      epakId: params.ePakId,
+      now: new Date(),
+    }),
+  );
 }

@@ -23,7 +23,7 @@ import { run } from '../../test/signing-support';
 import { inject } from '../../test/inject';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { corpusPdf } from '../../test/corpus';
-import { signedInMember } from '../../test/app-factories';
+import { placeSignatureFields, signatureValues, signedInMember } from '../../test/app-factories';
 
 /**
  * The tenant's geolocation setting (spec §9: OFF, OPTIONAL, MANDATORY) in the signing ceremony:
@@ -51,7 +51,7 @@ async function setGeolocation(value: GeolocationType | null) {
 }
 
 let counter = 0;
-/** A one-document ePak with one signing step for Signer and an outside signer; started, no tags (an invisible signature). */
+/** A one-document ePak with one signing step for Signer and an outside signer, each with a signature field; started. */
 async function started() {
   const uploaded = await inject(t.app, uploadDocument, { as: Owner, file: { bytes: corpusPdf('plain-1p-pdftex.pdf'), name: 'plain.pdf' } });
   const doc = DocumentSummary.parse(uploaded.data);
@@ -69,9 +69,11 @@ async function started() {
   });
   expect(composed.statusCode, composed.body).toBe(200);
   const epak = EpakDetail.parse(composed.data);
+  const placed = await placeSignatureFields(t, { owner: Owner, epak });
   const begun = await inject(t.app, startEpak, { params: { ePakId: epak.ePakId }, as: Owner });
   expect(begun.statusCode, begun.body).toBe(200);
-  return { ePakId: epak.ePakId, documentId: epak.documents[0]!.documentId, external };
+  const documentId = epak.documents[0]!.documentId;
+  return { ePakId: epak.ePakId, documentId, external, values: (email: string) => signatureValues(placed, documentId, email) };
 }
 
 const sign = (ePakId: string, documentId: string, headers: Headers, body: EndpointInput<typeof signEpakDocument>['body']) =>
@@ -110,7 +112,7 @@ async function signedFile(ePakId: string, documentId: string) {
 describe('geolocation MANDATORY', () => {
   it('refuses a signature without a location (-6 on location), storing nothing; with one it is in the signature', async () => {
     await setGeolocation('MANDATORY');
-    const { ePakId, documentId, external } = await started();
+    const { ePakId, documentId, external, values } = await started();
     expect((await viewerOf(ePakId, Signer.headers)).geolocation).toBe('MANDATORY');
     expect((await viewerOf(ePakId, Owner.headers)).geolocation).toBe('MANDATORY');
 
@@ -131,9 +133,9 @@ describe('geolocation MANDATORY', () => {
     expect((await sign(ePakId, documentId, linkHeaders, {})).json()).toMatchObject({ code: -6, issues: [{ path: 'location' }] });
     expect(await rowsOf(ePakId)).toBe(before);
 
-    const signed = await sign(ePakId, documentId, Signer.headers, { location: '  18.5204, 73.8567 ' });
+    const signed = await sign(ePakId, documentId, Signer.headers, { location: '  18.5204, 73.8567 ', values: values(Signer.user.email) });
     expect(signed.data, signed.body).toMatchObject({ documentStatus: 'Signed', revision: 1 });
-    const linkSigned = await sign(ePakId, documentId, linkHeaders, { location: 'Pune, India' });
+    const linkSigned = await sign(ePakId, documentId, linkHeaders, { location: 'Pune, India', values: values(external) });
     expect(linkSigned.data, linkSigned.body).toMatchObject({ revision: 2, epakStatus: 'Completed' });
 
     const { pdfsig, locations } = await signedFile(ePakId, documentId);
@@ -145,18 +147,18 @@ describe('geolocation MANDATORY', () => {
 describe('geolocation OPTIONAL and OFF', () => {
   it('OPTIONAL signs without a location', async () => {
     await setGeolocation('OPTIONAL');
-    const { ePakId, documentId } = await started();
+    const { ePakId, documentId, values } = await started();
     expect((await viewerOf(ePakId, Signer.headers)).geolocation).toBe('OPTIONAL');
-    const signed = await sign(ePakId, documentId, Signer.headers, {});
+    const signed = await sign(ePakId, documentId, Signer.headers, { values: values(Signer.user.email) });
     expect(signed.data, signed.body).toMatchObject({ documentStatus: 'Signed', revision: 1 });
     expect((await signedFile(ePakId, documentId)).locations).toEqual([]);
   });
 
   it('OFF (the default) signs without a location, and still takes one sent (a location field of the document)', async () => {
     await setGeolocation(null);
-    const { ePakId, documentId } = await started();
+    const { ePakId, documentId, values } = await started();
     expect((await viewerOf(ePakId, Signer.headers)).geolocation).toBe('OFF');
-    const signed = await sign(ePakId, documentId, Signer.headers, { location: 'Mumbai' });
+    const signed = await sign(ePakId, documentId, Signer.headers, { location: 'Mumbai', values: values(Signer.user.email) });
     expect(signed.data, signed.body).toMatchObject({ documentStatus: 'Signed', revision: 1 });
     expect((await signedFile(ePakId, documentId)).locations).toEqual(['Mumbai']);
   });

@@ -30,6 +30,7 @@ import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { CORPUS, corpusPdf } from '../../test/corpus';
 import { inject } from '../../test/inject';
+import { signatureFieldsFor } from '../../test/app-factories';
 
 let t: TestApp;
 afterEach(() => t.close());
@@ -333,14 +334,20 @@ describe('starting an ePak', () => {
     ]);
   });
 
-  it('accepts a draft without signature fields: its signers place their own', async () => {
+  it('refuses -62 for a draft without signature fields, naming its signers, and stays a draft', async () => {
     t = await buildTestApp();
     const { owner, epak } = await draft();
     const res = await start(epak, owner.headers);
-    expect(res.statusCode, res.body).toBe(200);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().code).toBe(-62);
+    expect(res.json().message).toContain('Asha Rao (asha.signer@example.test)');
+    expect(res.json().data.withoutSignatureField).toEqual(['asha.signer@example.test', 'new.person@elsewhere.test']);
+    const [row] = await t.database.db.select().from(epaks).where(eq(epaks.id, epak.ePakId));
+    expect([row!.status, row!.startedAt]).toEqual(['Draft', null]);
+    expect(await activity(epak.ePakId)).toEqual(['composed']);
   });
 
-  it('refuses -107 when the signature fields are for fewer signers than the workflow has, and stays a draft', async () => {
+  it('refuses -62 when the signature fields are for fewer signers than the workflow has, naming the one without, and stays a draft', async () => {
     t = await buildTestApp();
     const { owner, epak } = await draft();
     const [buyer, newcomer] = epak.steps[1]!.recipients;
@@ -351,8 +358,8 @@ describe('starting an ePak', () => {
     await inject(t.app, updateSignatureBlocks, { params: blocksOf(epak, 0), body: { tags: placed }, headers: owner.headers });
     const res = await start(epak, owner.headers);
     expect(res.statusCode).toBe(422);
-    expect(res.json().code).toBe(-107);
-    expect(res.json().data).toMatchObject({ documentSigners: 1, workflowSigners: 2, withoutSignatureField: [newcomer!.email] });
+    expect(res.json().code).toBe(-62);
+    expect(res.json().data).toMatchObject({ withoutSignatureField: [newcomer!.email] });
     const [row] = await t.database.db.select().from(epaks).where(eq(epaks.id, epak.ePakId));
     expect(row!.status).toBe('Draft');
     expect(row!.startedAt).toBeNull();
@@ -420,6 +427,9 @@ describe('rejecting an ePak', () => {
 
     // A draft is its owner's alone: its recipients learn of it when it is sent.
     expect((await rejectAs(reviewerHeaders)).statusCode).toBe(404);
+    for (const { documentId, tags } of signatureFieldsFor(epak)) {
+      expect((await inject(t.app, createSignatureBlocks, { params: { ePakId: epak.ePakId, documentId }, body: { tags }, headers: owner.headers })).statusCode).toBe(200);
+    }
     expect((await inject(t.app, startEpak, { params: { ePakId: epak.ePakId }, headers: owner.headers })).statusCode).toBe(200);
     // The signer's step is not under way yet.
     expect((await rejectAs(signerHeaders)).json().code).toBe(-28);

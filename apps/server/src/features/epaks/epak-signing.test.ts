@@ -37,6 +37,7 @@ import { readZip } from '../../test/audit-support';
 import { run } from '../../test/signing-support';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { inject } from '../../test/inject';
+import { placeSignatureFields, signatureValues } from '../../test/app-factories';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { corpusPdf } from '../../test/corpus';
@@ -303,6 +304,7 @@ describe('signing in person', () => {
         })
       ).data,
     );
+    const placed = await placeSignatureFields(t, { owner, epak });
     expect((await inject(t.app, startEpak, { params: { ePakId: epak.ePakId }, as: owner })).statusCode).toBe(200);
     const documentId = epak.documents[0]!.documentId;
     const recipientId = epak.steps[0]!.recipients[0]!.recipientId;
@@ -335,7 +337,7 @@ describe('signing in person', () => {
       message: expect.stringContaining('send a new code'),
     });
 
-    const signed = await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: { values: [], reason: 'Signed at the counter' }, headers: signerHeaders });
+    const signed = await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: { values: signatureValues(placed, documentId, signer.user.email), reason: 'Signed at the counter' }, headers: signerHeaders });
     expect(signed.data, signed.body).toMatchObject({ signerStatus: 'Signed', epakStatus: 'InProgress' });
     // The token reaches this ePak only.
     expect((await inject(t.app, readProfile, { headers: signerHeaders })).statusCode).toBe(403);

@@ -9,6 +9,7 @@ import { buildTestApp, type TestApp } from '../../test/test-app';
 import { expireDueEpaks, expireEpaksJob } from './expire-epaks';
 import { corpusPdf } from '../../test/corpus';
 import { inject } from '../../test/inject';
+import { placeSignatureFields } from '../../test/app-factories';
 
 const mail = { publicUrl: 'https://pakt.example.test', linkDays: 30 };
 
@@ -28,7 +29,9 @@ async function sender() {
   const doc = DocumentSummary.parse((await inject(t.app, uploadDocument, { headers, file: { bytes: corpusPdf('plain-1p-pdftex.pdf'), name: 'plain-1p-pdftex.pdf' } })).data);
   const send = async (expiresOn: Date | null) => {
     const composed = await inject(t.app, createEpak, { headers, body: { subject: 'Quote', documentIds: [doc.documentId], steps: [{ workflowStateId: sign, recipients: [{ email: signer.user.email }] }], ...(expiresOn ? { expiresOn: expiresOn.toISOString() } : {}) } });
-    const id = EpakDetail.parse(composed.json().data).ePakId;
+    const epak = EpakDetail.parse(composed.json().data);
+    const id = epak.ePakId;
+    await placeSignatureFields(t, { owner: { headers }, epak });
     expect((await inject(t.app, startEpak, { params: { ePakId: id }, headers })).statusCode).toBe(200);
     return id;
   };

@@ -7,6 +7,8 @@ export type { EpakActor } from './access';
 export { GENESIS_HASH, activityHash } from './activity';
 export type { HashedActivity } from './activity';
 export { composeEpak, loadEpakDetail, loadOwnEpak } from './compose';
+export type { TemplateDocument } from './compose';
+export { resolveComposeDocuments } from './resolve-compose-documents';
 export { appLink, queueEngineEffects, requestMail } from './notify';
 export { checkSigners } from './start';
 export { findPaktRecord } from './public-record';

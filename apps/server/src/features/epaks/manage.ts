@@ -8,7 +8,6 @@ import {
   flattenTags,
   invalidInput,
   isSignatureFamilyTag,
-  isSignatureTag,
   isTagFor,
   notFound,
   REMINDER_INTERVAL_MINUTES,
@@ -31,8 +30,9 @@ import { fillSignerTags, signDocument } from './sign';
 /**
  * The management actions of an ePak once sent (issue 5): star, delete, archive, notification
  * date, archival period, reminders, removing a recipient, editing, bulk sign. Delegation is in
- * delegate.ts. Every change holds the ePak's row lock and commits with its activity record and
- * the mail it calls for; owner-only actions answer a recipient 403 and anyone else 404.
+ * delegate.ts, replacing a recipient in replace-recipient.ts. Every change holds the ePak's row
+ * lock and commits with its activity record and the mail it calls for; owner-only actions answer
+ * a recipient 403 and anyone else 404.
  */
 
 /** What the mail an action queues needs to know (notify.ts). */
@@ -297,6 +297,30 @@ export async function remindRecipient(options: {
 // ---------------------------------------------------------------------------------------------
 // Removing a recipient
 
+/**
+ * A document's tags without the fields of one place (members of a group too; a group left with
+ * no member goes as well). Fields naming no step are theirs only when they have no other place
+ * (the rule delegation's reassignTags follows).
+ */
+export function withoutFieldsOf(tags: readonly Tag[], place: { email: string; order: number; onlyPlace: boolean }): { tags: Tag[]; removed: number } {
+  let removed = 0;
+  const theirs = (tag: Tag) => isTagFor(tag, { email: place.email, stepOrder: place.order }) && (tag.wfsOrderId !== undefined || place.onlyPlace);
+  const keep = (list: readonly Tag[]): Tag[] =>
+    list.flatMap((tag) => {
+      if (tag.children?.length) {
+        const children = keep(tag.children);
+        if (children.length === 0) return [];
+        return [{ ...tag, children }];
+      }
+      if (theirs(tag)) {
+        removed++;
+        return [];
+      }
+      return [tag];
+    });
+  return { tags: keep(tags), removed };
+}
+
 export async function removeRecipient(options: { db: Db; actor: EpakActor; epakId: string; recipientId: string; mail: MailSettings; ip?: string | null; now?: Date }) {
   const now = options.now ?? new Date();
   return withLockedEpak(options.db, options.actor, options.epakId, async (tx, loaded) => {
@@ -312,23 +336,23 @@ export async function removeRecipient(options: { db: Db; actor: EpakActor; epakI
     const stored = await loadEngineState(tx, epak);
     const result = transition(stored.state, { type: 'removeRecipient', recipientId: place.recipient.id });
     if (!result.ok) throw engineRefusal(result);
-    // Their signature fields would be left for nobody: the owner gives them to someone first.
-    const docs = await tx.select({ name: epakDocuments.name, tags: epakDocuments.tags }).from(epakDocuments).where(eq(epakDocuments.epakId, epak.id));
-    const theirs = docs.flatMap((doc) => flattenTags(doc.tags as Tag[]).filter((tag) => isSignatureTag(tag) && isTagFor(tag, { email: place.email, stepOrder: place.order })).map(() => doc.name));
-    if (theirs.length > 0) {
-      const name = displayName(place);
-      throw new DomainError(
-        ResponseCode.SIGNER_COUNT_MISMATCH,
-        `${name} (${place.email}) has ${theirs.length} signature field(s) on ${[...new Set(theirs)].join(', ')}: removing them would leave those fields for nobody.`,
-        { data: { email: place.email, documents: [...new Set(theirs)], signatureFields: theirs.length } },
-      );
+    // Their fields go with them: nobody is left to fill them, and the ePak could not finish while
+    // a signature field waits for nobody. Fields are not in the PDF before they are signed, so
+    // nothing already sealed changes.
+    const places = await tx.select({ id: epakRecipients.id }).from(epakRecipients).where(and(eq(epakRecipients.epakId, epak.id), eq(epakRecipients.userId, place.recipient.userId)));
+    let fieldsRemoved = 0;
+    for (const doc of await tx.select({ id: epakDocuments.id, tags: epakDocuments.tags }).from(epakDocuments).where(eq(epakDocuments.epakId, epak.id))) {
+      const kept = withoutFieldsOf(doc.tags as Tag[], { email: place.email, order: place.order, onlyPlace: places.length <= 1 });
+      if (kept.removed === 0) continue;
+      fieldsRemoved += kept.removed;
+      await tx.update(epakDocuments).set({ tags: kept.tags }).where(eq(epakDocuments.id, doc.id));
     }
     await applyEngineAnswer(tx, epak, stored, result, { now });
     await recordEpakActivity(tx, {
       epakId: epak.id,
       actorId: options.actor.userId,
       action: 'signerRemoved',
-      details: { recipientId: place.recipient.id, userId: place.recipient.userId, email: place.email, step: place.order, status: result.state.status, effects: result.effects },
+      details: { recipientId: place.recipient.id, userId: place.recipient.userId, email: place.email, step: place.order, status: result.state.status, effects: result.effects, fieldsRemoved },
       ip: options.ip ?? null,
     });
     await queueEngineEffects(tx, { epakId: epak.id, effects: result.effects, publicUrl: options.mail.publicUrl, linkDays: options.mail.linkDays, now });
@@ -343,6 +367,20 @@ export async function removeRecipient(options: { db: Db; actor: EpakActor; epakI
 // ---------------------------------------------------------------------------------------------
 // Edit
 
+/**
+ * Refuses a change made against an ePak older than the stored one (-306): `modifiedOn` is the
+ * ePak's modifiedOn as the owner's screen loaded it, and every change of the ePak (anyone acting,
+ * an edit, a recipient changed) moves it on. Editing and replacing a recipient both ask it.
+ */
+export function assertUnchangedSince(epak: EpakRow, modifiedOn: string): void {
+  if (new Date(modifiedOn).getTime() === epak.updatedAt.getTime()) return;
+  throw new DomainError(
+    ResponseCode.EPAK_MODIFIED,
+    `This ePak was changed (at ${epak.updatedAt.toISOString()}) after you opened it: reload it and make your changes again.`,
+    { data: { modifiedOn: epak.updatedAt.toISOString() } },
+  );
+}
+
 export async function editEpak(options: {
   db: Db;
   actor: EpakActor;
@@ -356,13 +394,7 @@ export async function editEpak(options: {
     const { epak } = loaded;
     assertActionable(epak);
     assertNotEnded(epak, 'editing');
-    if (new Date(input.modifiedOn).getTime() !== epak.updatedAt.getTime()) {
-      throw new DomainError(
-        ResponseCode.EPAK_MODIFIED,
-        `This ePak was changed (at ${epak.updatedAt.toISOString()}) after you opened it: reload it and make your changes again.`,
-        { data: { modifiedOn: epak.updatedAt.toISOString() } },
-      );
-    }
+    assertUnchangedSince(epak, input.modifiedOn);
     const changes: Record<string, { from: string | null; to: string | null }> = {};
     const set: Partial<typeof epaks.$inferInsert> = {};
     if (input.subject !== undefined && input.subject !== epak.subject) {

@@ -16,8 +16,8 @@ import { currentVersion, revisionsByDocument } from './revisions';
  *
  * Members of the ePak's tenant sign in and open /sign?ePakId=…&tenant=…; everyone else gets a signing link: a
  * 32-byte random token stored as its digest, good for that recipient of that ePak only, until it
- * expires or their part is over. The token appears in the mail and nowhere else: no API answer
- * to the sender carries it.
+ * expires or their part is over. The token appears in the mail, and to the ePak's owner alone
+ * when they ask to see or resend it (show-signing-link.ts, logged in the activity as linkShown).
  */
 
 export interface NotifyOptions {

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import {
   isFilledValue,
+  isServerFilledTag,
+  isSignerMadeTag,
   isGroupTag,
   isRequiredTag,
   displayName,
@@ -162,7 +164,10 @@ export function fillSignerTags(options: { tags: Tag[]; signer: Signer; body: Sig
   const fill = (tag: Tag): Tag => {
     const children = tag.children?.map(fill);
     if (!isTagFor(tag, signer)) return children ? { ...tag, children } : tag;
-    let value = sent.has(tag.uuid) ? sent.get(tag.uuid)! : tag.value;
+    // A signer's mark and what the server fills from who signs come from this request alone: a
+    // value stored with the tag beforehand was put there by someone else (presetValueProblems).
+    const stored = isSignerMadeTag(tag) || isServerFilledTag(tag) ? null : tag.value;
+    let value = sent.has(tag.uuid) ? sent.get(tag.uuid)! : stored;
     if (tag.type === 'timeStamp' || (!isFilledValue(value) && serverValue(tag) !== undefined)) value = serverValue(tag) ?? value;
     const next: Tag = { ...tag, value: value ?? null, ...(children ? { children } : {}) };
     if (!isGroupTag(tag)) {

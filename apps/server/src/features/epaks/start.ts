@@ -1,7 +1,9 @@
 import {
   DomainError,
   flattenTags,
+  fullName,
   invalidInput,
+  isGroupTag,
   notFound,
   isSignatureTag,
   type PageGeometry,
@@ -12,6 +14,7 @@ import {
   type Tag,
   tagLayoutError,
   validateTagLayout,
+  presetValueProblems,
   type TagProblem,
   transition,
 } from '@pakt/domain';
@@ -28,24 +31,49 @@ type Scope = { tenantId: string; ownerId: string };
 /** The address in a signerKey (`order|email:address`). */
 const addressOf = (key: string) => key.slice(key.indexOf('|') + 1).replace(/^email:/, '');
 
+/** A recipient of a step, as start and bulk compose compare them with the tags. */
+export interface SignerRow {
+  readonly email: string;
+  /** The step's order (1-based). */
+  readonly order: number;
+  readonly type: string;
+  /** Their name, to name them in a refusal; the address alone without it. */
+  readonly name?: string;
+}
+
+const isSigningRow = (row: SignerRow) => (SIGNING_STATE_TYPES as readonly string[]).includes(row.type);
+
 /**
- * The people the signature tags are for must be exactly the signers of the workflow's signing
- * steps (-107, SIGNER_COUNT_MISMATCH). Documents without any signature tag pass: their signers
- * place their own. Shared by start and bulk compose (which checks each row before making it).
+ * A field that takes a signer's signature: a signature or typed signature, or a signature block
+ * (a composite without members: its value is the signature, sign.ts signatureOf). A composite
+ * with members is a frame; a signature among its members counts by itself.
+ */
+const isSignatureField = (tag: Tag) => isSignatureTag(tag) || (tag.type === 'composite' && !isGroupTag(tag));
+
+/**
+ * Compares the signature fields on an ePak's documents with the signers of its signing steps (SIGN
+ * and INPERSONSIGN; one person at two steps is two signers). Shared by start and bulk compose
+ * (which checks each row before making it). Two refusals, spec §8:
+ *
+ * - -107 SIGNER_COUNT_MISMATCH: a signature field for someone who does not sign (not a recipient
+ *   of a signing step, or of another step than the field names) or for nobody. Its data lists
+ *   those, and the signers without a field as well.
+ * - -62 USER_SIGNATURE_TAG_NOT_FOUND ("user signature tag not found"): otherwise, a signer for
+ *   whom no document has a signature field. The message names them (name and address) for the
+ *   custodian who sends; `data.withoutSignatureField` has their addresses, `data.signers` who and
+ *   at which step. Such an ePak used to start, and its signers then signed on no field at all.
+ *
+ * Tags are matched by address and step: a uuid on a tag is a cache of who that address is, and a
+ * tag naming no step belongs to the address's signing step when it has exactly one.
  */
 export function checkSigners(
   documentTags: readonly (readonly Tag[])[],
-  signerRows: readonly { email: string; order: number; type: string }[],
+  signerRows: readonly SignerRow[],
 ): { error: DomainError | null; workflowSigners: Set<string>; signatureTags: Tag[] } {
-  const workflowSigners = new Set(
-    signerRows
-      .filter((row) => (SIGNING_STATE_TYPES as readonly string[]).includes(row.type))
-      .map((row) => signerKey({ userEmail: row.email, wfsOrderId: row.order })!),
-  );
-  const signatureTags = documentTags.flatMap((tags) => flattenTags(tags)).filter(isSignatureTag);
-  if (signatureTags.length === 0) return { error: null, workflowSigners, signatureTags };
-  // Keyed by address and step: a uuid on the tag is a cache of who that address is. A tag
-  // naming no step belongs to the address's signing step when it has exactly one.
+  const signing = signerRows.filter(isSigningRow);
+  const keyOfRow = (row: SignerRow) => signerKey({ userEmail: row.email, wfsOrderId: row.order })!;
+  const workflowSigners = new Set(signing.map(keyOfRow));
+  const signatureTags = documentTags.flatMap((tags) => flattenTags(tags)).filter(isSignatureField);
   const keyOf = (tag: Tag) => {
     const email = tag.userEmail?.trim().toLowerCase();
     if (!email) return null;
@@ -56,17 +84,36 @@ export function checkSigners(
   const documentSigners = new Set(signatureTags.map(keyOf));
   const unmatched = [...documentSigners].filter((key) => key === null || !workflowSigners.has(key));
   const missing = [...workflowSigners].filter((key) => !documentSigners.has(key));
-  if (unmatched.length === 0 && missing.length === 0) return { error: null, workflowSigners, signatureTags };
+  if (unmatched.length > 0) {
+    const error = new DomainError(
+      ResponseCode.SIGNER_COUNT_MISMATCH,
+      `The documents have signature fields for ${documentSigners.size} signer(s); the workflow has ${workflowSigners.size}. Give every signer of the workflow a signature field, and no one else.`,
+      {
+        data: {
+          documentSigners: documentSigners.size,
+          workflowSigners: workflowSigners.size,
+          withoutSignatureField: missing.map(addressOf),
+          notInWorkflow: unmatched.filter((key): key is string => key !== null).map(addressOf),
+          unassignedFields: signatureTags.filter((tag) => keyOf(tag) === null).map((tag) => tag.uuid),
+        },
+      },
+    );
+    return { error, workflowSigners, signatureTags };
+  }
+  if (missing.length === 0) return { error: null, workflowSigners, signatureTags };
+  const without = signing.filter((row, at) => missing.includes(keyOfRow(row)) && signing.findIndex((other) => keyOfRow(other) === keyOfRow(row)) === at);
+  const twice = new Set(without.map((row) => row.email.toLowerCase()).filter((email, at, all) => all.indexOf(email) !== at));
+  const named = without.map((row) => {
+    const step = twice.has(row.email.toLowerCase()) ? `step ${row.order}` : null;
+    return row.name ? `${row.name} (${[row.email, step].filter(Boolean).join(', ')})` : step ? `${row.email} (${step})` : row.email;
+  });
   const error = new DomainError(
-    ResponseCode.SIGNER_COUNT_MISMATCH,
-    `The documents have signature fields for ${documentSigners.size} signer(s); the workflow has ${workflowSigners.size}. Give every signer of the workflow a signature field, and no one else.`,
+    ResponseCode.USER_SIGNATURE_TAG_NOT_FOUND,
+    `No signature field is placed for ${named.join(', ')}: place one for every signer on a document before sending.`,
     {
       data: {
-        documentSigners: documentSigners.size,
-        workflowSigners: workflowSigners.size,
-        withoutSignatureField: missing.map(addressOf),
-        notInWorkflow: unmatched.filter((key): key is string => key !== null).map(addressOf),
-        unassignedFields: signatureTags.filter((tag) => keyOf(tag) === null).map((tag) => tag.uuid),
+        withoutSignatureField: without.map((row) => row.email),
+        signers: without.map((row) => ({ email: row.email, name: row.name ?? null, stepOrder: row.order })),
       },
     },
   );
@@ -74,11 +121,12 @@ export function checkSigners(
 }
 
 /**
- * Sends a draft (POST /msbapi/v2/epaks/{id}/start). Everything placed on the documents is checked
- * again with every rule of the ePak's signing policy, including the one a draft may still break
- * (a reason tag for each signature, -49); then the people the signature tags are for must be
- * exactly the signers of the ePak's signing steps (-107, SIGNER_COUNT_MISMATCH). A draft with no
- * signature tags at all is accepted: its signers place their own signature when they sign.
+ * Sends a draft (POST /msbapi/v2/epaks/{id}/start). A draft with no document at all is -109
+ * (NO_NEW_DOCUMENT_ATTACHED): its signers would wait on nothing to sign. Everything placed on the
+ * documents is checked again with every rule of the ePak's signing policy, including the one a
+ * draft may still break (a reason tag for each signature, -49); then checkSigners: the signature
+ * fields must be for the signers of the ePak's signing steps (-107 for anyone else's), and every
+ * signer needs one somewhere (-62, naming who lacks one). Every refusal leaves the draft as it was.
  *
  * The status change and its activity record commit together, under the ePak's row lock, so two
  * concurrent starts cannot both succeed. Moving recipients through the steps is the workflow
@@ -109,21 +157,31 @@ export async function startEpak(options: {
     if (epak.status !== 'Draft') throw invalidInput('This ePak was already sent.', [{ path: 'status', message: epak.status }]);
 
     const docs = await tx.select().from(epakDocuments).where(eq(epakDocuments.epakId, epak.id)).orderBy(asc(epakDocuments.position));
+    // Compose refuses an ePak without documents (resolve-compose-documents.ts); this holds the same
+    // line for a draft that lost them, since a step of signers could never finish.
+    if (docs.length === 0) throw new DomainError(ResponseCode.NO_NEW_DOCUMENT_ATTACHED, 'This ePak has no document to send: attach one before sending.');
     const policy = epak.signingPolicy as SigningPolicy;
     const problems: TagProblem[] = [];
     for (const doc of docs) {
-      problems.push(...validateTagLayout({ tags: doc.tags as Tag[], pages: doc.pages as PageGeometry[], policy }));
+      problems.push(...validateTagLayout({ tags: doc.tags as Tag[], pages: doc.pages as PageGeometry[], policy }), ...presetValueProblems(doc.tags as Tag[]));
     }
     const layoutError = tagLayoutError(problems);
     if (layoutError) throw layoutError;
 
     const signerRows = await tx
-      .select({ email: users.email, order: epakSteps.position, type: epakSteps.type })
+      .select({ email: users.email, order: epakSteps.position, type: epakSteps.type, firstName: users.firstName, lastName: users.lastName })
       .from(epakRecipients)
       .innerJoin(epakSteps, eq(epakSteps.id, epakRecipients.stepId))
       .innerJoin(users, eq(users.id, epakRecipients.userId))
-      .where(eq(epakRecipients.epakId, epak.id));
-    const signers = checkSigners(docs.map((doc) => doc.tags as Tag[]), signerRows);
+      .where(eq(epakRecipients.epakId, epak.id))
+      .orderBy(asc(epakSteps.position), asc(epakRecipients.position));
+    const signers = checkSigners(
+      docs.map((doc) => doc.tags as Tag[]),
+      signerRows.map(({ firstName, lastName, ...row }) => {
+        const name = fullName({ firstName, lastName });
+        return name ? { ...row, name } : row;
+      }),
+    );
     if (signers.error) throw signers.error;
     const { workflowSigners, signatureTags } = signers;
 

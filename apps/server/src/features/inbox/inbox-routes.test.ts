@@ -42,7 +42,7 @@ import { GOOD_PASSWORD, makeMember, makeTenant, makeUser } from '../../test/fact
 import { type Caller, inject } from '../../test/inject';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
-import { uploadedDocument } from '../../test/app-factories';
+import { signatureFieldsFor, uploadedDocument } from '../../test/app-factories';
 
 /**
  * The inbox, its search and the statistics against a world with known answers: every folder is
@@ -92,7 +92,10 @@ async function sentEpak(
       },
     }),
   );
-  if (options.tags) await ok(updateSignatureBlocks, owner, { params: { ePakId: draft.ePakId, documentId: draft.documents[0]!.documentId }, body: { tags: options.tags } });
+  // Every signer needs a signature field before the ePak is sent (-62): those `tags` leave without one get one.
+  const fields = options.start === false ? [] : signatureFieldsFor(draft, { alongside: options.tags ?? [] }).flatMap((one) => one.tags);
+  const tags = [...(options.tags ?? []), ...fields];
+  if (tags.length > 0) await ok(updateSignatureBlocks, owner, { params: { ePakId: draft.ePakId, documentId: draft.documents[0]!.documentId }, body: { tags } });
   if (options.start !== false) await ok(startEpak, owner, { params: { ePakId: draft.ePakId } });
   return draft.ePakId;
 }
@@ -425,11 +428,22 @@ describe('the search', () => {
     expect((await list(S2, { ...inbox, searchKey: 'subject', searchVal: 'lease' })).total).toBe(1);
   });
 
+  it("counts the search's hits in every folder, so the inbox can open the one where they are", async () => {
+    // The owner's lease sits in Pending (and a draft of one in Draft), not in their Inbox: the hits say where to look.
+    const found = await list(O, { folder: 'Inbox', searchKey: 'subject', searchVal: 'lease' });
+    expect(found.items).toEqual([]);
+    expect(found.searchHits).toEqual({ ...Object.fromEntries(FOLDERS.map((f) => [f, 0])), Pending: 1, Draft: 1 });
+    // Without a search there are none to count.
+    expect((await list(O, { folder: 'Inbox' })).searchHits).toBeUndefined();
+    // A person's hits are their own: the signer's Inbox holds it.
+    expect((await list(S2, { ...inbox, searchKey: 'subject', searchVal: 'lease' })).searchHits?.Inbox).toBe(1);
+  });
+
   it('keeps the filled tag values of the document, not its signatures', async () => {
     const values = await t.database.db.select({ epakId: epakTagValues.epakId, name: epakTagValues.name, value: epakTagValues.value }).from(epakTagValues).orderBy(asc(epakTagValues.value));
     expect(values.filter((v) => v.epakId === E.fromR)).toEqual([{ epakId: E.fromR, name: 'Order number', value: 'PO-7781' }]);
     // Sara's reason ("Approved") was filled when she signed; her signature was not indexed.
-    expect(values.filter((v) => v.epakId === E.signing)).toEqual([]);
+    expect(values.filter((v) => v.epakId === E.signing)).toEqual([{ epakId: E.signing, name: 'reason', value: 'Approved' }]);
   });
 });
 

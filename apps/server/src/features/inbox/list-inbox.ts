@@ -23,6 +23,7 @@ export interface InboxStatementRow {
   counts: Array<[string, number, number]>;
   total: number | null;
   items: SummaryJson[];
+  hits: Record<string, number> | null;
 }
 
 /**
@@ -44,6 +45,7 @@ export async function listInbox(options: { database: SqlExecutor; actor: EpakAct
     total: row.total ?? keptTotal(query, counts[query.folder]),
     items: row.items.map((item) => toEpakSummary(item, actor.userId, now)),
     counts,
+    ...(row.hits ? { searchHits: toSearchHits(row.hits) } : {}),
   };
 }
 
@@ -112,7 +114,17 @@ function buildStatement(input: StatementInput): SQL {
       (select coalesce(json_agg(json_build_array(c.folder, c.total, c.unread)), '[]'::json)
          from epak_inbox_counts c where c.user_id = ${input.userId} and c.tenant_id = ${input.tenantId}) as counts,
       ${filtered ? sql`(select count(*)::int from ${epakInbox} where ${where})` : sql`null::int`} as total,
-      ${summaries.items} as items`;
+      ${summaries.items} as items,
+      ${
+        // With a search, its hits in each of the caller's folders: the inbox opens the folder where
+        // they are rather than an empty one (issue 21). Bounded by the caller's own rows, as the page is.
+        input.search
+          ? sql`(select coalesce(json_object_agg(h.folder, h.n), '{}'::json) from (
+                 select ${epakInbox.folder} as folder, count(*)::int as n from ${epakInbox}
+                 where ${and(eq(epakInbox.userId, input.userId), eq(epakInbox.tenantId, input.tenantId), input.search)}
+                 group by ${epakInbox.folder}) h)`
+          : sql`null::json`
+      } as hits`;
 }
 
 /** Rendered text per sort, order and filter set (searches aside), with its statement name. */
@@ -150,6 +162,11 @@ function renderInboxStatement(actor: EpakActor, query: InboxQuery): { text: stri
   }
   const values = { userId: input.userId, tenantId: input.tenantId, folder: input.folder, starred: input.starred, isRead: input.isRead, limit: input.limit, offset: input.offset };
   return { text: cached.text, params: fillPlaceholders(cached.params, values), name: cached.name };
+}
+
+/** Every folder's number of search hits, zeros included, folders the caller does not have left out. */
+function toSearchHits(hits: Record<string, number>): Record<Folder, number> {
+  return Object.fromEntries(FOLDERS.map((folder) => [folder, hits[folder] ?? 0])) as Record<Folder, number>;
 }
 
 function keptTotal(query: InboxQuery, count: { total: number; unread: number }): number {

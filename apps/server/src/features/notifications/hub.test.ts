@@ -26,7 +26,7 @@ import { buildTestApp, type TestApp } from '../../test/test-app';
 import { MAX_CLIENT_FRAME_BYTES } from './hub';
 import { recordNotifications } from './record';
 import { TestSocket } from '../../test/socket-support';
-import { uploadedDocument } from '../../test/app-factories';
+import { placeSignatureFields, uploadedDocument } from '../../test/app-factories';
 import { inject } from '../../test/inject';
 
 /**
@@ -82,6 +82,7 @@ async function sendEpak(owner: Person, recipients: string[], subject = 'Lease of
       },
     }),
   );
+  await placeSignatureFields(t, { owner, epak: draft });
   return EpakDetail.parse(await ok(startEpak, owner.headers, { params: { ePakId: draft.ePakId } }));
 }
 

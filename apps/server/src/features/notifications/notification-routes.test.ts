@@ -28,7 +28,7 @@ import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { type Caller, inject } from '../../test/inject';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
-import { uploadedDocument } from '../../test/app-factories';
+import { signatureFieldsFor, uploadedDocument } from '../../test/app-factories';
 
 /**
  * Who is notified of what (spec §4 "Notification handling by type"), through the real API:
@@ -77,7 +77,9 @@ async function sentEpak(owner: Person, steps: Array<[WorkflowStateType, Array<Pe
       },
     }),
   );
-  if (options.tags) await ok(updateSignatureBlocks, owner, { params: { ePakId: draft.ePakId, documentId: draft.documents[0]!.documentId }, body: { tags: options.tags } });
+  // Every signer needs a signature field before the ePak is sent (-62): those `tags` leave without one get one.
+  const tags = [...(options.tags ?? []), ...signatureFieldsFor(draft, { alongside: options.tags ?? [] }).flatMap((one) => one.tags)];
+  if (tags.length > 0) await ok(updateSignatureBlocks, owner, { params: { ePakId: draft.ePakId, documentId: draft.documents[0]!.documentId }, body: { tags } });
   if (options.start === false) return draft;
   return EpakDetail.parse(await ok(startEpak, owner, { params: { ePakId: draft.ePakId } }));
 }
@@ -194,17 +196,18 @@ describe('who is notified of what', () => {
     const a = await person('signer', owner.tenant);
     const b = await person('signer', owner.tenant);
     const later = await person('signer', owner.tenant);
-    const epak = await sentEpak(owner, [['SIGN', [a, b]], ['SIGN', [later]]]);
+    // Reviewers: a signer always has a signature field (-62 at start), which keeps them in place (-107).
+    const epak = await sentEpak(owner, [['REVIEW', [a, b]], ['REVIEW', [later]]]);
     const recipientOf = (who: Person) => epak.steps.flatMap((step) => step.recipients).find((r) => r.userId === who.user.id)!.recipientId;
     await ok(removeEpakRecipient, owner, { params: { ePakId: epak.ePakId }, body: { recipientId: recipientOf(later) } });
     await ok(removeEpakRecipient, owner, { params: { ePakId: epak.ePakId }, body: { recipientId: recipientOf(b) } });
     expect(await received(later)).toEqual([]);
     expect(await received(b)).toEqual([
-      ['signRequest', epak.ePakId],
+      ['reviewRequest', epak.ePakId],
       ['epakReassignment', epak.ePakId],
     ]);
     expect((await latest(b)).body).toMatch(/removed you from "Lease of flat 3B"/);
-    expect(await received(a)).toEqual([['signRequest', epak.ePakId]]);
+    expect(await received(a)).toEqual([['reviewRequest', epak.ePakId]]);
   });
 
   it('tells the people an ePak had reached that it was deleted; a draft tells nobody', async () => {

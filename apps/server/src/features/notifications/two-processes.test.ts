@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { notificationTopic, type TokenGrant } from '@pakt/domain';
+import { EpakDetail, notificationTopic, type TokenGrant } from '@pakt/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CrashEnvironment, type ServerProcess } from '../../test/sign-crash-support';
 import { GOOD_PASSWORD, makeMember, makeTenant } from '../../test/factories';
 import { multipart } from '../../test/multipart';
 import { TestSocket } from '../../test/socket-support';
 import { CORPUS } from '../../test/corpus';
+import { signatureFieldsFor } from '../../test/app-factories';
 
 /**
  * Issue 6, "done when": two real server processes (the entry `npm start` runs) on one
@@ -101,6 +102,9 @@ describe('two server processes on one PostgreSQL', () => {
       documentIds: [doc.documentId],
       steps: [{ workflowStateId: states.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: [{ email: people.signer.email }] }],
     });
+    for (const { documentId, tags } of signatureFieldsFor(EpakDetail.parse(epak))) {
+      await call(a.url, 'POST', `/msbapi/v2/epaks/${epak.ePakId}/documents/${documentId}/signatureblocks`, owner.headers, { tags });
+    }
     await call(a.url, 'POST', `/msbapi/v2/epaks/${epak.ePakId}/start`, owner.headers);
 
     // B's client hears it.

@@ -23,6 +23,7 @@ import { inject } from '../../test/inject';
 import { bearer, signIn } from '../../test/sign-in';
 import { buildTestApp, type TestApp } from '../../test/test-app';
 import { corpusPdf } from '../../test/corpus';
+import { placeSignatureFields } from '../../test/app-factories';
 
 /**
  * Signing reasons per tenant (issue 8; spec §7 /v1/reasons, §9 default reason id 1): every tenant
@@ -221,6 +222,7 @@ describe('the ceremony gets the enabled reasons in the ePak viewer', () => {
     });
     expect(composed.statusCode, composed.body).toBe(200);
     const { ePakId } = EpakDetail.parse(composed.data);
+    await placeSignatureFields(t, { owner: Owner, epak: EpakDetail.parse(composed.data) });
     expect((await inject(t.app, startEpak, { params: { ePakId }, as: Owner })).statusCode).toBe(200);
 
     const viewerOf = async (headers: Headers) => EpakDetail.parse((await inject(t.app, getEpak, { params: { ePakId }, headers })).data).viewer!;
