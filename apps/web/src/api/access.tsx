@@ -20,8 +20,9 @@ import {
 import { Center, Loader } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { accessDeniedPath, callApi } from './client';
+import { loginReturningTo, safeReturnTo } from './return-to';
 import { usePublicConfiguration } from './public-queries';
 import { useSession, type Session } from './session-store';
 
@@ -160,14 +161,16 @@ export function usePermissionSettings(): { settings: PermissionSettings; known: 
 }
 
 /**
- * Guards a route by the shared permission rules: signed out → /login; a password that must change
+ * Guards a route by the shared permission rules: signed out → /login, coming back here afterwards; a password that must change
  * first → /changepassword (spec section 4); signed in without the role for it → access denied
  * (forbidden).
  */
 export function RequireRoute({ route, children }: { readonly route: GuardedRoute; readonly children: ReactNode }) {
   const session = useSession();
+  const location = useLocation();
   const { settings, known } = usePermissionSettings();
-  if (!session) return <Navigate to="/login" replace />;
+  // Signed out, the person comes back here after signing in (issue 21: deep links lost their destination).
+  if (!session) return <Navigate to={loginReturningTo(`${location.pathname}${location.search}${location.hash}`)} replace />;
   const forced = forcedRouteForStatus(session.user.status);
   if (forced && forced !== route) return <Navigate to={routePath(forced)} replace />;
   if (!known) {
@@ -218,4 +221,14 @@ export function useActor(): Actor | null {
   const role = effectiveRole(session);
   if (!role) return null;
   return { role, userId: session.user.id, tenantId: session.tenantUuid, userStatus: session.user.status };
+}
+
+/**
+ * Where sign-in leads: a status that forces a new password wins (spec section 4), then the page
+ * the person came from, then their landing page.
+ */
+export function pathAfterSignIn(session: Pick<Session, 'user' | 'tenantUuid'>, returnTo: string | null): string {
+  const landing = landingPathFor(session);
+  if (forcedRouteForStatus(session.user.status)) return landing;
+  return safeReturnTo(returnTo) ?? landing;
 }

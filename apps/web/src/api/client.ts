@@ -15,6 +15,7 @@ import {
   type EndpointInput,
 } from '@pakt/domain';
 import { currentLanguage } from '../i18n/i18n';
+import { xhrFetch, type ProgressFetch, type UploadProgress } from './client-upload';
 import { sessionFromGrant, sessionStore, type SessionStore } from './session-store';
 
 export const TENANT_HEADER = API_HEADERS.tenant;
@@ -60,7 +61,15 @@ export interface CallOptions {
    * does not redirect. An expired session is still refreshed for guarded calls.
    */
   readonly failures?: 'redirect' | 'caller';
+  /**
+   * For a multipart endpoint (an upload): told as the request's bytes leave, so a page can show
+   * the upload's progress. Given, the request goes by XMLHttpRequest (fetch cannot report it); a
+   * retry after a refresh starts counting again. Other endpoints ignore it.
+   */
+  readonly onUploadProgress?: (progress: UploadProgress) => void;
 }
+
+export type { UploadProgress } from './client-upload';
 
 export type CallInput<E extends Endpoint> = EndpointInput<E> & {
   /**
@@ -96,6 +105,8 @@ export interface ApiClientOptions {
    * must never replace the app's cookie.
    */
   readonly refreshCookie?: boolean;
+  /** How an upload that reports its progress is sent (tests give a fake); XMLHttpRequest by default. */
+  readonly progressFetch?: ProgressFetch;
 }
 
 /** What trying to renew the session came to. */
@@ -211,6 +222,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const log = options.log ?? ((message: string) => console.error(message));
   const now = options.now ?? Date.now;
   const refreshCookie = options.refreshCookie ?? true;
+  const progressFetch = options.progressFetch ?? xhrFetch();
   let navigate: NavigationHandler = options.navigate ?? ((to) => window.location.assign(to));
   /** The refresh under way, shared by every call that fails while it runs. */
   let refreshing: Promise<RefreshOutcome> | null = null;
@@ -249,6 +261,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     input: CallInput<E> | undefined,
     signal: AbortSignal | undefined,
     credentials: boolean,
+    onUploadProgress?: (progress: UploadProgress) => void,
   ): Promise<CallData<E>> {
     const params = input?.params as Record<string, string | number> | undefined;
     const url = buildPath(endpoint.path, params) + toQueryString(input?.query as Record<string, unknown> | undefined);
@@ -269,9 +282,10 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       if (current.tenantUuid) headers.set(TENANT_HEADER, current.tenantUuid);
     }
     let body: string | URLSearchParams | FormData | undefined;
+    let form: FormData | undefined;
     if (multipart) {
       // No Content-Type of our own: the browser writes it with the boundary it chose.
-      body = multipartBody(input?.body, input?.files);
+      body = form = multipartBody(input?.body, input?.files);
     } else if (input?.body !== undefined) {
       // The contract says how a body travels (sign-in is form-encoded by spec section 7).
       if (endpoint.bodyEncoding === 'form') {
@@ -285,7 +299,10 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
 
     let response: Response;
     try {
-      response = await doFetch(url, { method: endpoint.method, headers, body, signal });
+      response =
+        form && onUploadProgress
+          ? await progressFetch(url, { method: endpoint.method, headers, body: form, signal }, onUploadProgress)
+          : await doFetch(url, { method: endpoint.method, headers, body, signal });
     } catch (cause) {
       if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
       // Spec section 8: status 0 leaves the request pending, i.e. no redirect and no session
@@ -385,7 +402,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
 
     const sentWith = session.get()?.accessToken;
     try {
-      return await send(endpoint, input, signal, true);
+      return await send(endpoint, input, signal, true, callOptions?.onUploadProgress);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (endpoint.access === 'public' || !needsRefresh(error)) return fail(error);
@@ -407,7 +424,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       }
       // Retried once only: a second refusal goes through the ordinary rules, never another refresh.
       try {
-        return await send(endpoint, input, signal, true);
+        return await send(endpoint, input, signal, true, callOptions?.onUploadProgress);
       } catch (retryError) {
         if (retryError instanceof ApiError) return fail(retryError);
         throw retryError;

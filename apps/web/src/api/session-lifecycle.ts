@@ -1,8 +1,9 @@
 import { logout, stopSessionTimer, TOKEN_REFRESH_CALL_TIME, uisSessionLength, type TokenGrant, usersValid } from '@pakt/domain';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { apiClient, type ApiClient } from './client';
+import { withReturnTo } from './return-to';
 import { PUBLIC_QUERY_SCOPE } from './public-queries';
 import { refreshSessionUser, sessionStore, startSession, useSession, type SessionStore } from './session-store';
 
@@ -78,14 +79,18 @@ export function useStartSession(store: SessionStore = sessionStore) {
 export function useLogout(client: ApiClient = apiClient, store: SessionStore = sessionStore) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const location = useLocation();
   return useCallback(
     async (reason: LogoutReason = 'logout') => {
       await endSession(client, store, reason);
       // The public configuration stays: it is the same for everyone.
       forgetPrivateAnswers(queryClient);
-      await navigate(loginPathAfter(reason), { replace: true });
+      // A session that ran out brings the person back to the page they were on once they sign in
+      // again; logging out on purpose does not.
+      const here = `${location.pathname}${location.search}${location.hash}`;
+      await navigate(reason === 'sessionExpired' ? withReturnTo(loginPathAfter(reason), here) : loginPathAfter(reason), { replace: true });
     },
-    [client, store, queryClient, navigate],
+    [client, store, queryClient, navigate, location],
   );
 }
 

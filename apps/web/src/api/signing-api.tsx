@@ -1,5 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import type { ApiClient } from '../../api/client';
+import type { ApiClient } from './client';
 
 /**
  * The ceremony is the same screen for a signed-in recipient (/sign) and for someone who came

@@ -11,11 +11,11 @@ import {
 } from '@pakt/domain';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ArrowDownIcon, ArrowUpIcon, XIcon } from '../../ui/icons';
-import { SignatureStateNote } from '../../ui/signature-state-note';
+import { XIcon } from '../../ui/icons';
 import { moveStep } from '../workflows';
+import { ChosenDocumentRow } from './chosen-document-row';
 
-/** The chosen documents in the order the ePak will show them. */
+/** The chosen documents in the order the ePak will show them, each to rename, move or take out. */
 export function ChosenDocuments({
   documents,
   template,
@@ -65,50 +65,25 @@ export function ChosenDocuments({
       ) : (
         <Stack component="ol" gap={6} m={0} p={0} style={{ listStyle: 'none' }} aria-labelledby="compose-chosen-heading">
           {documents.map((document, index) => (
-            <Paper component="li" key={document.documentId} withBorder px="sm" py={6} radius="sm" aria-label={document.name}>
-              <Group justify="space-between" gap="xs" wrap="nowrap">
-                <Stack gap={0} miw={0}>
-                  <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                    {index + 1 + offset}. {document.name}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {t('compose.documents.pages', { count: document.pageCount })}
-                  </Text>
-                  <SignatureStateNote state={document.signatureState} compact />
-                </Stack>
-                <Group gap={4} wrap="nowrap">
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    disabled={index === 0}
-                    aria-label={t('compose.documents.moveUp', { name: document.name })}
-                    onClick={() => onChange(moveStep(documents, index, -1))}
-                  >
-                    <ArrowUpIcon size={18} />
-                  </ActionIcon>
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    disabled={index === documents.length - 1}
-                    aria-label={t('compose.documents.moveDown', { name: document.name })}
-                    onClick={() => onChange(moveStep(documents, index, 1))}
-                  >
-                    <ArrowDownIcon size={18} />
-                  </ActionIcon>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={t('compose.documents.remove', { name: document.name })}
-                    onClick={() => onChange(documents.filter((other) => other.documentId !== document.documentId))}
-                  >
-                    <XIcon size={16} />
-                  </ActionIcon>
-                </Group>
-              </Group>
-            </Paper>
+            <ChosenDocumentRow
+              key={document.documentId}
+              document={document}
+              number={index + 1 + offset}
+              first={index === 0}
+              last={index === documents.length - 1}
+              onMove={(by) => onChange(moveStep(documents, index, by))}
+              onRemove={() => onChange(documents.filter((other) => other.documentId !== document.documentId))}
+              onRenamed={(renamed) => onChange(documents.map((other) => (other.documentId === renamed.documentId ? renamed : other)))}
+            />
           ))}
         </Stack>
       )}
+      {/* A refusal of documents that are there (one twice, too many) is said below them. */}
+      {error && (documents.length > 0 || template) ? (
+        <Text size="sm" c="red" role="alert">
+          {error}
+        </Text>
+      ) : null}
     </Stack>
   );
 }

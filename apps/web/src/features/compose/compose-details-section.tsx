@@ -1,7 +1,6 @@
 import {
   Card,
   Checkbox,
-  NativeSelect,
   SimpleGrid,
   Stack,
   Textarea,
@@ -13,14 +12,13 @@ import {
   MESSAGE_MAX,
   SUBJECT_MAX,
 } from './compose-draft';
+import { SigningPolicyPicker } from './signing-policy-picker';
 import type { ComposeFormState } from './use-compose-form';
-import { signingPolicyData } from '../workflows';
 
 /** The details: subject, message, signing policy, dates and view enforcement. */
 export function ComposeDetailsSection({ compose }: { readonly compose: ComposeFormState }) {
   const { t } = useTranslation();
   const { form, viewEnforce } = compose;
-  const policyData = signingPolicyData(t);
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="compose-details-heading">
       <Stack gap="sm">
@@ -41,12 +39,7 @@ export function ComposeDetailsSection({ compose }: { readonly compose: ComposeFo
           maxLength={MESSAGE_MAX}
           {...form.getInputProps('message')}
         />
-        <NativeSelect
-          label={t('workflows.form.signingPolicy')}
-          data={policyData}
-          {...form.getInputProps('signingPolicy')}
-          onChange={(event) => compose.setSigningPolicy(event.currentTarget.value)}
-        />
+        <SigningPolicyPicker value={form.values.signingPolicy} onChange={compose.setSigningPolicy} />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <TextInput
             type="datetime-local"

@@ -1,19 +1,16 @@
-import {
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { RequireRoute } from '../../api/access';
+import { ComposeFlow, type ComposeLocationState } from './compose-flow';
+import { SentEpakView } from './draft-view';
 import { useEpak } from './queries';
-import { ComposeForm } from './compose-form';
-import { DraftView } from './draft-view';
 
 /**
- * /compose (spec sections 2, 5 and 9): documents, a workflow and the details of a new ePak, saved
- * as a draft. /compose?ePakId=… shows a saved draft; placing tags and starting come next.
+ * /compose (spec sections 2, 4, 5 and 9): an ePak composed in one flow of four steps (documents,
+ * recipients and steps, fields, review and send), saved as a draft as it goes.
+ * /compose?ePakId=… resumes a draft, or shows an ePak once sent.
  */
 export function ComposePage() {
   return (
@@ -26,12 +23,16 @@ export function ComposePage() {
 function Compose() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
+  const location = useLocation();
   const ePakId = params.get('ePakId');
   useDocumentTitle(`${t('compose.title')} · Pakt`);
   // Once sent, the page no longer speaks of a draft.
   const shown = useEpak(ePakId).data;
-  const sent = shown !== undefined && shown.status !== 'Draft';
+  const sent = ePakId !== null && shown !== undefined && shown.status !== 'Draft';
   const heading = ePakId ? (sent ? 'compose.sent' : 'compose.draft') : null;
+  // The flow that created the draft goes on when the address is replaced with the draft's;
+  // any other arrival here (the menu, a link, another draft) starts a flow of its own.
+  const flowKey = (location.state as ComposeLocationState | null)?.composeFlow ?? location.key;
   return (
     <Stack gap="lg">
       <Stack gap={4} maw={720}>
@@ -40,7 +41,7 @@ function Compose() {
         </Title>
         <Text c="dimmed">{t(heading ? `${heading}.intro` : 'compose.intro')}</Text>
       </Stack>
-      {ePakId ? <DraftView ePakId={ePakId} /> : <ComposeForm />}
+      {sent ? <SentEpakView epak={shown} /> : <ComposeFlow key={flowKey} flowKey={flowKey} ePakId={ePakId} />}
     </Stack>
   );
 }

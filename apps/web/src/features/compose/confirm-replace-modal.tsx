@@ -1,12 +1,14 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** Asked before a template replaces what the person typed: keep what is there, or replace it. */
+/** Asked before something the person made is replaced or deleted: keep it, or go ahead. */
 export function ConfirmReplaceModal({
   opened,
   title,
   body,
   confirm,
+  keep,
+  busy = false,
   onKeep,
   onConfirm,
 }: {
@@ -14,6 +16,9 @@ export function ConfirmReplaceModal({
   readonly title: string;
   readonly body: string;
   readonly confirm: string;
+  /** The button that changes nothing; "Keep my steps" unless told. */
+  readonly keep?: string;
+  readonly busy?: boolean;
   readonly onKeep: () => void;
   readonly onConfirm: () => void;
 }) {
@@ -21,12 +26,14 @@ export function ConfirmReplaceModal({
   return (
     <Modal opened={opened} onClose={onKeep} title={title} centered>
       <Stack gap="md">
-        <Text size="sm">{body}</Text>
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {body}
+        </Text>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onKeep}>
-            {t('compose.workflow.switchKeep')}
+            {keep ?? t('compose.workflow.switchKeep')}
           </Button>
-          <Button color="red" onClick={onConfirm}>
+          <Button color="red" loading={busy} onClick={onConfirm}>
             {confirm}
           </Button>
         </Group>

@@ -1,42 +1,28 @@
 import {
-  Badge,
   Button,
   FileButton,
   Group,
-  Loader,
-  Paper,
   Stack,
   Text,
 } from '@mantine/core';
-import {
-  ResponseCode,
-  uploadDocument,
-  type DocumentSummary,
-} from '@pakt/domain';
+import { uploadDocument, type DocumentSummary } from '@pakt/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import type { ParseKeys } from 'i18next';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, callApi } from '../../api/client';
+import { callApi } from '../../api/client';
 import { useSession } from '../../api/session-store';
-import { CheckIcon, PlusIcon } from '../../ui/icons';
+import { PlusIcon } from '../../ui/icons';
 import { useFileDrop } from '../../ui/use-file-drop';
+import { ConvertToPdf } from './convert-to-pdf';
 import { composeQueryKeys } from './queries';
+import { uploadRefusal } from './upload-refusal';
+import { UploadRow, type UploadItem } from './upload-row';
 
-/** A refusal's headline; the server's own message says which rule the file broke. */
-export function uploadRefusal(error: unknown): { reason: ParseKeys; detail?: string } {
-  if (!(error instanceof ApiError)) return { reason: 'compose.upload.failed' };
-  if (error.httpStatus === 0) return { reason: 'common.unreachable' };
-  const reasons: Partial<Record<number, ParseKeys>> = {
-    [ResponseCode.INVALID_DOCUMENT.code]: 'compose.upload.invalid',
-    [ResponseCode.INVALID_CHARACTER_IN_FILENAME.code]: 'compose.upload.badName',
-    [ResponseCode.DOCUMENT_EXTENSION_NOT_ENABLED.code]: 'compose.upload.badFormat',
-    [ResponseCode.DOCUMENT_CONVERSION_FAILED.code]: 'compose.upload.conversion',
-  };
-  return { reason: reasons[error.code] ?? 'compose.upload.failed', ...(error.message ? { detail: error.message } : {}) };
-}
-
-/** Several files picked at once go up one after the other, each with its own line of progress. */
+/**
+ * Several files picked at once go up one after the other, each with its own line: its bytes as
+ * they leave, then the server reading it, then its pages or why it was refused (a refusal stays
+ * until dismissed, so it is read).
+ */
 export function Uploader({ onUploaded }: { readonly onUploaded: (document: DocumentSummary) => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -47,6 +33,7 @@ export function Uploader({ onUploaded }: { readonly onUploaded: (document: Docum
   const serial = useRef(0);
 
   const update = (key: number, next: UploadItem) => setItems((current) => current.map((item) => (item.key === key ? next : item)));
+  const dismiss = (key: number) => setItems((current) => current.filter((item) => item.key !== key));
 
   const onPick = async (files: File[]) => {
     resetPicker.current?.();
@@ -55,9 +42,16 @@ export function Uploader({ onUploaded }: { readonly onUploaded: (document: Docum
     setItems((current) => [...current, ...queued.map((entry) => entry.item)]);
     setBusy(true);
     for (const { file, item } of queued) {
-      update(item.key, { ...item, status: 'uploading' });
+      update(item.key, { key: item.key, name: item.name, status: 'uploading', loaded: 0, total: file.size || null });
       try {
-        const document = await callApi(uploadDocument, { files: { file } }, { failures: 'caller' });
+        const document = await callApi(
+          uploadDocument,
+          { files: { file } },
+          {
+            failures: 'caller',
+            onUploadProgress: ({ loaded, total }) => update(item.key, { key: item.key, name: item.name, status: 'uploading', loaded, total: total ?? (file.size || null) }),
+          },
+        );
         update(item.key, { key: item.key, name: document.name, status: 'done', pages: document.pageCount });
         onUploaded(document);
       } catch (error) {
@@ -88,50 +82,11 @@ export function Uploader({ onUploaded }: { readonly onUploaded: (document: Docum
       {items.length > 0 && (
         <Stack component="ul" gap={6} m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('compose.upload.list')}>
           {items.map((item) => (
-            <Paper component="li" key={item.key} withBorder px="sm" py={6} radius="sm">
-              <Group gap="xs" wrap="nowrap" justify="space-between">
-                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                  {item.name}
-                </Text>
-                {item.status === 'waiting' && (
-                  <Badge variant="light" color="gray" tt="none" style={{ flexShrink: 0 }}>
-                    {t('compose.upload.waiting')}
-                  </Badge>
-                )}
-                {item.status === 'uploading' && (
-                  <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
-                    <Loader size="xs" />
-                    <Text size="xs" c="dimmed">
-                      {t('compose.upload.uploading')}
-                    </Text>
-                  </Group>
-                )}
-                {item.status === 'done' && (
-                  <Badge variant="light" color="teal" tt="none" leftSection={<CheckIcon size={12} />} style={{ flexShrink: 0 }}>
-                    {t('compose.upload.done', { count: item.pages })}
-                  </Badge>
-                )}
-                {item.status === 'refused' && (
-                  <Badge variant="light" color="red" tt="none" style={{ flexShrink: 0 }}>
-                    {t('compose.upload.refused')}
-                  </Badge>
-                )}
-              </Group>
-              {item.status === 'refused' && (
-                <Text size="xs" c="red" mt={4} role="alert">
-                  {t(item.reason)}
-                  {item.detail ? ` ${item.detail}` : ''}
-                </Text>
-              )}
-            </Paper>
+            <UploadRow key={item.key} item={item} onDismiss={() => dismiss(item.key)} />
           ))}
         </Stack>
       )}
+      <ConvertToPdf disabled={busy} onAdd={(file) => void onPick([file])} />
     </Stack>
   );
 }
-
-type UploadItem =
-  | { readonly key: number; readonly name: string; readonly status: 'waiting' | 'uploading' }
-  | { readonly key: number; readonly name: string; readonly status: 'done'; readonly pages: number }
-  | { readonly key: number; readonly name: string; readonly status: 'refused'; readonly reason: ParseKeys; readonly detail?: string };

@@ -6,6 +6,7 @@ import {
   viewEnforceChoice,
   type DocumentSummary,
   type DocumentTemplate,
+  type EpakDetail,
 } from '@pakt/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -14,7 +15,7 @@ import { callApi } from '../../api/client';
 import { useTenantConfiguration } from '../../api/tenant-queries';
 import { useSession } from '../../api/session-store';
 import { useRevealRefusal } from '../../ui/use-reveal-refusal';
-import { checkCompose, emptyCompose, type ComposeDraft, type ComposeErrors } from './compose-draft';
+import { checkCompose, emptyCompose, MAX_EPAK_DOCUMENTS, type ComposeDraft, type ComposeErrors } from './compose-draft';
 import { composeErrorsByPath } from './compose-error-paths';
 import { composeStepActions } from './compose-step-actions';
 import { type Message, messageText, workflowQueryKeys } from '../workflows';
@@ -28,8 +29,11 @@ import { useTemplateChoice } from './use-template-choice';
  * but for the refusal of an address being added. @mantine/form holds the draft and the refusals
  * its fields show, by path (`steps.0.recipients.1.email`), so moving or removing a step takes its
  * refusals along; compose-draft.ts keeps the rules, run at save.
+ *
+ * `onRefused` hears every refusal (the flow brings the documents step back for a documents one);
+ * `onSaved` gets the draft once the server has created it.
  */
-export function useComposeForm() {
+export function useComposeForm({ onRefused, onSaved }: { readonly onRefused: (errors: ComposeErrors) => void; readonly onSaved: (saved: EpakDetail) => void }) {
   const { t } = useTranslation();
   const session = useSession();
   const tenantUuid = session?.tenantUuid;
@@ -52,6 +56,7 @@ export function useComposeForm() {
     const byPath = composeErrorsByPath(form.getValues(), errors);
     form.setErrors(Object.fromEntries(Object.entries(byPath).map(([path, message]) => [path, messageText(t, message)])));
     setFormError(errors.form);
+    onRefused(errors);
     reveal();
   };
 
@@ -69,7 +74,7 @@ export function useComposeForm() {
   const configuration = useTenantConfiguration();
   const viewEnforce = configuration.data ? viewEnforceChoice(configuration.data.viewEnforceOption) : configuration.isError ? viewEnforceChoice() : null;
 
-  const save = useSaveDraft(refuse);
+  const save = useSaveDraft(refuse, onSaved);
 
   // No rules are given to useForm: checkCompose is them, and it also adds an address still being typed.
   const onSubmit = form.onSubmit((values) => {
@@ -84,6 +89,18 @@ export function useComposeForm() {
     setFormError(undefined);
     save.mutate({ draft: checked.draft, body: checked.body });
   });
+
+  /** The documents step's own check, before the steps are shown: a document, and not too many. */
+  const checkDocuments = (): boolean => {
+    const count = documents.length + (docTemplate ? 1 : 0);
+    if (count === 0) refuse({ documents: { key: 'compose.errors.documentsRequired' } });
+    else if (count > MAX_EPAK_DOCUMENTS) refuse({ documents: { key: 'compose.errors.documentsInvalid', values: { count: MAX_EPAK_DOCUMENTS } } });
+    else {
+      form.clearFieldError('documentIds');
+      return true;
+    }
+    return false;
+  };
 
   /** Sets a field whose refusal the change answers (the subject, a date), and clears that refusal. */
   const setField = (path: 'subject' | 'expiresOn' | 'notificationStartDate', value: string) => {
@@ -122,6 +139,7 @@ export function useComposeForm() {
     viewEnforce,
     save,
     onSubmit,
+    checkDocuments,
     setField,
     setSigningPolicy,
     toggleDocument,

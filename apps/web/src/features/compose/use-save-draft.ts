@@ -2,11 +2,11 @@ import {
   composeFromDocumentTemplate,
   createEpak,
   ResponseCode,
+  type EpakDetail,
   type EpakInput,
 } from '@pakt/domain';
 import { useMutation } from '@tanstack/react-query';
 import type { ParseKeys } from 'i18next';
-import { useNavigate } from 'react-router';
 import { ApiError, callApi } from '../../api/client';
 import {
   errorAtAddress,
@@ -16,15 +16,17 @@ import {
 } from './compose-draft';
 import { type Message } from '../workflows';
 
-/** Saves the draft (or composes from a document template), and places a refusal where it belongs: at the recipient, the documents, or the form. */
-export function useSaveDraft(refuse: (errors: ComposeErrors) => void) {
-  const navigate = useNavigate();
+/**
+ * Creates the draft (or composes from a document template), and places a refusal where it
+ * belongs: at the recipient, the documents, or the form. `onSaved` takes the draft on from there.
+ */
+export function useSaveDraft(refuse: (errors: ComposeErrors) => void, onSaved: (saved: EpakDetail) => void) {
   return useMutation({
     mutationFn: ({ draft: sent, body }: { draft: ComposeDraft; body: EpakInput }) =>
       sent.docTemplateId
         ? callApi(composeFromDocumentTemplate, { params: { docTemplateId: sent.docTemplateId }, body }, { failures: 'caller' })
         : callApi(createEpak, { body }, { failures: 'caller' }),
-    onSuccess: (saved) => void navigate(`/compose?ePakId=${saved.ePakId}`),
+    onSuccess: (saved) => onSaved(saved),
     onError: (error, { draft: sent }) => {
       if (!(error instanceof ApiError)) return refuse({ form: { key: 'compose.errors.saveFailed' } });
       if (error.httpStatus === 0) return refuse({ form: { key: 'common.unreachable' } });

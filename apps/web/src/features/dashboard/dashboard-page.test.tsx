@@ -100,23 +100,55 @@ describe('/dashboard', { timeout: 20_000 }, () => {
     await waitFor(() => expect(queryOf(requestsTo('GET', LIST).at(-1)!.url).searchKey).toBeUndefined());
   });
 
-  it('points a search that finds nothing in the Inbox at the folders that hold ePaks', async () => {
+  it('opens the folder where the search has hits, and points back at them from a folder without any', async () => {
     sessionStore.set(signedInSession());
     const done = epakSummary({ subject: 'Signed lease', status: 'Completed', folders: ['Completed'] });
+    const counts = folderCounts({ Completed: [1, 0], Pending: [2, 0] });
+    const searchHits = { ...Object.fromEntries(Object.keys(counts).map((folder) => [folder, 0])), Completed: 1 } as Record<keyof typeof counts, number>;
     const { requestsTo } = stubApi(
-      inboxRoutes((query) =>
-        query.get('folder') === 'Completed'
-          ? inboxPage([done], { folder: 'Completed', counts: folderCounts({ Completed: [1, 0], Pending: [2, 0] }) })
-          : inboxPage([], { counts: folderCounts({ Completed: [1, 0], Pending: [2, 0] }) }),
-      ),
+      inboxRoutes((query) => {
+        const folder = query.get('folder') as keyof typeof counts;
+        return inboxPage(folder === 'Completed' ? [done] : [], { folder, counts, searchHits });
+      }),
     );
     await openDashboard('/dashboard?searchKey=subject&searchVal=signed&ts=1');
-    expect(await screen.findByText(en.inbox.empty.searchTitle.replace('{{folder}}', en.inbox.folders.Inbox))).toBeTruthy();
-    const lookIn = screen.getByRole('group', { name: en.inbox.empty.lookIn });
-    expect(within(lookIn).getAllByRole('button').map((button) => button.textContent)).toEqual([en.inbox.folders.Pending, en.inbox.folders.Completed]);
-    fireEvent.click(within(lookIn).getByRole('button', { name: en.inbox.folders.Completed }));
+    // Issue 21: nothing matches in the Inbox, so the folder with the hits opens by itself.
     expect(await screen.findByRole('link', { name: 'Signed lease' })).toBeTruthy();
+    expect(queryOf(requestsTo('GET', LIST)[0]!.url)).toMatchObject({ folder: 'Inbox', searchKey: 'subject', searchVal: 'signed' });
     expect(queryOf(requestsTo('GET', LIST).at(-1)!.url)).toMatchObject({ folder: 'Completed', searchKey: 'subject', searchVal: 'signed' });
+    // Choosing a folder without hits stays there (Pending holds ePaks, none matching), and points at the folder with them.
+    fireEvent.change(screen.getByRole('combobox', { name: en.inbox.folders.label }), { target: { value: 'Pending' } });
+    expect(await screen.findByText(en.inbox.empty.searchTitle.replace('{{folder}}', en.inbox.folders.Pending))).toBeTruthy();
+    const lookIn = screen.getByRole('group', { name: en.inbox.empty.lookIn });
+    expect(within(lookIn).getAllByRole('button').map((button) => button.textContent)).toEqual([`${en.inbox.folders.Completed} (1)`]);
+    fireEvent.click(within(lookIn).getByRole('button', { name: `${en.inbox.folders.Completed} (1)` }));
+    expect(await screen.findByRole('link', { name: 'Signed lease' })).toBeTruthy();
+  });
+
+  it('offers "Compose your first ePak" to someone who may compose and has no ePak anywhere; not to a signer', async () => {
+    sessionStore.set(signedInSession());
+    stubApi(inboxRoutes(() => inboxPage([])));
+    const { unmount } = await openDashboard('/dashboard');
+    const start = await screen.findByTestId('compose-first');
+    expect(start.textContent).toBe(en.inbox.empty.composeFirst);
+    expect(start.getAttribute('href')).toBe('/compose');
+    expect(screen.getByText(en.inbox.empty.firstTimeText)).toBeTruthy();
+    unmount();
+
+    const signer = { ...adminUser, tenants: adminUser.tenants.map((tenant) => ({ ...tenant, userRole: 'signer' as const })) };
+    sessionStore.set(signedInSession(signer));
+    stubApi(inboxRoutes(() => inboxPage([])));
+    await openDashboard('/dashboard');
+    expect(await screen.findByText(en.inbox.empty.text.Inbox)).toBeTruthy();
+    expect(screen.queryByTestId('compose-first')).toBeNull();
+  });
+
+  it('does not offer it once there are ePaks elsewhere', async () => {
+    sessionStore.set(signedInSession());
+    stubApi(inboxRoutes(() => inboxPage([], { counts: folderCounts({ Draft: [1, 0] }) })));
+    await openDashboard('/dashboard');
+    expect(await screen.findByText(en.inbox.empty.text.Inbox)).toBeTruthy();
+    expect(screen.queryByTestId('compose-first')).toBeNull();
   });
 
   it('runs the same search again when a new timestamp arrives', async () => {

@@ -15,7 +15,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, callApi } from '../../api/client';
 import { endSession, useStartSession } from '../../api/session-lifecycle';
 import { refreshSessionUser, selectTenant, sessionStore, useSession } from '../../api/session-store';
-import { loginReturningTo } from '../signing';
+import { loginReturningTo } from '../../api/return-to';
 import { landingPathFor } from '../../api/access';
 import { AuthCard } from '../../ui/auth-card';
 import { NewPasswordFields, newPasswordProblems, type NewPassword } from '../../ui/password-fields';

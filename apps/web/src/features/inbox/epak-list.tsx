@@ -4,6 +4,7 @@ import type { MouseEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDate } from '../../ui/dates';
+import { EpakManageLink } from '../epak-manage';
 import { expiryState, namesWithMore, STATUS_COLORS } from './epak-format';
 import { SortIcon, StarIcon } from './inbox-icons';
 import { epakPath, ownerName, type InboxState } from './inbox-state';
@@ -247,7 +248,11 @@ export function EpakTable(props: EpakListProps) {
                 <Expiry epak={epak} />
               </Table.Td>
               <Table.Td>
-                <StatusBadge epak={epak} />
+                <Group gap={4} wrap="nowrap">
+                  <StatusBadge epak={epak} />
+                  {/* The owner's shortcut to the ePak's management tab (issue 21). */}
+                  <EpakManageLink epak={epak} />
+                </Group>
               </Table.Td>
             </Table.Tr>
           ))}
@@ -299,7 +304,10 @@ export function EpakCards(props: EpakListProps) {
                   <div style={{ minWidth: 0, paddingTop: 4 }}>
                     <SubjectLink epak={epak} onOpen={onOpen} />
                   </div>
-                  <StarButton epak={epak} busy={starring === epak.id} onToggle={() => onToggleStar(epak)} />
+                  <Group gap={0} wrap="nowrap">
+                    <EpakManageLink epak={epak} />
+                    <StarButton epak={epak} busy={starring === epak.id} onToggle={() => onToggleStar(epak)} />
+                  </Group>
                 </Group>
                 <Group justify="space-between" wrap="nowrap" gap="xs">
                   <Text size="sm" c="dimmed" truncate>

@@ -17,9 +17,10 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { INBOX_PAGE_SIZES, INBOX_SORTS, type EpakSummary, type Folder, type InboxSort } from '@pakt/domain';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { useCan } from '../../api/access';
 import { ArrowDownIcon, ArrowUpIcon } from '../../ui/icons';
 import { BulkActions } from './bulk-actions';
 import { EpakCards, EpakTable, type EpakListProps } from './epak-list';
@@ -56,12 +57,26 @@ export function InboxView({ state, onStateChange, search = null, ts = null, abov
   const star = useToggleStar();
   const markRead = useMarkRead();
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
+  const mayCompose = useCan('epak.compose');
 
   // A selection belongs to the rows it was made on: another folder, page or search starts afresh.
   const listKey = JSON.stringify([state, search, ts]);
   useEffect(() => setSelected(new Set()), [listKey]);
 
   const items = useMemo(() => page.data?.items ?? [], [page.data]);
+
+  // A search opens the folder where its hits are (issue 21): when the folder it starts in has none,
+  // the first folder that has some is opened, once per search; choosing a folder afterwards is the person's.
+  const searchKey = search ? JSON.stringify([search, ts]) : null;
+  const placed = useRef<string | null>(null);
+  const hits = page.data?.searchHits;
+  useEffect(() => {
+    if (!searchKey || !hits || placed.current === searchKey) return;
+    placed.current = searchKey;
+    if ((hits[state.folder] ?? 0) > 0) return;
+    const where = FOLDER_DISPLAY_ORDER.find((folder) => (hits[folder] ?? 0) > 0);
+    if (where) onStateChange(changeInboxState(state, { folder: where }));
+  }, [searchKey, hits, state, onStateChange]);
   const selectedItems = items.filter((item) => selected.has(item.id));
   const change = (partial: Partial<InboxState>) => onStateChange(changeInboxState(state, partial));
 
@@ -106,9 +121,9 @@ export function InboxView({ state, onStateChange, search = null, ts = null, abov
       </Alert>
     );
   } else if (items.length === 0 && search) {
-    // The API searches one folder at a time: a search that finds nothing here points at the folders
-    // that hold anything at all, so a completed ePak searched from a notification is one click away.
-    const others = FOLDER_DISPLAY_ORDER.filter((folder) => folder !== state.folder && (page.data?.counts[folder]?.total ?? 0) > 0);
+    // The API pages one folder at a time: a search that finds nothing here points at the folders
+    // where it has hits, so a completed ePak searched from a notification is one click away.
+    const others = FOLDER_DISPLAY_ORDER.filter((folder) => folder !== state.folder && (page.data?.searchHits?.[folder] ?? 0) > 0);
     body = (
       <Card withBorder padding="xl">
         <EmptyState
@@ -122,7 +137,7 @@ export function InboxView({ state, onStateChange, search = null, ts = null, abov
               <Group gap="xs" justify="center" wrap="wrap" role="group" aria-label={t('inbox.empty.lookIn')}>
                 {others.map((folder) => (
                   <Button key={folder} size="xs" variant="light" onClick={() => change({ folder })}>
-                    {t(`inbox.folders.${folder}`)}
+                    {t('inbox.empty.folderHits', { folder: t(`inbox.folders.${folder}`), count: page.data?.searchHits?.[folder] ?? 0 })}
                   </Button>
                 ))}
               </Group>
@@ -132,14 +147,24 @@ export function InboxView({ state, onStateChange, search = null, ts = null, abov
       </Card>
     );
   } else if (items.length === 0) {
+    // Someone with nothing anywhere yet, who may compose, is shown where to start (issue 21).
+    const firstTime = !filtered && mayCompose && FOLDER_DISPLAY_ORDER.every((folder) => (page.data?.counts[folder]?.total ?? 0) === 0);
     body = (
       <Card withBorder padding="xl">
         <EmptyState
           icon={<InboxIcon size={28} />}
           variant="light"
           title={filtered ? t('inbox.empty.filteredTitle') : t('inbox.empty.title', { folder: folderName })}
-          description={filtered ? t('inbox.empty.filteredText') : t(`inbox.empty.text.${state.folder}`)}
-        />
+          description={filtered ? t('inbox.empty.filteredText') : firstTime ? t('inbox.empty.firstTimeText') : t(`inbox.empty.text.${state.folder}`)}
+        >
+          {firstTime && (
+            <EmptyState.Actions>
+              <Button component={Link} to="/compose" data-testid="compose-first">
+                {t('inbox.empty.composeFirst')}
+              </Button>
+            </EmptyState.Actions>
+          )}
+        </EmptyState>
       </Card>
     );
   } else {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { CheckIcon } from '../../ui/icons';
 import { LocationField, type LocationFieldProps } from './location-field';
 import { ReasonPicker, type ReasonState } from './reason-picker';
-import { SidePanel } from './side-panel';
+import { SidePanel } from '../../ui/side-panel';
 
 /** What the person did, and whether where everyone stands has been fetched again since. */
 export interface Outcome {
@@ -132,17 +132,19 @@ export function ActionPanel(props: ActionPanelProps) {
             {t('signing.viewEnforced', { opened: props.openedCount, count: props.documentCount })}
           </Text>
         )}
-        <Group gap="sm" grow>
+        {/* Not two equal halves: "Mark as reviewed" was clipped to "Mark as revie" at 1280 px. The
+            main action takes the room its label needs, rejecting what is left, on two rows if need be. */}
+        <Group gap="sm" data-testid="ceremony-actions">
           {reviewing ? (
-            <Button onClick={props.onReview} disabled={disabled} loading={props.reviewPending}>
+            <Button onClick={props.onReview} disabled={disabled} loading={props.reviewPending} style={{ flex: '1 0 auto' }}>
               {t('signing.actions.review')}
             </Button>
           ) : (
-            <Button onClick={props.onSign} disabled={disabled} loading={props.signPending}>
+            <Button onClick={props.onSign} disabled={disabled} loading={props.signPending} style={{ flex: '1 0 auto' }}>
               {t('signing.actions.sign')}
             </Button>
           )}
-          <Button variant="outline" color="red" onClick={props.onReject} disabled={disabled}>
+          <Button variant="outline" color="red" onClick={props.onReject} disabled={disabled} style={{ flex: '1 0 auto' }}>
             {t('signing.actions.reject')}
           </Button>
         </Group>

@@ -1,7 +1,7 @@
 import { attachToTag, isFilledValue, isGroupTag, isRequiredTag, isTagFor, pageToDisplay, tagRect, type PageGeometry, type Tag } from '@pakt/domain';
 import { useTranslation } from 'react-i18next';
 import type { EpakDocument } from '../tag-editor';
-import { useSigningApi } from './signing-api';
+import { useSigningApi } from '../../api/signing-api';
 import { SigningTag } from './signing-tag';
 import { CLICK_FILLED_KINDS, fillableTags, isEditable, valueKindOf, valueOf } from './signing-tags';
 import { AppliedStamp } from './stamp-chooser';

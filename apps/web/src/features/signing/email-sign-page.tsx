@@ -9,10 +9,10 @@ import { ApiError } from '../../api/client';
 import { useLanguageSync } from '../../i18n/use-languages';
 import { LanguageSelector } from '../../ui/language-selector';
 import { createLinkClient, isEasyToken } from './link-session';
-import { SigningApiProvider, type SigningApi } from './signing-api';
+import { SigningApiProvider, type SigningApi } from '../../api/signing-api';
 import { SigningCeremony } from './signing-ceremony';
 import { LockIcon, PaktMark } from '../../ui/icons';
-import { signingQueryKeys } from './queries';
+import { signingQueryKeys } from '../../api/signing-query-keys';
 
 /**
  * /emailsign?token=…: the signing ceremony for someone who came through a signing link, with no

@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { actionErrorMessage } from './sign-errors';
-import { useSigningApi } from './signing-api';
+import { useSigningApi } from '../../api/signing-api';
 import { saveBlob } from '../../ui/save-blob';
 
 const DownloadIcon = ({ size = 16 }: { readonly size?: number }) => (

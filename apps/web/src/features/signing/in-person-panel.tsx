@@ -2,7 +2,7 @@ import { displayName } from '@pakt/domain';
 import { Button } from '@mantine/core';
 import type { EpakDetail, EpakRecipient } from '@pakt/domain';
 import { useTranslation } from 'react-i18next';
-import { SidePanel } from './side-panel';
+import { SidePanel } from '../../ui/side-panel';
 
 
 /**

@@ -9,8 +9,8 @@ import { ApiError } from '../../api/client';
 import type { Outcome } from './action-panel';
 import { createInPersonClient, type InPersonClient } from './in-person-session';
 import { actionErrorMessage } from './sign-errors';
-import { SigningApiProvider, useSigningApi } from './signing-api';
-import { signingQueryKeys } from './queries';
+import { SigningApiProvider, useSigningApi } from '../../api/signing-api';
+import { signingQueryKeys } from '../../api/signing-query-keys';
 import { SigningCeremony } from './signing-ceremony';
 import type { CeremonyPerson } from './use-ceremony';
 
@@ -208,7 +208,7 @@ export function HostedSigningCeremony({ ePakId, person, tenantId }: { readonly e
           {t(`signing.inPerson.ended.${ended.kind}`, { name: ended.name })}
         </Alert>
       )}
-      <SigningCeremony ePakId={ePakId} person={person} onSignInPerson={setAsking} />
+      <SigningCeremony ePakId={ePakId} person={person} onSignInPerson={setAsking} withManage />
       <InPersonDialog
         ePakId={ePakId}
         recipient={asking}

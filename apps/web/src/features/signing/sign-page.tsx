@@ -9,8 +9,8 @@ import { callApi } from '../../api/client';
 import { PUBLIC_QUERY_SCOPE } from '../../api/public-queries';
 import { selectTenant, useSession, type Session } from '../../api/session-store';
 import { HostedSigningCeremony } from './in-person';
-import { loginReturningTo } from './return-to';
-import { SigningApiProvider, type SigningApi } from './signing-api';
+import { loginReturningTo } from '../../api/return-to';
+import { SigningApiProvider, type SigningApi } from '../../api/signing-api';
 
 const EpakId = z.uuid();
 

@@ -3,6 +3,7 @@ import { getEpak, type EpakDetail, type EpakRecipient } from '@pakt/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
+import { EpakManageTabs } from '../epak-manage';
 import type { Outcome } from './action-panel';
 import { CeremonyDialogs } from './ceremony-dialogs';
 import { CeremonyDocument } from './ceremony-document';
@@ -11,9 +12,9 @@ import { EpakDownloadButton } from './epak-download';
 import { EpakHeading } from './epak-summary';
 import { pendingInPersonSigners } from './in-person-panel';
 import { OutcomeAlert, WhyNotAlert } from './outcome-alert';
-import { signingQueryKeys } from './queries';
+import { signingQueryKeys } from '../../api/signing-query-keys';
 import { actionErrorMessage, whyCannotAct } from './sign-errors';
-import { useSigningApi } from './signing-api';
+import { useSigningApi } from '../../api/signing-api';
 import { useCeremony, type CeremonyPerson } from './use-ceremony';
 
 /**
@@ -30,9 +31,14 @@ export interface SigningCeremonyProps {
   readonly onSettled?: (outcome: Outcome) => void;
   /** The Download button (GET …/download); off for a signer's turn on someone else's device. */
   readonly withDownload?: boolean;
+  /**
+   * The management tab for whoever the policies let manage the ePak (issue 21): only where the
+   * app's own session is the one acting (/sign), never on a signer's in-person turn.
+   */
+  readonly withManage?: boolean;
 }
 
-export function SigningCeremony({ ePakId, person, onSignInPerson, onSettled, withDownload = true }: SigningCeremonyProps) {
+export function SigningCeremony({ ePakId, person, onSignInPerson, onSettled, withDownload = true, withManage = false }: SigningCeremonyProps) {
   const { t } = useTranslation();
   const { callApi, scope } = useSigningApi();
   const epak = useQuery({
@@ -61,7 +67,7 @@ export function SigningCeremony({ ePakId, person, onSignInPerson, onSettled, wit
       </Alert>
     );
   }
-  return <Ceremony epak={epak.data} person={person} onSignInPerson={onSignInPerson} onSettled={onSettled} withDownload={withDownload} />;
+  return <Ceremony epak={epak.data} person={person} onSignInPerson={onSignInPerson} onSettled={onSettled} withDownload={withDownload} withManage={withManage} />;
 }
 
 interface CeremonyProps {
@@ -70,10 +76,11 @@ interface CeremonyProps {
   readonly onSignInPerson: ((recipient: EpakRecipient) => void) | undefined;
   readonly onSettled: ((outcome: Outcome) => void) | undefined;
   readonly withDownload: boolean;
+  readonly withManage: boolean;
 }
 
 /** The ceremony laid out: its state lives in useCeremony, each section renders a part of it. */
-function Ceremony({ epak, person, onSignInPerson, onSettled, withDownload }: CeremonyProps) {
+function Ceremony({ epak, person, onSignInPerson, onSettled, withDownload, withManage }: CeremonyProps) {
   const { t } = useTranslation();
   const ceremony = useCeremony({ epak, person, onSettled });
   const { viewer, outcome, canAct, view } = ceremony;
@@ -82,9 +89,8 @@ function Ceremony({ epak, person, onSignInPerson, onSettled, withDownload }: Cer
   const inPersonWaiting = onSignInPerson ? pendingInPersonSigners(epak) : [];
   const why = canAct ? null : inPersonWaiting.length > 0 ? 'hostInPerson' : whyCannotAct(epak, viewer);
 
-  return (
+  const documents = (
     <Stack gap="lg">
-      <EpakHeading epak={epak} actions={withDownload ? <EpakDownloadButton epak={epak} /> : null} />
       {outcome && <OutcomeAlert outcome={outcome} epak={epak} />}
       {!outcome && why && <WhyNotAlert why={why} />}
       <Grid gap="lg">
@@ -96,6 +102,13 @@ function Ceremony({ epak, person, onSignInPerson, onSettled, withDownload }: Cer
         </Grid.Col>
       </Grid>
       <CeremonyDialogs ceremony={ceremony} />
+    </Stack>
+  );
+  return (
+    <Stack gap="lg">
+      <EpakHeading epak={epak} actions={withDownload ? <EpakDownloadButton epak={epak} /> : null} />
+      {/* The owner's management tab beside the documents (epak-manage; shown only to whom the policies allow). */}
+      {withManage ? <EpakManageTabs epak={epak}>{documents}</EpakManageTabs> : documents}
     </Stack>
   );
 }

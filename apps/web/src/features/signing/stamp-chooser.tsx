@@ -4,9 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useObjectUrl } from '../../api/profile';
-import { signingQueryKeys } from './queries';
-import { SidePanel } from './side-panel';
-import { useSigningApi } from './signing-api';
+import { signingQueryKeys } from '../../api/signing-query-keys';
+import { SidePanel } from '../../ui/side-panel';
+import { useSigningApi } from '../../api/signing-api';
 
 /**
  * The rubber-stamp chooser of the signing ceremony (issue 8, spec §2 and §6): offered only when

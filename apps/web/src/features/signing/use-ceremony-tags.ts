@@ -2,8 +2,8 @@ import { getSignatureBlocks, type EpakDetail, type Tag } from '@pakt/domain';
 import { keepPreviousData, useQueries } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { EpakDocument } from '../tag-editor';
-import { signingQueryKeys } from './queries';
-import { useSigningApi } from './signing-api';
+import { signingQueryKeys } from '../../api/signing-query-keys';
+import { useSigningApi } from '../../api/signing-api';
 import { NO_VIEWER, type EditContext, type Signer } from './signing-tags';
 
 /**

@@ -3,8 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { usePublicConfiguration } from '../../api/public-queries';
 import { clampZoom, fitToWidthZoom, stepZoom, type EpakDocument, type ZoomLimits } from '../tag-editor';
-import { signingQueryKeys } from './queries';
-import { useSigningApi } from './signing-api';
+import { signingQueryKeys } from '../../api/signing-query-keys';
+import { useSigningApi } from '../../api/signing-api';
 import { NO_VIEWER } from './signing-tags';
 import { useSigningPdf } from './use-signing-pdf';
 

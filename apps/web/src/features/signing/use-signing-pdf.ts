@@ -1,8 +1,8 @@
 import { downloadEpakDocument } from '@pakt/domain';
 import { useQuery } from '@tanstack/react-query';
 import { type PdfState, useOpenedPdf } from '../tag-editor';
-import { useSigningApi } from './signing-api';
-import { signingQueryKeys } from './queries';
+import { useSigningApi } from '../../api/signing-api';
+import { signingQueryKeys } from '../../api/signing-query-keys';
 
 /**
  * The tag editor's usePdfDocument for the ceremony: the same pdf.js wrapper, but the bytes come

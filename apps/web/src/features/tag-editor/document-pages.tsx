@@ -90,9 +90,10 @@ export function DocumentPages(props: DocumentPagesProps) {
   return (
     <Box pos="relative">
       {pdf.status !== 'ready' && (
-        <Box pos="absolute" top={8} left={8} right={8} style={{ zIndex: 5 }}>
+        // Below the first page's "Page 1 of N" label (padding, then a line of text), not over it.
+        <Box pos="absolute" top={PAGES_PADDING + 32} left={8} right={8} style={{ zIndex: 5 }}>
           {pdf.status === 'loading' ? (
-            <Group gap="xs" justify="center">
+            <Group gap="xs" justify="center" data-testid="pdf-loading">
               <Loader size="xs" />
               <Text size="sm" c="dimmed">
                 {t('tagEditor.pdfLoading')}

@@ -7,6 +7,7 @@ export type { EpakDocument } from './document-pages';
 export { problemMessage } from './problem-message';
 export { selectOptionsOf } from './select-options';
 export { TagEditor } from './tag-editor';
+export type { FieldsSaveState, TagEditorAutoSave } from './use-tag-autosave';
 export { useOpenedPdf } from './use-pdf-document';
 export type { PdfState } from './use-pdf-document';
 export { clampZoom, fitToWidthZoom, stepZoom, zoomPercent } from './zoom';

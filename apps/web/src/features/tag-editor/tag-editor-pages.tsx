@@ -2,6 +2,7 @@ import { Alert, Button, Group, Loader, Text } from '@mantine/core';
 import { pageToDisplay, tagRect, type PageGeometry } from '@pakt/domain';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SuggestedBox } from './anchor-suggestions';
 import { DocumentPages, type EpakDocument } from './document-pages';
 import { initialsOf, signerColour, tagColourRole } from './signer-colours';
 import { signerOfTag } from './signers';
@@ -17,8 +18,18 @@ export function TagEditorPages({ editor, document }: { readonly editor: TagEdito
   const { t } = useTranslation();
   const { state, zoom, signers, selected, currentQuery } = editor;
 
-  const renderTags = (pageNumber: number, page: PageGeometry): ReactNode =>
-    (editor.tagsByPage.get(pageNumber) ?? []).map((tag) => {
+  const renderTags = (pageNumber: number, page: PageGeometry): ReactNode => [
+    // Suggestions first: placed fields draw over them.
+    ...editor.suggestions
+      .filter((suggestion) => suggestion.tag.pageNumber === pageNumber)
+      .map((suggestion) => (
+        <SuggestedBox
+          key={`suggested-${suggestion.tag.uuid}`}
+          shown={pageToDisplay(tagRect(suggestion.tag), page, zoom.zoom)}
+          label={t('tagEditor.anchors.box', { type: tagName(t, suggestion.tag), page: pageNumber })}
+        />
+      )),
+    ...(editor.tagsByPage.get(pageNumber) ?? []).map((tag) => {
       const signer = signerOfTag(signers, tag);
       const isSelected = selected?.uuid === tag.uuid;
       return (
@@ -40,7 +51,8 @@ export function TagEditorPages({ editor, document }: { readonly editor: TagEdito
           onKeyDown={(event) => editor.onTagKeyDown(tag, event)}
         />
       );
-    });
+    }),
+  ];
 
   if (!editor.loaded) {
     return currentQuery?.isError ? (

@@ -3,6 +3,7 @@ import { RUBBER_STAMP_SUB_TYPE, type Tag } from '@pakt/domain';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCan } from '../../api/access';
+import { AnchorFinder } from './anchor-suggestions';
 import { signerColour, UNASSIGNED_COLOUR } from './signer-colours';
 import type { SignerOption } from './signers';
 import { TagPalette } from './tag-palette';
@@ -45,6 +46,7 @@ export function TagEditorSidePanel({ editor }: { readonly editor: TagEditorModel
           <Button variant="default" size="xs" onClick={() => editor.setPickerOpened(true)}>
             {t('tagEditor.actions.smartTags')}
           </Button>
+          <AnchorFinder editor={editor} />
         </Stack>
       </Tabs.Panel>
       <Tabs.Panel value="properties">

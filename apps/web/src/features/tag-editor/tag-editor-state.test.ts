@@ -1,4 +1,4 @@
-import { newTag, pageToDisplay, tagRect, type PageGeometry, type Tag } from '@pakt/domain';
+import { newTag, pageToDisplay, tagRect, type AnchorSuggestion, type PageGeometry, type Tag } from '@pakt/domain';
 import { describe, expect, it } from 'vitest';
 import {
   documentTags,
@@ -7,6 +7,7 @@ import {
   nudgedPosition,
   rectAtDisplayPoint,
   selectedTag,
+  suggestedTags,
   tagEditorReducer,
   type TagEditorAction,
   type TagEditorState,
@@ -183,5 +184,64 @@ describe('screen to page frame', () => {
     expect(nudgedPosition(tag, LANDSCAPE_90, 1, 0)).toEqual({ x: 50, y: 59 });
     expect(nudgedPosition(tag, LANDSCAPE_90, 0, 10)).toEqual({ x: 60, y: 60 });
     expect(nudgedPosition(tag, A4, 1, 0)).toEqual({ x: 51, y: 60 });
+  });
+});
+
+describe('suggested tags (anchor placement)', () => {
+  const suggestion = (n: number, over: Partial<Tag> = {}): AnchorSuggestion => ({
+    tag: { ...newTag({ uuid: uuid(n), type: 'signature', pageNumber: 1, positionX: 100, positionY: 100 * n }), ...over },
+    source: 'signatureLine',
+    kind: 'signature',
+    confidence: 0.9,
+    text: 'Signature',
+    signerSlot: null,
+    anchorBox: { x: 100, y: 100 * n + 50, width: 150, height: 0 },
+  });
+  const pending = (state: TagEditorState) => suggestedTags(state, DOC).map((item) => item.tag.uuid);
+  const suggest = (...suggestions: AnchorSuggestion[]): TagEditorAction => ({ type: 'suggest', documentId: DOC, suggestions });
+
+  it('keeps suggestions apart from the tags, and does not suggest a place that has a field', () => {
+    const state = run(loaded([signature(1, { positionX: 90, positionY: 190 })]), suggest(suggestion(2), suggestion(3)));
+    expect(pending(state)).toEqual([uuid(3)]);
+    expect(tagsOf(state)).toHaveLength(1);
+    expect(hasUnsavedChanges(documentTags(state, DOC))).toBe(false);
+  });
+
+  it('places an accepted one as a placed tag is placed (bounds, selection), and the rest stay', () => {
+    const state = run(loaded([]), suggest(suggestion(2), suggestion(3)), { type: 'acceptSuggestions', documentId: DOC, uuids: [uuid(3)], pages });
+    expect(tagsOf(state)).toHaveLength(1);
+    expect(tagsOf(state)[0]).toMatchObject({ uuid: uuid(3), positionX: 100, positionY: 300, createType: 'new', blockBounds: { left: 100 / 595, top: 300 / 842 } });
+    expect(selectedTag(state)?.uuid).toBe(uuid(3));
+    expect(pending(state)).toEqual([uuid(2)]);
+    expect(hasUnsavedChanges(documentTags(state, DOC))).toBe(true);
+  });
+
+  it('accepts several as one edit, which one undo takes back', () => {
+    const state = run(loaded([signature(1, { positionY: 700 })]), suggest(suggestion(2), suggestion(3), suggestion(4)), { type: 'acceptSuggestions', documentId: DOC, uuids: [uuid(2), uuid(3), uuid(4)], pages });
+    expect(tagsOf(state).map((tag) => tag.uuid)).toEqual([uuid(1), uuid(2), uuid(3), uuid(4)]);
+    expect(pending(state)).toEqual([]);
+    expect(documentTags(state, DOC).history).toHaveLength(1);
+    expect(tagsOf(run(state, { type: 'undo', documentId: DOC })).map((tag) => tag.uuid)).toEqual([uuid(1)]);
+  });
+
+  it('keeps a suggestion that cannot be placed pending, and says why', () => {
+    const tooBig = suggestion(2, { pageNumber: 3, positionY: 0 });
+    const state = run(loaded([]), suggest(tooBig, suggestion(3)), { type: 'acceptSuggestions', documentId: DOC, uuids: [uuid(2), uuid(3)], pages });
+    expect(tagsOf(state).map((tag) => tag.uuid)).toEqual([uuid(3)]);
+    expect(pending(state)).toEqual([uuid(2)]);
+    expect(state.refusal).toEqual([{ tagUuid: uuid(2), messageKey: 'tagOutsidePage', params: { pageNumber: 3 } }]);
+  });
+
+  it('gives a suggestion to another signer or to nobody, and dismisses', () => {
+    const to = { userEmail: 'b@x.test', userUuid: 'u-b', wfsOrderId: 2 };
+    let state = run(loaded([]), suggest(suggestion(2, { userEmail: 'a@x.test', userUuid: 'u-a', wfsOrderId: 1 }), suggestion(3)));
+    state = run(state, { type: 'assignSuggestion', documentId: DOC, uuid: uuid(2), to });
+    expect(suggestedTags(state, DOC)[0]!.tag).toMatchObject(to);
+    state = run(state, { type: 'assignSuggestion', documentId: DOC, uuid: uuid(2), to: null });
+    expect(suggestedTags(state, DOC)[0]!.tag).not.toHaveProperty('userEmail');
+    expect(suggestedTags(state, DOC)[0]!.tag).not.toHaveProperty('wfsOrderId');
+    state = run(state, { type: 'dismissSuggestions', documentId: DOC, uuids: [uuid(3)] });
+    expect(pending(state)).toEqual([uuid(2)]);
+    expect(tagsOf(state)).toEqual([]);
   });
 });

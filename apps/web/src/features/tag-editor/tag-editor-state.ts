@@ -1,4 +1,5 @@
 import {
+  type AnchorSuggestion,
   clampToPage,
   displayToPage,
   GEOMETRY_EPSILON,
@@ -6,6 +7,7 @@ import {
   newTag,
   pageToDisplay,
   pasteTag,
+  rectsOverlap,
   resizeTag,
   tagDimensions,
   tagRect,
@@ -59,9 +61,17 @@ export interface TagEditorState {
   readonly armed: ArmedTag | null;
   /** Why the last edit was refused, until the next edit succeeds or it is dismissed. */
   readonly refusal: readonly TagProblem[] | null;
+  /**
+   * Tags the server suggested per document (anchor placement, issue 21), waiting for the custodian
+   * to accept or dismiss each. They are not tags of the document until accepted.
+   */
+  readonly suggested: Readonly<Record<string, readonly AnchorSuggestion[]>>;
 }
 
-export const initialTagEditorState: TagEditorState = { documents: {}, selected: null, clipboard: null, armed: null, refusal: null };
+export const initialTagEditorState: TagEditorState = { documents: {}, selected: null, clipboard: null, armed: null, refusal: null, suggested: {} };
+
+/** Who a suggested tag is for: a signer's fields, or nobody. */
+export type SuggestionAssignee = { readonly userEmail: string; readonly userUuid: string; readonly wfsOrderId: number } | null;
 
 type Pages = readonly PageGeometry[];
 
@@ -80,13 +90,25 @@ export type TagEditorAction =
   | { readonly type: 'saved'; readonly documentId: string; readonly sent: readonly Tag[]; readonly tags: readonly Tag[] }
   | { readonly type: 'serverRefused'; readonly documentId: string; readonly problems: readonly TagProblem[] }
   | { readonly type: 'undo'; readonly documentId: string }
-  | { readonly type: 'dismissRefusal' };
+  | { readonly type: 'dismissRefusal' }
+  /** New suggestions for a document, in place of any still pending there. */
+  | { readonly type: 'suggest'; readonly documentId: string; readonly suggestions: readonly AnchorSuggestion[] }
+  | { readonly type: 'assignSuggestion'; readonly documentId: string; readonly uuid: string; readonly to: SuggestionAssignee }
+  /** Placed like any new tag (placeTag), all in one edit: one undo takes them back. */
+  | { readonly type: 'acceptSuggestions'; readonly documentId: string; readonly uuids: readonly string[]; readonly pages: Pages }
+  | { readonly type: 'dismissSuggestions'; readonly documentId: string; readonly uuids: readonly string[] };
 
 const EMPTY: DocumentTags = { tags: [], saved: [], serverProblems: [], history: [] };
 
 export function documentTags(state: TagEditorState, documentId: string): DocumentTags {
   return state.documents[documentId] ?? EMPTY;
 }
+
+export function suggestedTags(state: TagEditorState, documentId: string): readonly AnchorSuggestion[] {
+  return state.suggested[documentId] ?? NO_SUGGESTIONS;
+}
+
+const NO_SUGGESTIONS: readonly AnchorSuggestion[] = [];
 
 export function hasUnsavedChanges(doc: DocumentTags): boolean {
   return doc.tags !== doc.saved;
@@ -232,7 +254,66 @@ export function tagEditorReducer(state: TagEditorState, action: TagEditorAction)
     }
     case 'dismissRefusal':
       return { ...state, refusal: null };
+    case 'suggest': {
+      // A place that already has a field is not suggested again (finding twice, or after accepting).
+      const placed = documentTags(state, action.documentId).tags;
+      const fresh = action.suggestions.filter(
+        (suggestion) => !placed.some((tag) => tag.pageNumber === suggestion.tag.pageNumber && rectsOverlap(tagRect(tag), tagRect(suggestion.tag))),
+      );
+      return withSuggested(state, action.documentId, fresh);
+    }
+    case 'assignSuggestion': {
+      const pending = suggestedTags(state, action.documentId);
+      return withSuggested(
+        state,
+        action.documentId,
+        pending.map((suggestion) => (suggestion.tag.uuid === action.uuid ? { ...suggestion, tag: assigned(suggestion.tag, action.to) } : suggestion)),
+      );
+    }
+    case 'acceptSuggestions': {
+      const pending = suggestedTags(state, action.documentId);
+      const chosen = pending.filter((suggestion) => action.uuids.includes(suggestion.tag.uuid));
+      const placed: Tag[] = [];
+      const refused: TagProblem[] = [];
+      const kept: AnchorSuggestion[] = [];
+      for (const suggestion of chosen) {
+        let result: TagEdit;
+        try {
+          result = placeTag(suggestion.tag, action.pages);
+        } catch {
+          result = { ok: false, problems: [{ tagUuid: suggestion.tag.uuid, messageKey: 'tagOutsidePage', params: { pageNumber: suggestion.tag.pageNumber } }] };
+        }
+        if (result.ok) placed.push(result.tag);
+        else {
+          refused.push(...result.problems);
+          kept.push(suggestion);
+        }
+      }
+      const rest = pending.filter((suggestion) => !chosen.includes(suggestion) || kept.includes(suggestion));
+      const next = withSuggested(state, action.documentId, rest);
+      if (placed.length === 0) return refused.length > 0 ? refuse(next, refused) : next;
+      // One accepted is selected, as a placed tag is, so it comes into view; several are not.
+      const selection = placed.length === 1 ? { selected: { documentId: action.documentId, uuid: placed[0]!.uuid } } : {};
+      const done = withTags(next, action.documentId, [...documentTags(next, action.documentId).tags, ...placed], selection);
+      return refused.length > 0 ? refuse(done, refused) : done;
+    }
+    case 'dismissSuggestions':
+      return withSuggested(
+        state,
+        action.documentId,
+        suggestedTags(state, action.documentId).filter((suggestion) => !action.uuids.includes(suggestion.tag.uuid)),
+      );
   }
+}
+
+function withSuggested(state: TagEditorState, documentId: string, suggestions: readonly AnchorSuggestion[]): TagEditorState {
+  return { ...state, suggested: { ...state.suggested, [documentId]: suggestions } };
+}
+
+/** A suggested tag given to someone else (or to nobody). */
+function assigned(tag: Tag, to: SuggestionAssignee): Tag {
+  const { userEmail: _email, userUuid: _uuid, wfsOrderId: _order, ...rest } = tag;
+  return to ? { ...rest, ...to } : rest;
 }
 
 // ---------------------------------------------------------------------------------------------

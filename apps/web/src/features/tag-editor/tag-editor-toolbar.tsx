@@ -63,9 +63,11 @@ export function TagEditorToolbar({ editor }: { readonly editor: TagEditorModel }
         >
           <TrashIcon size={18} />
         </ActionIcon>
-        <Button size="compact-md" ml={4} loading={editor.saving} disabled={!editor.anyUnsaved} onClick={editor.saveAll}>
-          {t('tagEditor.actions.save')}
-        </Button>
+        {!editor.autoSaves && (
+          <Button size="compact-md" ml={4} loading={editor.saving} disabled={!editor.anyUnsaved} onClick={editor.saveAll}>
+            {t('tagEditor.actions.save')}
+          </Button>
+        )}
       </Group>
     </Group>
   );

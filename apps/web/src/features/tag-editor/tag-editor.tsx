@@ -2,12 +2,14 @@ import { Badge, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import type { EpakDetail } from '@pakt/domain';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AnchorSuggestionList } from './anchor-suggestions';
 import { DocumentTabs } from './document-tabs';
 import { SmartTagsPicker } from './smart-tags-picker';
 import { TagEditorNotices } from './tag-editor-notices';
 import { TagEditorPages } from './tag-editor-pages';
 import { TagEditorSidePanel } from './tag-editor-side-panel';
 import { TagEditorToolbar } from './tag-editor-toolbar';
+import type { TagEditorAutoSave } from './use-tag-autosave';
 import { useTagEditor } from './use-tag-editor';
 
 /**
@@ -19,14 +21,17 @@ import { useTagEditor } from './use-tag-editor';
 export function TagEditor({
   epak,
   onUnsavedChange,
+  autoSave,
 }: {
   readonly epak: EpakDetail;
   /** Told whenever the editor starts or stops holding changes not yet saved (Send waits for a save). */
   readonly onUnsavedChange?: (unsaved: boolean) => void;
+  /** Given, the editor saves by itself a moment after each change (use-tag-autosave.ts). */
+  readonly autoSave?: TagEditorAutoSave;
 }) {
   const { t } = useTranslation();
   const headingId = useId();
-  const editor = useTagEditor(epak, onUnsavedChange);
+  const editor = useTagEditor(epak, onUnsavedChange, autoSave);
   const { current } = editor;
   if (!current) return null;
 
@@ -38,7 +43,7 @@ export function TagEditor({
             <Title order={2} size="h4" id={headingId}>
               {t('tagEditor.title')}
             </Title>
-            {editor.anyUnsaved && (
+            {editor.anyUnsaved && !editor.autoSaves && (
               <Badge variant="light" color="yellow" tt="none">
                 {t('tagEditor.unsaved')}
               </Badge>
@@ -56,6 +61,7 @@ export function TagEditor({
             <Stack gap="sm">
               <TagEditorToolbar editor={editor} />
               <TagEditorNotices editor={editor} />
+              <AnchorSuggestionList editor={editor} />
               <TagEditorPages editor={editor} document={current} />
             </Stack>
           </Grid.Col>

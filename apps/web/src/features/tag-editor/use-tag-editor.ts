@@ -1,14 +1,16 @@
 import { type EpakDetail, type PageGeometry, type SmartTagField, type Tag } from '@pakt/domain';
 import { useEffect, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
 import { useSession } from '../../api/session-store';
-import { signersOf } from './signers';
+import { assignTo, signersOf, type SignerOption } from './signers';
 import { tagEdits } from './tag-edits';
-import { documentTags, hasUnsavedChanges, initialTagEditorState, selectedTag, tagEditorReducer, type ArmedTag } from './tag-editor-state';
+import { documentTags, hasUnsavedChanges, initialTagEditorState, selectedTag, suggestedTags, tagEditorReducer, type ArmedTag } from './tag-editor-state';
+import { useAnchorSuggestions } from './use-anchor-suggestions';
 import { useEditorZoom } from './use-editor-zoom';
 import { usePdfDocument } from './use-pdf-document';
 import { useTagBlocks } from './use-tag-blocks';
 import { useTagProblems } from './use-tag-problems';
 import { useTagSave } from './use-tag-save';
+import { useTagAutoSave, type TagEditorAutoSave } from './use-tag-autosave';
 
 /** One empty page list, so an editor with no document has the same one every render (a memo's dependency). */
 const NO_PAGES: readonly PageGeometry[] = [];
@@ -37,7 +39,7 @@ function useUnsavedSignals(anyUnsaved: boolean, onUnsavedChange: ((unsaved: bool
  * the document and signer chosen, the side panel's tab, loading, saving, zoom and the keyboard.
  * The sections render it; none keeps state of its own.
  */
-export function useTagEditor(epak: EpakDetail, onUnsavedChange: ((unsaved: boolean) => void) | undefined) {
+export function useTagEditor(epak: EpakDetail, onUnsavedChange: ((unsaved: boolean) => void) | undefined, autoSave?: TagEditorAutoSave) {
   const session = useSession();
   const tenantUuid = session?.tenantUuid;
   const signers = useMemo(() => signersOf(epak), [epak]);
@@ -64,6 +66,7 @@ export function useTagEditor(epak: EpakDetail, onUnsavedChange: ((unsaved: boole
   }, [state.armed]);
 
   const { save, outcome, setOutcome } = useTagSave({ epak, tenantUuid, dispatch, loadedFrom, showDocument: setDocumentId });
+  useTagAutoSave({ autoSave, documents: state.documents, anyUnsaved, save });
   const pages: readonly PageGeometry[] = current?.pages ?? NO_PAGES;
   const zoom = useEditorZoom(pages);
   const pageElements = useRef(new Map<number, HTMLElement>());
@@ -84,6 +87,10 @@ export function useTagEditor(epak: EpakDetail, onUnsavedChange: ((unsaved: boole
     setSideTab('properties');
   };
   const undo = () => dispatch({ type: 'undo', documentId: currentId });
+
+  // ---- suggestions: signature lines and anchors (issue 21) ----
+  const anchors = useAnchorSuggestions({ epak, documentId: currentId, forSigner, dispatch });
+  const suggestions = suggestedTags(state, currentId);
   const copy = (tag: Tag) => dispatch({ type: 'copy', documentId: currentId, uuid: tag.uuid });
 
   const onEditorKeyDown = (event: KeyboardEvent<HTMLElement>) => {
@@ -124,6 +131,8 @@ export function useTagEditor(epak: EpakDetail, onUnsavedChange: ((unsaved: boole
       arm({ type: field.type, init: { key: field.key, category: 'nonPrinted', name: field.key } });
     },
     anyUnsaved,
+    /** The host saves by itself (autoSave): no save button of the editor's own. */
+    autoSaves: autoSave !== undefined,
     saveAll: () => save.mutate(state.documents),
     saving: save.isPending,
     outcome,
@@ -141,6 +150,15 @@ export function useTagEditor(epak: EpakDetail, onUnsavedChange: ((unsaved: boole
     undo,
     copy,
     update: (tag: Tag) => dispatch({ type: 'update', documentId: currentId, tag }),
+    anchors,
+    suggestions,
+    acceptSuggestions: (uuids: readonly string[]) => {
+      setOutcome(null);
+      dispatch({ type: 'acceptSuggestions', documentId: currentId, uuids, pages });
+    },
+    dismissSuggestions: (uuids: readonly string[]) => dispatch({ type: 'dismissSuggestions', documentId: currentId, uuids }),
+    assignSuggestion: (uuid: string, signer: SignerOption | undefined) =>
+      dispatch({ type: 'assignSuggestion', documentId: currentId, uuid, to: signer ? assignTo(signer) : null }),
     dismissRefusal: () => dispatch({ type: 'dismissRefusal' }),
     onEditorKeyDown,
   };

@@ -1,9 +1,6 @@
-import { forcedRouteForStatus } from '@pakt/domain';
-import type { Session } from '../../api/session-store';
-import { landingPathFor } from '../../api/access';
-
 /**
- * Coming back after signing in: a page that needs a session (/sign?ePakId=…) sends the person to
+ * Coming back after signing in: a page that needs a session (/sign?ePakId=…, /workflows, any guarded
+ * route) sends the person to
  * /login?returnTo=<that page>, and sign-in (or its two-factor step) takes them back there. The
  * address comes from the query string, which anyone can write into a link, so only a path of this
  * app is ever followed: never another origin (an open redirect would lend our sign-in page to a
@@ -49,14 +46,4 @@ export function withReturnTo(path: string, returnTo: string | null): string {
   const target = safeReturnTo(returnTo);
   if (!target) return path;
   return `${path}${path.includes('?') ? '&' : '?'}${RETURN_TO_PARAM}=${encodeURIComponent(target)}`;
-}
-
-/**
- * Where sign-in leads: a status that forces a new password wins (spec section 4), then the page
- * the person came from, then their landing page.
- */
-export function pathAfterSignIn(session: Pick<Session, 'user' | 'tenantUuid'>, returnTo: string | null): string {
-  const landing = landingPathFor(session);
-  if (forcedRouteForStatus(session.user.status)) return landing;
-  return safeReturnTo(returnTo) ?? landing;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { adminUser, signedInSession } from '../../test/fake-api';
-import { loginReturningTo, pathAfterSignIn, safeReturnTo, withReturnTo } from './return-to';
+import { adminUser, signedInSession } from '../test/fake-api';
+import { pathAfterSignIn } from './access';
+import { loginReturningTo, safeReturnTo, withReturnTo } from './return-to';
 
 const SIGN = '/sign?ePakId=6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d&tenant=0b6f1c3e-8d2a-4c5b-9e7f-1a2b3c4d5e6f';
 
