@@ -23,7 +23,7 @@ import { defineConfig, devices } from '@playwright/test';
  *     run only repeated the desktop run in a narrower window. Where such a phone run also checked
  *     that a screen fits 375 px without sideways scrolling, the desktop run now makes that check
  *     at both sizes (captureAtBothSizes / saveScreenshotAtBothSizes), so no check is lost.
- * Each tagged journey says why beside its tag. In short, the phone runs (19 of 46 journeys):
+ * Each tagged journey says why beside its tag. In short, the phone runs (19 of 49 journeys):
  *   people, audit, super-admin and sync-up lists as cards: admin-extras, groups, rubber-stamps,
  *     superadmins, user-sync, users-admin;
  *   the inbox's folder select and cards, the search behind a button: inbox (both), notifications,
@@ -34,8 +34,9 @@ import { defineConfig, devices } from '@playwright/test';
  *   the header that folds the account's name away (its menus sign out and in): identity's first
  *     journey.
  * Not tagged (desktop only): access-denied, not-found, home, identity's three small pages,
- * announcements, browser-session, bulk-compose, compose, document-templates, password-reset,
- * profile, reasons, session-refresh, settings, signature-intake, tenant-switch, two-factor, verify, workflows: the same
+ * announcements, browser-session, bulk-compose, compose, compose-stepper, document-templates,
+ * epak-manage, password-reset, profile, reasons, role-menus, session-refresh, settings,
+ * signature-intake, tenant-switch, two-factor, verify, workflows: the same
  * steps on the same elements at both sizes, their phone fit checked from the desktop run.
  */
 const workers = Number(process.env.E2E_WORKERS ?? '2');

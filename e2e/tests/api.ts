@@ -1,4 +1,5 @@
-import { buildPath, createEpak, type Endpoint, type EndpointData, type EndpointInput, listWorkflowStates, uploadDocument, type WorkflowStateType } from '@pakt/domain';
+import { randomUUID } from 'node:crypto';
+import { buildPath, createEpak, createSignatureBlocks, type Endpoint, type EndpointData, type EndpointInput, listWorkflowStates, startEpak, type TagInput, uploadDocument, type WorkflowStateType } from '@pakt/domain';
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
 
 /** A file part of a multipart call: its bytes, the name the browser gives it, and its type. */
@@ -81,4 +82,24 @@ export async function composedEpakThroughApi(
       steps: options.steps.map((step) => ({ workflowStateId: stateOf(step.type), recipients: step.recipients.map((email) => ({ email })) })),
     },
   });
+}
+
+/**
+ * An ePak made and sent through the API for a journey's set-up: composed as composedEpakThroughApi
+ * does, a signature field placed on the first page for each recipient of a signing step (an ePak
+ * is not sent with a signer who has nowhere to sign, -62), then started.
+ */
+export async function startedEpakThroughApi(
+  request: APIRequestContext,
+  options: Parameters<typeof composedEpakThroughApi>[1],
+): Promise<EndpointData<typeof startEpak>> {
+  const epak = await composedEpakThroughApi(request, options);
+  const signing: readonly WorkflowStateType[] = ['SIGN', 'INPERSONSIGN'];
+  const tags: TagInput[] = options.steps.flatMap((step, index) =>
+    signing.includes(step.type)
+      ? step.recipients.map((email, place) => ({ uuid: randomUUID(), type: 'signature' as const, pageNumber: 1, positionX: 40 + (place % 3) * 180, positionY: 560 + index * 60, blockWidth: 160, blockHeight: 50, userEmail: email, wfsOrderId: index + 1 }))
+      : [],
+  );
+  if (tags.length > 0) await callData(request, createSignatureBlocks, { headers: options.headers, params: { ePakId: epak.ePakId, documentId: epak.documents[0]!.documentId }, body: { tags } });
+  return callData(request, startEpak, { headers: options.headers, params: { ePakId: epak.ePakId } });
 }

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { fileURLToPath } from 'node:url';
-import { bundles, fieldLabelled, h1, saveScreenshotAtBothSizes, signUpAndConfirm } from './support';
+import { bundles, composeGoTo, composeSaveStatus, composeStep, fieldLabelled, h1, saveScreenshotAtBothSizes, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const compose = en.compose;
@@ -19,7 +19,7 @@ async function addAddresses(page: Page, number: number, text: string): Promise<v
   await step(page, number).getByRole('button', { name: withNumber(en.workflows.form.addRecipientTo, number) }).click();
 }
 
-test('an admin uploads two PDFs, builds a two-step workflow and saves the ePak as a draft', async ({ page, request }, testInfo) => {
+test('an admin uploads two PDFs, builds a two-step workflow and the draft is saved on the way to its fields', async ({ page, request }, testInfo) => {
   // Its screens are checked and pictured at both sizes from this run (it has no phone run): more
   // than the default allows on a busy machine.
   test.setTimeout(180_000);
@@ -42,6 +42,11 @@ test('an admin uploads two PDFs, builds a two-step workflow and saves the ePak a
     await page.getByRole('menuitem', { name: en.menu.compose_compose, exact: true }).click();
     await expect(page).toHaveURL(/\/compose$/);
     await expect(h1(page)).toHaveText(compose.title);
+    // The documents come first; the fields and the review wait for a saved draft.
+    await expect(composeStep(page, 'documents')).toHaveAttribute('aria-current', 'step');
+    await expect(composeStep(page, 'documents')).toHaveAccessibleName(compose.flow.stepOf.replace('{{number}}', '1').replace('{{count}}', '4').replace('{{name}}', compose.flow.steps.documents.label));
+    for (const later of ['fields', 'review'] as const) await expect(composeStep(page, later)).toHaveAttribute('aria-disabled', 'true');
+    await expect(composeSaveStatus(page)).toHaveAttribute('data-state', 'new');
     await saveScreenshotAtBothSizes(page, 'compose-empty');
   });
 
@@ -56,6 +61,8 @@ test('an admin uploads two PDFs, builds a two-step workflow and saves the ePak a
     await expect(chosen.getByRole('listitem')).toHaveCount(2);
     await expect(chosen.getByRole('listitem').first()).toContainText('rotate-0-90-180-270-arabic.pdf');
     await expect(chosen.getByRole('listitem').nth(1)).toContainText('mixed-sizes-openoffice.pdf');
+    await expect(uploads.locator('[data-status="done"]')).toHaveCount(2);
+    await composeGoTo(page, 'recipients');
   });
 
   await test.step('a review by one address, then two signers pasted at once', async () => {
@@ -70,7 +77,15 @@ test('an admin uploads two PDFs, builds a two-step workflow and saves the ePak a
     await saveScreenshotAtBothSizes(page, 'compose-filled');
   });
 
-  const checkDraft = async () => {
+  /** The fields step of the draft: what comes next, said in the alert that it is saved. */
+  const checkFields = async () => {
+    await expect(composeStep(page, 'fields')).toHaveAttribute('aria-current', 'step');
+    await expect(page.getByRole('status').filter({ hasText: compose.draft.saved })).toContainText(compose.draft.tagsNext);
+    await expect(page.getByRole('region', { name: compose.draft.summary })).toHaveCount(0);
+  };
+  /** The review step of the draft: what it holds. */
+  const checkReview = async () => {
+    await expect(composeStep(page, 'review')).toHaveAttribute('aria-current', 'step');
     const summary = page.getByRole('region', { name: compose.draft.summary });
     await expect(summary.getByRole('heading', { name: subject })).toBeVisible();
     await expect(summary.getByText(compose.status.Draft, { exact: true })).toBeVisible();
@@ -79,16 +94,23 @@ test('an admin uploads two PDFs, builds a two-step workflow and saves the ePak a
     await expect(summary.getByText('2 signers', { exact: true })).toBeVisible();
     await expect(summary.getByRole('listitem', { name: withNumber(en.workflows.form.step, 1) })).toContainText(reviewer);
     await expect(summary.getByRole('listitem', { name: withNumber(en.workflows.form.step, 2) })).toContainText(seller);
-    await expect(page.getByText(compose.draft.tagsNext)).toBeVisible();
+    await expect(page.getByText(compose.draft.tagsNext)).toHaveCount(0);
   };
 
-  await test.step('saved as a draft, it is shown from its own address, also after a reload', async () => {
-    await page.getByRole('button', { name: compose.saveDraft }).click();
+  await test.step('saved as a draft on the way to its fields, it is shown from its own address, also after a reload', async () => {
+    await composeGoTo(page, 'fields');
     await expect(page).toHaveURL(/\/compose\?ePakId=[0-9a-f-]{36}$/);
     await expect(h1(page)).toHaveText(compose.draft.title);
-    await checkDraft();
+    await expect(composeSaveStatus(page)).toHaveAttribute('data-state', 'saved');
+    await checkFields();
+    await composeGoTo(page, 'review');
+    await checkReview();
     await saveScreenshotAtBothSizes(page, 'compose-draft');
+    // Reopened, a draft whose signers still lack their fields resumes at the fields.
     await page.reload();
-    await checkDraft();
+    await expect(h1(page)).toHaveText(compose.draft.title);
+    await checkFields();
+    await composeGoTo(page, 'review');
+    await checkReview();
   });
 });

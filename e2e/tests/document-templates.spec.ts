@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createEpak, createSignatureBlocks, downloadEpakDocument, getEpak, getSignatureBlocks, listDocumentTemplates, listWorkflowStates, uploadDocument, type TagInput } from '@pakt/domain';
 import { call, callData } from './api';
-import { adoptTypedSignature, apiHeadersOf, bundles, captureAtBothSizes, expectNoHorizontalOverflow, expectValidSignedPdf, inviteAndRegister, signInWith, signUpAndConfirm } from './support';
+import { adoptTypedSignature, apiHeadersOf, bundles, captureAtBothSizes, composeGoTo, composeStep, expectNoHorizontalOverflow, expectValidSignedPdf, inviteAndRegister, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const copy = en.docTemplates;
@@ -69,7 +69,9 @@ test('a custodian saves an ePak as a template, composes from it for another sign
     await callData(request, createSignatureBlocks, { headers, params: { ePakId: epak.ePakId, documentId: epak.documents[0]!.documentId }, body: { tags: [signature] } });
 
     await desk.goto(`/compose?ePakId=${epak.ePakId}`);
-    await expect(desk.locator('[data-testid="tag-editor-page"][data-rendered="true"]').first()).toBeVisible({ timeout: 20_000 });
+    // Nothing is missing: the draft opens at its review, where it can be saved as a template.
+    await expect(composeStep(desk, 'review')).toHaveAttribute('aria-current', 'step');
+    await expect(desk.getByRole('status').filter({ hasText: en.compose.review.ready })).toBeVisible();
     await desk.getByRole('button', { name: copy.save.open }).click();
     const dialog = desk.getByRole('dialog', { name: copy.save.title });
     const name = dialog.getByRole('textbox', { name: copy.name });
@@ -97,12 +99,13 @@ test('a custodian saves an ePak as a template, composes from it for another sign
     await item.getByRole('button', { name: copy.useNamed.replace('{{name}}', templateName) }).click();
     await expect(item.getByText(copy.inUse)).toBeVisible();
     await expect(desk.getByTestId('compose-template-document')).toContainText(PLAIN);
+    await composeGoTo(desk, 'recipients');
     // The workflow's one place, a placeholder, waits for an address.
     const place = desk.getByRole('combobox', { name: 'Sign 1', exact: true });
     await place.fill(secondSigner.email);
     await desk.getByRole('textbox', { name: en.compose.details.subject }).fill(subject);
     await look(desk, testInfo, 'doc-templates-compose-filled');
-    await desk.getByRole('button', { name: en.compose.saveDraft }).click();
+    await composeGoTo(desk, 'fields');
     await expect(desk).toHaveURL(/\/compose\?ePakId=/);
     ePakId = new URL(desk.url()).searchParams.get('ePakId')!;
     await expect(desk.locator('[data-testid="tag-editor-page"][data-rendered="true"]').first()).toBeVisible({ timeout: 20_000 });
@@ -113,6 +116,8 @@ test('a custodian saves an ePak as a template, composes from it for another sign
     const { tags } = await callData(request, getSignatureBlocks, { headers, params: { ePakId, documentId } });
     expect(tags.map((tag) => [tag.uuid, tag.userEmail])).toEqual([[signatureUuid, secondSigner.email]]);
     await look(desk, testInfo, 'doc-templates-draft');
+    await composeGoTo(desk, 'review');
+    await expect(desk.getByRole('status').filter({ hasText: en.compose.review.ready })).toBeVisible();
     await desk.getByRole('button', { name: en.compose.start.send }).click();
     await expect(desk.getByRole('status', { name: en.compose.start.sent })).toBeVisible();
     await desk.context().close();

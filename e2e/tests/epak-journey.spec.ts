@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 import { authenticate, createTenant, inviteUsers } from '@pakt/domain';
 import { callData } from './api';
-import { bundles, ensureRoot, expectNoHorizontalOverflow, fieldLabelled, linkIn, ROOT, rootMail, saveViewportScreenshot, signInWith, signUpAndConfirm } from './support';
+import { bundles, composeGoTo, composeSaveStatus, ensureRoot, expectNoHorizontalOverflow, fieldLabelled, linkIn, ROOT, rootMail, saveViewportScreenshot, signInWith, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const compose = en.compose;
@@ -252,6 +252,7 @@ test('an ePak from compose to download: reviewed, signed by two invited colleagu
     await page.getByRole('button', { name: compose.upload.choose }).click();
     await (await chooser).setFiles([`${CORPUS}${LEASE}`, `${CORPUS}${ANNEX}`]);
     await expect(page.getByRole('list', { name: compose.upload.list }).getByText(/^Uploaded ·/)).toHaveCount(2, { timeout: 30_000 });
+    await composeGoTo(page, 'recipients');
     await step(page, 1).getByRole('combobox', { name: new RegExp(`^${en.workflows.form.state}`) }).selectOption({ label: 'Review' });
     await step(page, 1).getByLabel(withNumber(compose.workflow.addRecipient, 1), { exact: true }).fill(reviewer);
     await step(page, 1).getByRole('button', { name: withNumber(en.workflows.form.addRecipientTo, 1) }).click();
@@ -265,7 +266,7 @@ test('an ePak from compose to download: reviewed, signed by two invited colleagu
     // QUICKSIGN asks for no reason field beside each signature.
     await page.getByRole('combobox', { name: en.workflows.form.signingPolicy }).selectOption('QUICKSIGN');
     await page.getByRole('checkbox', { name: compose.details.viewEnforced }).check();
-    await page.getByRole('button', { name: compose.saveDraft }).click();
+    await composeGoTo(page, 'fields');
     await expect(page).toHaveURL(/\/compose\?ePakId=[0-9a-f-]{36}$/);
     ePakId = new URL(page.url()).searchParams.get('ePakId')!;
   });
@@ -276,8 +277,10 @@ test('an ePak from compose to download: reviewed, signed by two invited colleagu
     await placeSignature(page, LEASE, tenant, { x: 0.05, y: 0.6 });
     await placeSignature(page, LEASE, partner.email, { x: 0.37, y: 0.6 });
     await placeSignature(page, LEASE, manager.email, { x: 0.69, y: 0.6 });
-    await page.getByRole('button', { name: editor.actions.save }).click();
-    await expect(page.getByRole('status').filter({ hasText: editor.saved })).toBeVisible();
+    // Going on to the review saves the fields first.
+    await composeGoTo(page, 'review');
+    await expect(composeSaveStatus(page)).toHaveAttribute('data-state', 'saved');
+    await expect(page.getByRole('status').filter({ hasText: compose.review.ready })).toBeVisible();
     await page.getByRole('button', { name: compose.start.send }).click();
     await expect(page.getByRole('status').filter({ hasText: compose.start.sent })).toBeVisible();
   });

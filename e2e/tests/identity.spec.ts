@@ -226,9 +226,9 @@ test('an invitation link that is not valid says so', async ({ page }) => {
   await saveScreenshotAtBothSizes(page, 'register-invalid');
 });
 
-test('the tenant console needs a sign-in', async ({ page }) => {
+test('the tenant console needs a sign-in, and comes back to it afterwards', async ({ page }) => {
   await page.goto('/root');
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?returnTo=%2Froot$/);
   await expect(h1(page)).toHaveText(en.login.title);
 });
 

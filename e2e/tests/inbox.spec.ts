@@ -162,7 +162,8 @@ test('the inbox: counts per folder, a folder opened, sorted, starred; a header s
   });
 
   await test.step('opening the ePak from the results marks it read and shows it', async () => {
-    await page.getByRole('link', { name: new RegExp(lease.replace(/[()]/g, '\\$&')) }).click();
+    // The subject's link (read out "Unread: …" while unread), not the row's "Manage …" beside it.
+    await page.getByRole('link', { name: new RegExp(`^(${inbox.list.unread}: )?${lease.replace(/[()]/g, '\\$&')}$`) }).click();
     await expect(page).toHaveURL(new RegExp(`/sign\\?ePakId=${ids[lease]}$`));
     await expect(page.getByRole('heading', { level: 1, name: lease })).toBeVisible();
     await page.goBack();

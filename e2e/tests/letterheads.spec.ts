@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { createSignatureBlocks, downloadEpakDocument, getSignatureBlocks, listLetterheadTemplates, startEpak, type TagInput } from '@pakt/domain';
 import { call, callData, composedEpakThroughApi } from './api';
-import { adoptTypedSignature, apiHeadersOf, bundles, clickOnPageAt, expectNoHorizontalOverflow, expectValidSignedPdf, saveViewportScreenshot, signUpAndConfirm } from './support';
+import { adoptTypedSignature, apiHeadersOf, bundles, clickOnPageAt, composeGoTo, composeSaveStatus, composeStep, expectNoHorizontalOverflow, expectValidSignedPdf, openComposeStep, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const copy = en.letterheads;
@@ -93,6 +93,9 @@ test('a letterhead is uploaded, placed on a document in compose, and is on the s
     await callData(request, createSignatureBlocks, { headers, params: { ePakId, documentId }, body: { tags: [signature] } });
 
     await page.goto(`/compose?ePakId=${ePakId}`);
+    // Nothing is missing (its signer has a signature field): the draft opens at its review, the fields a step back.
+    await expect(composeStep(page, 'review')).toHaveAttribute('aria-current', 'step');
+    await openComposeStep(page, 'fields');
     await expect(pageOne(page)).toHaveAttribute('data-rendered', 'true', { timeout: 20_000 });
     await page.getByRole('tab', { name: editor.palette.heading }).click();
     await page.getByRole('group', { name: editor.palette.heading }).getByRole('button', { name: editor.types.letterHead, exact: true }).click();
@@ -108,8 +111,9 @@ test('a letterhead is uploaded, placed on a document in compose, and is on the s
     await expectNoHorizontalOverflow(page);
     await properties.getByText(copy.inUse).scrollIntoViewIfNeeded();
     await saveViewportScreenshot(page, testInfo, 'letterheads-tag-panel');
-    await page.getByRole('button', { name: editor.actions.save }).click();
-    await expect(page.getByRole('status').filter({ hasText: editor.saved })).toBeVisible();
+    // The fields save themselves; going on to the review saves whatever is still waiting first.
+    await composeGoTo(page, 'review');
+    await expect(composeSaveStatus(page)).toHaveAttribute('data-state', 'saved');
     const saved = await callData(request, getSignatureBlocks, { headers, params: { ePakId, documentId } });
     expect(String(saved.tags.find((tag) => tag.type === 'letterHead')?.value)).toMatch(/^data:image\/png;base64,/);
     await callData(request, startEpak, { headers, params: { ePakId } });

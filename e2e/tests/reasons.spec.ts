@@ -1,10 +1,11 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createEpak, downloadEpakDocument, listWorkflowStates, startEpak, uploadDocument } from '@pakt/domain';
-import { call, callData } from './api';
-import { apiHeadersOf, bundles, expectNoHorizontalOverflow, keepScreenshot, signUpAndConfirm, VIEWPORTS } from './support';
+import { createSignatureBlocks, downloadEpakDocument, startEpak, type TagInput } from '@pakt/domain';
+import { call, callData, composedEpakThroughApi } from './api';
+import { adoptTypedSignature, apiHeadersOf, bundles, expectNoHorizontalOverflow, keepScreenshot, signUpAndConfirm, VIEWPORTS } from './support';
 
 const { en } = bundles;
 const signing = en.signing;
@@ -82,17 +83,24 @@ test("an admin adds a signing reason and makes it the default; a signer picks it
 
   await test.step('at /sign the new default is listed first, nothing chosen; the signer picks it and signs', async () => {
     const headers = await apiHeadersOf(request, owner.email, owner.password);
-    const uploaded = await callData(request, uploadDocument, { headers, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } });
-    const { states } = await callData(request, listWorkflowStates, { headers });
-    const epak = await callData(request, createEpak, {
+    const epak = await composedEpakThroughApi(request, {
       headers,
-      body: { subject, documentIds: [uploaded.documentId], steps: [{ workflowStateId: states.find((s) => s.type === 'SIGN')!.workflowStateId, recipients: [{ email: owner.email }] }] },
+      file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) },
+      subject,
+      signingPolicy: 'ESIGNATURE',
+      steps: [{ type: 'SIGN', recipients: [owner.email] }],
     });
+    // An ePak goes out only with a signature field for its signer (-62), and an e-signature with a
+    // reason field beside it (-49), which takes the reason chosen in the panel.
+    const signature: TagInput = { uuid: randomUUID(), type: 'signature', pageNumber: 1, positionX: 60, positionY: 600, blockWidth: 160, blockHeight: 50, userEmail: owner.email, wfsOrderId: 1 };
+    const reasonField: TagInput = { ...signature, uuid: randomUUID(), type: 'reason', positionY: 655, blockWidth: 200, blockHeight: 20 };
+    await callData(request, createSignatureBlocks, { headers, params: { ePakId: epak.ePakId, documentId: epak.documents[0]!.documentId }, body: { tags: [signature, reasonField] } });
     await callData(request, startEpak, { headers, params: { ePakId: epak.ePakId } });
 
     await page.goto(`/sign?ePakId=${epak.ePakId}`);
     await expect(page.getByRole('heading', { level: 1, name: subject })).toBeVisible();
     await expect(page.locator('[data-testid="tag-editor-page"][data-rendered="true"]')).toHaveCount(1, { timeout: 20_000 });
+    await adoptTypedSignature(page, signature.uuid);
     const panel = page.getByRole('region', { name: signing.panel.signHeading });
     const picker = panel.getByRole('combobox', { name: signing.reasons.label });
     await expect(picker).toHaveValue('');

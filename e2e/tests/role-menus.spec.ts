@@ -129,10 +129,29 @@ test('every role lands on its start page and opens every item of its menu; a reg
     const row = registrar.getByTestId('epak-row').filter({ hasText: subject });
     await expect(row).toBeVisible();
     await saveScreenshotAtBothSizes(registrar, 'registrar-epaks');
+    // The document is held back until the loading notice has been looked at: it must not cover the "Page 1 of 1" label.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await registrar.route('**/documents/*/download', async (route) => {
+      await held;
+      // A request the page gave up on meanwhile (it asks again once laid out anew) is gone already.
+      await route.continue().catch(() => undefined);
+    });
     await row.click();
     await expect(registrar.getByRole('heading', { level: 1, name: subject })).toBeVisible();
+    const loading = registrar.getByTestId('pdf-loading');
+    await expect(loading).toBeVisible();
+    const label = registrar.getByText(en.tagEditor.pageOf.replace('{{number}}', '1').replace('{{count}}', '1'), { exact: true });
+    const [notice, pageLabel] = [(await loading.boundingBox())!, (await label.boundingBox())!];
+    expect(notice.y >= pageLabel.y + pageLabel.height || notice.y + notice.height <= pageLabel.y, 'the loading notice leaves the page label readable').toBe(true);
+    await saveScreenshotAtBothSizes(registrar, 'registrar-review-loading');
+    release();
+    await registrar.unroute('**/documents/*/download');
     const review = registrar.getByRole('button', { name: en.signing.actions.review });
     await expect(review).toBeEnabled({ timeout: 30_000 });
+    // Issue 21: at 1280 px the label was cut to "Mark as revie".
+    expect(await review.evaluate((button) => Array.from(button.querySelectorAll('span')).some((span) => span.scrollWidth > span.clientWidth + 1))).toBe(false);
+    await saveScreenshotAtBothSizes(registrar, 'registrar-review');
     await review.click();
     await expect(registrar.getByTestId('signing-outcome')).toHaveText(en.signing.outcome.reviewedCompleted, { timeout: 30_000 });
     await expectNoHorizontalOverflow(registrar);

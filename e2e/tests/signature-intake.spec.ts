@@ -3,8 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEpak } from '@pakt/domain';
-import { callData, composedEpakThroughApi } from './api';
+import { startedEpakThroughApi } from './api';
 import { apiHeadersOf, bundles, h1, saveScreenshotAtBothSizes, signUpAndConfirm } from './support';
 
 const { en } = bundles;
@@ -48,16 +47,16 @@ test('a custodian is told at compose, and the signer at signing, that a file’s
 
   await test.step('the altered file is sent to its owner to sign: the ceremony shows the same alert above the pages', async () => {
     const headers = await apiHeadersOf(request, owner.email, owner.password);
-    const epak = await composedEpakThroughApi(request, {
+    // Sent with a signature field for its signer (an ePak is not sent without, -62).
+    const epak = await startedEpakThroughApi(request, {
       headers,
       file: { name: 'amended-deed.pdf', mimeType: 'application/pdf', buffer: tamperedSignedPdf() },
       subject,
-      signingPolicy: 'ESIGNATURE',
+      signingPolicy: 'QUICKSIGN',
       steps: [{ type: 'SIGN', recipients: [owner.email] }],
     });
     // The state found at upload goes with the document into the ePak.
     expect(epak.documents[0]!.signatureState?.status).toBe('broken');
-    await callData(request, startEpak, { headers, params: { ePakId: epak.ePakId } });
 
     await page.goto(`/sign?ePakId=${epak.ePakId}`);
     await expect(page.getByRole('heading', { level: 1, name: subject })).toBeVisible();

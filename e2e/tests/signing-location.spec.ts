@@ -2,9 +2,9 @@ import type { Locator, Page } from '@playwright/test';
 import { e2eServer, expect, test } from './fixtures';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createEpak, downloadEpakDocument, epakApi, listWorkflowStates, updateTenantSettings, uploadDocument } from '@pakt/domain';
-import { call, callData } from './api';
-import { addSuperAdmin, apiHeadersOf, bundles, expectNoHorizontalOverflow, keepScreenshot, linkIn, rootMail, signUpAndConfirm } from './support';
+import { downloadEpakDocument, getSignatureBlocks, updateTenantSettings } from '@pakt/domain';
+import { call, callData, startedEpakThroughApi } from './api';
+import { addSuperAdmin, adoptTypedSignature, apiHeadersOf, bundles, expectNoHorizontalOverflow, keepScreenshot, linkIn, rootMail, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const signing = en.signing;
@@ -39,26 +39,27 @@ test('with geolocation MANDATORY a signer must say where they sign (typed at /si
   let ePakId = '';
   let documentId = '';
   let bossHeaders: Record<string, string> = {};
-  let pdfId = '';
-  let signState = '';
+  /** The signature field of each signer of the first ePak, by address. */
+  let signatureOf: Record<string, string> = {};
 
-  /** An ePak of this one document, started: the owner signs first, the outsider (if any) second. */
+  /**
+   * An ePak of this one document, started: the owner signs first, the outsider (if any) second,
+   * each with a signature field of their own (an ePak is not sent without, -62). Answers where
+   * it is and each signer's signature field.
+   */
   async function startEpak(title: string, withOutsider: boolean) {
     const headers = await apiHeadersOf(request, owner.email, owner.password);
-    const epak = await callData(request, createEpak, {
+    const epak = await startedEpakThroughApi(request, {
       headers,
-      body: {
-        subject: title,
-        documentIds: [pdfId],
-        steps: [
-          { workflowStateId: signState, recipients: [{ email: owner.email }] },
-          ...(withOutsider ? [{ workflowStateId: signState, recipients: [{ email: external }] }] : []),
-        ],
-      },
+      file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) },
+      subject: title,
+      signingPolicy: 'QUICKSIGN',
+      steps: [{ type: 'SIGN', recipients: [owner.email] }, ...(withOutsider ? [{ type: 'SIGN' as const, recipients: [external] }] : [])],
     });
-    // The endpoint by its feature's name: this journey's own startEpak composes and starts one.
-    await callData(request, epakApi.startEpak, { headers, params: { ePakId: epak.ePakId } });
-    return { ePakId: epak.ePakId, documentId: epak.documents[0]!.documentId };
+    const documentId = epak.documents[0]!.documentId;
+    const { tags } = await callData(request, getSignatureBlocks, { headers, params: { ePakId: epak.ePakId, documentId } });
+    const signatures = Object.fromEntries(tags.filter((tag) => tag.type === 'signature').map((tag) => [tag.userEmail!, tag.uuid]));
+    return { ePakId: epak.ePakId, documentId, signatures };
   }
 
   await test.step('an organisation whose super admin makes the location of every signature mandatory', async () => {
@@ -68,18 +69,15 @@ test('with geolocation MANDATORY a signer must say where they sign (typed at /si
     bossHeaders = await addSuperAdmin(request, ownerHeaders['x-tenant-id']!, boss);
     await callData(request, updateTenantSettings, { headers: bossHeaders, body: { settings: { geolocationType: 'MANDATORY' } } });
 
-    // No fields on the page, so the signatures are invisible ones: the panel is all there is to fill.
-    const uploaded = await callData(request, uploadDocument, { headers: ownerHeaders, file: { name: PLAIN, mimeType: 'application/pdf', buffer: fs.readFileSync(`${CORPUS}${PLAIN}`) } });
-    pdfId = uploaded.documentId;
-    const { states } = await callData(request, listWorkflowStates, { headers: ownerHeaders });
-    signState = states.find((state) => state.type === 'SIGN')!.workflowStateId;
-    ({ ePakId, documentId } = await startEpak(subject, true));
+    ({ ePakId, documentId, signatures: signatureOf } = await startEpak(subject, true));
   });
 
   await test.step('at /sign the panel asks where; Sign with it blank says so beside the field', async () => {
     await page.goto(`/sign?ePakId=${ePakId}`);
     await expect(page.getByRole('heading', { level: 1, name: subject })).toBeVisible();
     await expect(page.locator('[data-testid="tag-editor-page"][data-rendered="true"]')).toHaveCount(1, { timeout: 20_000 });
+    // The signature itself first: what is left to fill is the panel's.
+    await adoptTypedSignature(page, signatureOf[owner.email]!);
     const panel = page.getByRole('region', { name: signing.panel.signHeading });
     const place = panel.getByRole('textbox', { name: L.label });
     await expect(place).toHaveAttribute('required', '');
@@ -115,6 +113,7 @@ test('with geolocation MANDATORY a signer must say where they sign (typed at /si
     await outsider.goto(link.pathname + link.search);
     await expect(outsider.getByRole('heading', { level: 1, name: subject })).toBeVisible();
     await expect(outsider.locator('[data-testid="tag-editor-page"][data-rendered="true"]')).toHaveCount(1, { timeout: 20_000 });
+    await adoptTypedSignature(outsider, signatureOf[external]!);
     const panel = outsider.getByRole('region', { name: signing.panel.signHeading });
     const place = panel.getByRole('textbox', { name: L.label });
     await panel.getByRole('button', { name: L.useCurrent }).click();
@@ -139,6 +138,7 @@ test('with geolocation MANDATORY a signer must say where they sign (typed at /si
     await page.goto(`/sign?ePakId=${started.ePakId}`);
     await expect(page.getByRole('heading', { level: 1, name: optional })).toBeVisible();
     await expect(page.locator('[data-testid="tag-editor-page"][data-rendered="true"]')).toHaveCount(1, { timeout: 20_000 });
+    await adoptTypedSignature(page, started.signatures[owner.email]!);
     const panel = page.getByRole('region', { name: signing.panel.signHeading });
     const place = panel.getByRole('textbox', { name: `${L.label} (${L.optional})` });
     await expect(place).not.toHaveAttribute('required', '');

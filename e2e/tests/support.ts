@@ -233,6 +233,34 @@ export async function menuItems(page: Page): Promise<string[]> {
   return items;
 }
 
+/** The four steps of compose, by the names of their test ids (compose-step-NAME). */
+export type ComposeStepName = 'documents' | 'recipients' | 'fields' | 'review';
+
+/** A step of compose's stepper, in its navigation ("Compose steps"): aria-current="step" marks the one shown. */
+export const composeStep = (page: Page, name: ComposeStepName) => page.getByRole('navigation', { name: en.compose.flow.label }).getByTestId(`compose-step-${name}`);
+
+/** The button under a compose step that goes on to the step named ("Next: Fields"). */
+export const composeNextTo = (page: Page, name: ComposeStepName) =>
+  page.getByRole('button', { name: en.compose.flow.nextTo.replace('{{step}}', en.compose.flow.steps[name].label), exact: true });
+
+/**
+ * Goes on to the step named with the button under the current one, and waits until it is shown:
+ * leaving the recipients of a new ePak saves the draft first, leaving the fields saves them.
+ */
+export async function composeGoTo(page: Page, name: ComposeStepName): Promise<void> {
+  await composeNextTo(page, name).click();
+  await expect(composeStep(page, name)).toHaveAttribute('aria-current', 'step');
+}
+
+/** Opens a step of a saved draft from the stepper itself ("Step 3 of 4: Fields"). */
+export async function openComposeStep(page: Page, name: ComposeStepName): Promise<void> {
+  await composeStep(page, name).click();
+  await expect(composeStep(page, name)).toHaveAttribute('aria-current', 'step');
+}
+
+/** Where the draft stands beside the steps (data-state: new, saving, saved, failed or invalid). */
+export const composeSaveStatus = (page: Page) => page.getByTestId('compose-save-status');
+
 /** Mantine marks required labels with " *"; matching the start keeps the bundles' wording exact. */
 export const fieldLabelled = (page: Page, label: string) =>
   page.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?$`), { exact: false });

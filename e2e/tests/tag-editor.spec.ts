@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 import { fileURLToPath } from 'node:url';
 import { getEpak, getSignatureBlocks } from '@pakt/domain';
 import { callData } from './api';
-import { apiHeadersOf, bundles, capture, clickOnPageAt, fieldLabelled, signUpAndConfirm } from './support';
+import { apiHeadersOf, bundles, capture, clickOnPageAt, composeGoTo, composeNextTo, composeSaveStatus, composeStep, fieldLabelled, openComposeStep, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const compose = en.compose;
@@ -147,6 +147,7 @@ test('a custodian places signature, date, text and QR fields for two signers on 
     await page.getByRole('button', { name: compose.upload.choose }).click();
     await (await chooser).setFiles([`${CORPUS}${ROTATED}`, `${CORPUS}${MIXED}`]);
     await expect(page.getByRole('list', { name: compose.upload.list }).getByText(/^Uploaded ·/)).toHaveCount(2, { timeout: 30_000 });
+    await composeGoTo(page, 'recipients');
     await step(page, 1).getByRole('combobox', { name: new RegExp(`^${en.workflows.form.state}`) }).selectOption({ label: 'Review' });
     await step(page, 1).getByLabel(withNumber(compose.workflow.addRecipient, 1), { exact: true }).fill(reviewer);
     await step(page, 1).getByRole('button', { name: withNumber(en.workflows.form.addRecipientTo, 1) }).click();
@@ -158,7 +159,7 @@ test('a custodian places signature, date, text and QR fields for two signers on 
     await fieldLabelled(page, compose.details.subject).fill(`Sale of plot 7 (${project})`);
     // QUICKSIGN asks for no reason field beside each signature.
     await page.getByRole('combobox', { name: en.workflows.form.signingPolicy }).selectOption('QUICKSIGN');
-    await page.getByRole('button', { name: compose.saveDraft }).click();
+    await composeGoTo(page, 'fields');
     await expect(page).toHaveURL(/\/compose\?ePakId=[0-9a-f-]{36}$/);
     ePakId = new URL(page.url()).searchParams.get('ePakId')!;
     const headers = await apiHeadersOf(request, person.email, person.password);
@@ -166,6 +167,16 @@ test('a custodian places signature, date, text and QR fields for two signers on 
     expect(documents.map((stored) => stored.name)).toEqual([ROTATED, MIXED]);
     expect(documents[0]!.pages.slice(0, 3).map((geometry) => geometry.rotate)).toEqual([90, 180, 270]);
     await expect(pagesOf(page, ROTATED).locator('[data-page-number="1"][data-rendered="true"]')).toBeVisible({ timeout: 20_000 });
+  });
+
+  // The fields save themselves a moment after the last edit. Their saves are held here until the
+  // journey has seen the fields placed but not yet saved, so that moment is not a race.
+  let releaseSaves = () => {};
+  const savesHeld = new Promise<void>((resolve) => (releaseSaves = resolve));
+  const signatureBlocks = '**/msbapi/v2/epaks/*/documents/*/signatureblocks';
+  await page.route(signatureBlocks, async (route) => {
+    if (route.request().method() === 'PUT') await savesHeld;
+    await route.fallback();
   });
 
   await test.step('each field is placed where the page is clicked, for the signer chosen', async () => {
@@ -198,15 +209,25 @@ test('a custodian places signature, date, text and QR fields for two signers on 
         shown,
       });
     }
-    await expect(page.getByText(editor.unsaved)).toBeVisible();
-    // Sending now would leave the unsaved fields out: it waits for a save.
-    await expect(page.getByRole('button', { name: compose.start.send })).toBeDisabled();
+    // In compose the editor saves by itself: the step's badge says so, the editor has no save button or badge of its own.
+    await expect(composeSaveStatus(page)).toHaveAttribute('data-state', 'saving');
+    await expect(page.getByText(editor.unsaved)).toHaveCount(0);
+    await expect(page.getByRole('button', { name: editor.actions.save })).toHaveCount(0);
     await capture(page, testInfo, 'tag-editor-placed');
+    // Sending now would leave the unsaved fields out: review and send waits for them to be saved.
+    await composeNextTo(page, 'review').click();
+    await expect(composeNextTo(page, 'review')).toHaveAttribute('data-loading', 'true');
+    await expect(composeStep(page, 'fields')).toHaveAttribute('aria-current', 'step');
+    await expect(page.getByRole('button', { name: compose.start.send })).toHaveCount(0);
   });
 
   await test.step('saved, the server keeps every field at the page-frame position of its click', async () => {
-    await page.getByRole('button', { name: editor.actions.save }).click();
-    await expect(page.getByRole('status').filter({ hasText: editor.saved })).toBeVisible();
+    releaseSaves();
+    await expect(composeStep(page, 'review')).toHaveAttribute('aria-current', 'step');
+    await expect(composeSaveStatus(page)).toHaveAttribute('data-state', 'saved');
+    await page.unroute(signatureBlocks);
+    // Each signer has a signature field: nothing is missing.
+    await expect(page.getByRole('status').filter({ hasText: compose.review.ready })).toBeVisible();
     await expect(page.getByText(editor.unsaved)).toHaveCount(0);
     const headers = await apiHeadersOf(request, person.email, person.password);
     for (const stored of documents) {
@@ -225,6 +246,9 @@ test('a custodian places signature, date, text and QR fields for two signers on 
 
   await test.step('after a reload every box is drawn where it was placed', async () => {
     await page.reload();
+    // A draft with nothing missing reopens at its review; its fields are a step back.
+    await expect(composeStep(page, 'review')).toHaveAttribute('aria-current', 'step');
+    await openComposeStep(page, 'fields');
     for (const stored of documents) {
       await openDocument(page, stored.name);
       for (const placement of placed.filter((candidate) => candidate.document === stored.name)) {
@@ -242,6 +266,7 @@ test('a custodian places signature, date, text and QR fields for two signers on 
   });
 
   await test.step('sent for signing: each signer has a signature field, so the server takes it', async () => {
+    await composeGoTo(page, 'review');
     await page.getByRole('button', { name: compose.start.send }).click();
     await expect(page.getByRole('status').filter({ hasText: compose.start.sent })).toBeVisible();
     // A sent ePak's fields are no longer placed here.

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createEpak, listWorkflowStates, uploadDocument } from '@pakt/domain';
 import { callData } from './api';
-import { apiHeadersOf, bundles, capture, clickOnPageAt, saveViewportScreenshot, signUpAndConfirm } from './support';
+import { apiHeadersOf, bundles, capture, clickOnPageAt, composeGoTo, composeSaveStatus, composeStep, saveViewportScreenshot, signUpAndConfirm } from './support';
 
 const { en } = bundles;
 const editor = en.tagEditor;
@@ -55,6 +55,8 @@ test('a custodian fills a QR code, uploads a letterhead and places a smart tag, 
   await signUpAndConfirm(page, request, person);
   const ePakId = await draftThroughApi(request, person.email, person.password, `signer.${project}@props.test`);
   await page.goto(`/compose?ePakId=${ePakId}`);
+  // Its signer has no signature field yet: the draft opens at its fields.
+  await expect(composeStep(page, 'fields')).toHaveAttribute('aria-current', 'step');
   await expect(pageOne(page)).toBeVisible();
 
   await test.step('QR code: entries are added, a duplicate label is refused with its message', async () => {
@@ -101,9 +103,11 @@ test('a custodian fills a QR code, uploads a letterhead and places a smart tag, 
   });
 
   await test.step('saved, the server keeps the QR entries, the letterhead image and the smart tag', async () => {
-    await page.getByRole('button', { name: editor.actions.save }).click();
-    await expect(page.getByRole('status').filter({ hasText: editor.saved })).toBeVisible();
+    // The fields save themselves; going on to the review saves whatever is still waiting first.
+    await composeGoTo(page, 'review');
+    await expect(composeSaveStatus(page)).toHaveAttribute('data-state', 'saved');
     await page.reload();
+    await expect(composeStep(page, 'fields')).toHaveAttribute('aria-current', 'step');
     await expect(pageOne(page).locator('[data-testid="tag-box"]')).toHaveCount(3);
   });
 });
