@@ -158,7 +158,10 @@ export function TagBox(props: TagBoxProps) {
         width,
         height,
         boxSizing: 'border-box',
-        border: `1px solid ${colours.border}`,
+        // Longhands only: React warns when a shorthand (border) and one of its parts change together.
+        borderTop: `1px solid ${colours.border}`,
+        borderRight: `1px solid ${colours.border}`,
+        borderBottom: `1px solid ${colours.border}`,
         borderLeft: `${Math.min(stripe, Math.max(2, width / 4))}px solid ${colours.stripe}`,
         background: props.imageUrl ? `center / contain no-repeat url("${props.imageUrl}"), ${colours.fill}` : colours.fill,
         outline: selected ? `2px solid ${colours.border}` : undefined,
