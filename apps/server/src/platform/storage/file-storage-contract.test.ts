@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { buffer, text } from 'node:stream/consumers';
-import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startS3rver } from '../../test/s3-server';
 import { blobKey, FileNotFoundError, type FileStorage, LocalFileStorage, type StoredBlob } from './file-storage';
@@ -72,8 +72,19 @@ async function s3Backend(): Promise<Backend> {
     async putRaw(key, content) {
       await storage.client.send(new PutObjectCommand({ Bucket: server.bucket, Key: key, Body: content }));
     },
-    // s3rver's LastModified is its file's mtime.
-    backdate: async (key, when) => fs.utimesSync(server.objectPath(key), when, when),
+    // s3rver's LastModified is its file's mtime. It answers a PUT before its write of the file
+    // has finished (a Buffer body is end()ed and not waited for), and the write's end would set
+    // the mtime back to now: the time is set until s3rver reports it (it failed a clean-clone run).
+    async backdate(key, when) {
+      const head = () => storage.client.send(new HeadObjectCommand({ Bucket: server.bucket, Key: key }));
+      for (let attempt = 0; attempt < 50; attempt++) {
+        // Written in full (its size is the one s3rver recorded) before its time is set.
+        if (fs.statSync(server.objectPath(key)).size !== (await head()).ContentLength) continue;
+        fs.utimesSync(server.objectPath(key), when, when);
+        if (Math.abs((await head()).LastModified!.getTime() - when.getTime()) < 1000) return;
+      }
+      throw new Error(`s3rver kept a later time for ${key}`);
+    },
     async close() {
       storage.client.destroy();
       await server.close();
