@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PERMISSION_SETTINGS } from './permissions';
-import { effectivePermissionSettings, failedRecipientFilter, resolveViewEnforced, viewEnforceChoice, type RecipientCandidate, type RecipientFilter, TenantSettings } from './tenant-settings';
+import {
+  DEFAULT_COMPLETED_LINK_DAYS,
+  effectivePermissionSettings,
+  failedRecipientFilter,
+  resolveTenantSettings,
+  resolveViewEnforced,
+  signerVerificationChoice,
+  viewEnforceChoice,
+  type RecipientCandidate,
+  type RecipientFilter,
+  TenantSettings,
+} from './tenant-settings';
 
 const allOn = { teamRooms: true, pdfCompare: true, features: true };
 
@@ -69,5 +80,53 @@ describe('view-enforce options (spec §9)', () => {
   it('shows the choice, starting off, when the tenant sets none', () => {
     expect(viewEnforceChoice()).toEqual({ shown: true, initial: false });
     expect(resolveViewEnforced(undefined, true)).toBe(true);
+  });
+});
+
+describe('the completion mail settings', () => {
+  const install = { ...allOn, supportedLanguages: ['en' as const] };
+  it('mail everyone, with a link good for 30 days, unless the tenant says otherwise', () => {
+    expect(resolveTenantSettings({}, install)).toMatchObject({ completionMailRecipients: 'everyone', completedLinkDays: DEFAULT_COMPLETED_LINK_DAYS });
+    expect(DEFAULT_COMPLETED_LINK_DAYS).toBe(30);
+    expect(resolveTenantSettings({ completionMailRecipients: 'owner', completedLinkDays: 3 }, install)).toMatchObject({
+      completionMailRecipients: 'owner',
+      completedLinkDays: 3,
+    });
+  });
+
+  it.each([
+    [{ completedLinkDays: 0 }, false],
+    [{ completedLinkDays: 1 }, true],
+    [{ completedLinkDays: 365 }, true],
+    [{ completedLinkDays: 366 }, false],
+    [{ completedLinkDays: 2.5 }, false],
+    [{ completionMailRecipients: 'signers' }, false],
+    [{ completionMailRecipients: 'owner' }, true],
+  ])('%j is valid: %s', (settings, valid) => {
+    expect(TenantSettings.safeParse(settings).success).toBe(valid);
+  });
+});
+
+describe('signer verification modes (spec §9)', () => {
+  // [mode, shown, initial, in force when the composer chose on, chose off, chose nothing]
+  it.each([
+    ['ON', false, true, true, true, true],
+    ['OFF', false, false, false, false, false],
+    ['DefaultSelectiveON', true, true, true, false, true],
+    ['DefaultSelectiveOFF', true, false, true, false, false],
+  ] as const)('%s: shown %s, starts %s, in force %s / %s / %s', (mode, shown, initial, whenOn, whenOff, whenUnsaid) => {
+    expect(signerVerificationChoice(mode)).toEqual({ shown, initial, required: whenUnsaid });
+    expect([signerVerificationChoice(mode, true).required, signerVerificationChoice(mode, false).required, signerVerificationChoice(mode, undefined).required]).toEqual([
+      whenOn,
+      whenOff,
+      whenUnsaid,
+    ]);
+    // The choice never changes whether it is shown or what it starts as.
+    expect(signerVerificationChoice(mode, !initial)).toMatchObject({ shown, initial });
+  });
+
+  it('asks nobody when the tenant sets no mode, whatever the composer sent', () => {
+    expect(signerVerificationChoice()).toEqual({ shown: false, initial: false, required: false });
+    expect(signerVerificationChoice(undefined, true).required).toBe(false);
   });
 });

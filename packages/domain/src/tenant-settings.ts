@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { Role } from './constants/roles';
 import { AUTH_MECHANISMS, AuthMechanism, DocumentFormat, GeolocationType, VerificationMode, ViewEnforceOption } from './constants/ui';
+import { SIGNING_STATE_TYPES, type WorkflowStateType } from './constants/workflow';
 import { LanguageCode } from './languages';
 import { type PermissionSettings, resolvePermissionSettings } from './permissions';
+
+export const COMPLETION_MAIL_RECIPIENTS = ['everyone', 'owner'] as const;
+export const CompletionMailRecipients = z.enum(COMPLETION_MAIL_RECIPIENTS);
+export type CompletionMailRecipients = z.infer<typeof CompletionMailRecipients>;
 
 /**
  * A tenant's own switches (the settings spec sections 2 and 6 refer to). Stored per tenant;
@@ -57,6 +62,13 @@ export const TenantSettings = z
     recipientsVerifiedOnly: z.boolean(),
     /** Only members of this tenant holding one of these roles (empty or absent: anyone). */
     recipientRoles: z.array(Role).max(10),
+    /**
+     * Who is mailed the signed documents when an ePak completes: everyone who took part (the
+     * owner and every reviewer, signer and EMAIL-step recipient), or the owner alone.
+     */
+    completionMailRecipients: CompletionMailRecipients,
+    /** Days the link in an outsider's completion mail opens the completed ePak (read-only). */
+    completedLinkDays: z.number().int().min(1).max(365),
     /** Whether compose shows the "must be read before acting" choice, and what it starts as (spec §9). */
     viewEnforceOption: ViewEnforceOption,
     /** Whether signers are asked where they are when they sign (spec §9 geolocation types). */
@@ -96,6 +108,8 @@ export type TenantSettings = z.infer<typeof TenantSettings>;
 
 export const DEFAULT_INVITATION_VALIDITY_DAYS = 7;
 export const DEFAULT_USER_SYNC_ROLE = 'signer' as const;
+/** As long as a signing link lasts by default (SIGNING_LINK_DAYS): a month to fetch one's copy. */
+export const DEFAULT_COMPLETED_LINK_DAYS = 30;
 
 /**
  * GET /msbapi/v1/config answers one config type (spec section 9) at a time: the values in force
@@ -225,6 +239,39 @@ export function resolveViewEnforced(option: ViewEnforceOption | undefined, reque
   return choice.shown ? (requested ?? choice.initial) : choice.initial;
 }
 
+/** Signer verification when the tenant sets no mode: nobody is asked for a code. */
+export const DEFAULT_VERIFICATION_MODE: VerificationMode = 'OFF';
+
+/**
+ * What a verification mode (spec §9) means for one signer at compose: whether the composer sees a
+ * "verify with a code" choice for them, what it starts as, and what is in force given the choice
+ * made (`chosen`, undefined while untouched). ON and OFF are the tenant's: no choice is shown and
+ * whatever a client sent is ignored. Only signing steps ask (a reviewer is never asked).
+ */
+export function signerVerificationChoice(
+  mode: VerificationMode = DEFAULT_VERIFICATION_MODE,
+  chosen?: boolean,
+): { shown: boolean; initial: boolean; required: boolean } {
+  switch (mode) {
+    case 'ON':
+      return { shown: false, initial: true, required: true };
+    case 'OFF':
+      return { shown: false, initial: false, required: false };
+    case 'DefaultSelectiveON':
+      return { shown: true, initial: true, required: chosen ?? true };
+    case 'DefaultSelectiveOFF':
+      return { shown: true, initial: false, required: chosen ?? false };
+  }
+}
+
+/**
+ * Whether a recipient of a step of this type must confirm a code before signing or delegating:
+ * only signers are asked (a reviewer never is), as the mode and the composer's choice say.
+ */
+export function signerVerificationRequired(mode: VerificationMode | undefined, stepType: WorkflowStateType, chosen?: boolean): boolean {
+  return (SIGNING_STATE_TYPES as readonly WorkflowStateType[]).includes(stepType) && signerVerificationChoice(mode, chosen).required;
+}
+
 /** What the install allows, whatever a tenant says: its feature flags and its languages. */
 export interface InstallLimits extends InstallFeatures {
   supportedLanguages: readonly LanguageCode[];
@@ -269,9 +316,11 @@ export function resolveTenantSettings(stored: TenantSettings, install: InstallLi
     recipientDomains: stored.recipientDomains ?? [],
     recipientsVerifiedOnly: stored.recipientsVerifiedOnly ?? false,
     recipientRoles: stored.recipientRoles ?? [],
+    completionMailRecipients: stored.completionMailRecipients ?? 'everyone',
+    completedLinkDays: stored.completedLinkDays ?? DEFAULT_COMPLETED_LINK_DAYS,
     viewEnforceOption: stored.viewEnforceOption ?? DEFAULT_VIEW_ENFORCE_OPTION,
     geolocationType: stored.geolocationType ?? 'OFF',
-    verificationMode: stored.verificationMode ?? 'OFF',
+    verificationMode: stored.verificationMode ?? DEFAULT_VERIFICATION_MODE,
     authMechanisms: stored.authMechanisms ?? ['MSBAUTH'],
     ePakExpiryDays: stored.ePakExpiryDays ?? null,
     ePakRetentionDays: stored.ePakRetentionDays ?? null,

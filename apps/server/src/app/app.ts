@@ -15,8 +15,10 @@ import { registerEpakRoutes } from '../features/epaks/epak-routes';
 import { registerEpakAuditRoutes } from '../features/epaks/epak-audit-routes';
 import { registerEpakActionRoutes } from '../features/epaks/epak-action-routes';
 import { registerCeremonyStampRoutes } from '../features/epaks/ceremony-stamp-routes';
+import { registerRecipientVerificationRoutes } from '../features/epaks/recipient-verification-routes';
 import { registerInboxRoutes } from '../features/inbox/inbox-routes';
 import { registerPublicRoutes } from '../features/settings/public-routes';
+import { registerInstallSettingsRoutes } from '../features/settings/install-settings-routes';
 import { registerAnnouncementRoutes } from '../features/announcements/announcement-routes';
 import { registerGroupRoutes } from '../features/admin/group-routes';
 import { registerUserAdminRoutes } from '../features/admin/user-admin-routes';
@@ -77,6 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Uploads are streamed by their handlers; limits are set per call.
   await app.register(multipart);
   registerPublicRoutes(app, context);
+  registerInstallSettingsRoutes(app, context);
   registerIdentityRoutes(app, context);
   registerOutboxRoutes(app, context);
   registerDocumentRoutes(app, context);
@@ -87,6 +90,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerEpakAuditRoutes(app, context);
   registerEpakActionRoutes(app, context);
   registerCeremonyStampRoutes(app, context);
+  registerRecipientVerificationRoutes(app, context);
   registerInboxRoutes(app, context);
   registerAnnouncementRoutes(app, context);
   registerGroupRoutes(app, context);

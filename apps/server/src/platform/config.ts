@@ -11,6 +11,14 @@ const booleanFlag = (fallback: boolean) =>
     .optional()
     .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes'].includes(v)));
 
+/** A flag that may be left unset, for a default that depends on other settings. */
+const optionalFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], {
+    error: 'must be one of true, false, 1, 0, yes, no',
+  })
+  .optional()
+  .transform((v) => (v === undefined ? undefined : ['true', '1', 'yes'].includes(v)));
+
 const finiteNumber = (fallback: number) =>
   z
     .string()
@@ -95,7 +103,9 @@ const EnvSchema = z
       .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
       .pipe(z.array(LanguageCode, { error: `each language must be one of ${LANGUAGE_CODES.join(', ')}` }).min(1)),
     DEFAULT_LANGUAGE: LanguageCode.default('en'),
-    FEATURE_SIGNUP: booleanFlag(true),
+    // Unset: self sign-up is open only where mail is delivered (SMTP_URL), since whoever signs up
+    // confirms their address with a mailed link; root can still switch it either way.
+    FEATURE_SIGNUP: optionalFlag,
     FEATURE_TEAM_ROOMS: booleanFlag(true),
     FEATURE_PDF_COMPARE: booleanFlag(true),
     FEATURE_FEATURES_PAGE: booleanFlag(true),
@@ -205,6 +215,10 @@ export interface Config {
   supportedLanguages: LanguageCode[];
   defaultLanguage: LanguageCode;
   features: {
+    /**
+     * Self sign-up unless root chose otherwise (install-settings.ts): FEATURE_SIGNUP, or when it
+     * is unset, whether mail is delivered.
+     */
     signup: boolean;
     teamRooms: boolean;
     pdfCompare: boolean;
@@ -286,7 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supportedLanguages: e.SUPPORTED_LANGUAGES,
     defaultLanguage: e.DEFAULT_LANGUAGE,
     features: {
-      signup: e.FEATURE_SIGNUP,
+      signup: e.FEATURE_SIGNUP ?? !!e.SMTP_URL,
       teamRooms: e.FEATURE_TEAM_ROOMS,
       pdfCompare: e.FEATURE_PDF_COMPARE,
       features: e.FEATURE_FEATURES_PAGE,

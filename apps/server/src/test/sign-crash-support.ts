@@ -358,7 +358,8 @@ export async function observeEpak(db: Db, storage: LocalFileStorage, epakId: str
   const reachedSteps = steps.filter((step) => replayed.ok && (replayed.state.currentStep === null ? replayed.state.status === 'Completed' : step.position <= replayed.state.currentStep));
   const expectedRequests = recipients.filter((r) => reachedSteps.some((step) => step.id === r.stepId)).length;
   if (count('epak_sign_request') !== expectedRequests) problems.push(`${count('epak_sign_request')} sign requests mailed, ${expectedRequests} expected`);
-  const completed = epak.status === 'Completed' ? 1 : 0;
+  // At the end everyone who took part (the owner and each signer, all members here) is mailed once.
+  const completed = epak.status === 'Completed' ? new Set([epak.ownerId, ...recipients.filter((r) => r.status === 'Signed').map((r) => r.userId)]).size : 0;
   if (count('epak_completed') !== completed) problems.push(`${count('epak_completed')} completion mails, ${completed} expected`);
 
   return {

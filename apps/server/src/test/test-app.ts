@@ -15,7 +15,17 @@ import { createTestDatabase, type TestDatabase } from './test-database';
 export function testConfig(env: NodeJS.ProcessEnv = {}): Config {
   // P-256 seals take milliseconds to make where RSA 3072 takes about a second per tenant.
   // Suites sign in many times from 127.0.0.1: limits far above that, unless a test sets its own.
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', SEAL_KEY_ALGORITHM: 'ecdsa-p256', RATE_LIMIT_SIGN_IN_PER_MINUTE: '100000', RATE_LIMIT_PUBLIC_PER_MINUTE: '100000', ...env });
+  // Suites sign up without a mail server, so sign-up is on; a test of the install's default
+  // passes FEATURE_SIGNUP: undefined.
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SEAL_KEY_ALGORITHM: 'ecdsa-p256',
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: '100000',
+    RATE_LIMIT_PUBLIC_PER_MINUTE: '100000',
+    FEATURE_SIGNUP: 'true',
+    ...env,
+  });
 }
 
 export interface TestApp {

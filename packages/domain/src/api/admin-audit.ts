@@ -16,6 +16,7 @@ export const ADMIN_AUDIT_ACTIONS = [
   'user_password_reset',
   'user_photo_removed',
   'user_passcode_flag_changed',
+  'user_two_factor_reset',
   'group_created',
   'group_renamed',
   'group_deleted',

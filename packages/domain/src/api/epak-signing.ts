@@ -7,6 +7,7 @@ import { EpakStatus, EpakViewer, SIGNATURE_BLOCKS_MAX_BODY_BYTES } from './epaks
 // Defined with the reasons (./reasons), which ./epaks uses for the viewer's list, so no import cycle.
 import { SIGN_REASON_MAX_LENGTH } from './reasons';
 import { RUBBER_STAMP_USES_MAX, RubberStampUse } from './rubber-stamps';
+import { toSingleLine } from '../single-line';
 
 /**
  * Acting on a started ePak (issue 5): a recipient signs each document (one PAdES revision per
@@ -23,6 +24,9 @@ export type TagFill = z.infer<typeof TagFill>;
 
 /** Where the signer signs (a place or "lat, lon"): one short line in the signature dictionary. */
 export const SIGN_LOCATION_MAX_LENGTH = 200;
+
+/** A signer's typed name: one line (it goes into the signature dictionary and mail). */
+export const SIGNER_NAME_MAX_LENGTH = 120;
 
 export const SignDocumentBody = z.object({
   /**
@@ -41,6 +45,20 @@ export const SignDocumentBody = z.object({
    * passcode flag are on and each stamp is theirs or shared with them or a group of theirs.
    */
   rubberStamps: z.array(RubberStampUse).max(RUBBER_STAMP_USES_MAX).optional(),
+  /**
+   * The signer's name as they typed it (issue 22). Required (-6) when the signer's record has no
+   * name (an external signer known only by address: viewer.nameRequired); otherwise it may correct
+   * how their name shows in this ePak. It is what the signature's /Name, the "Who signs" list, the
+   * certificate of completion and the activity log show for this place.
+   */
+  signerName: z
+    .string()
+    // One line with single spaces: "Olivia  Outsider" and "Olivia Outsider" are one name.
+    .overwrite((value) => toSingleLine(value).replace(/\s+/g, ' '))
+    .trim()
+    .min(1)
+    .max(SIGNER_NAME_MAX_LENGTH)
+    .optional(),
 });
 export type SignDocumentBody = z.infer<typeof SignDocumentBody>;
 

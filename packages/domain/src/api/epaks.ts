@@ -10,6 +10,7 @@ import { Tag } from '../tags/tag';
 import { defineEndpoint, type BinaryBody } from './contract';
 import { SigningReason } from './reasons';
 import { CeremonyRubberStamps } from './rubber-stamps';
+import { RecipientVerification } from './recipient-verification';
 
 /**
  * ePaks as composed (issue 4): a draft holds its documents, its steps with concrete recipients
@@ -23,7 +24,20 @@ const Email = z.string().trim().toLowerCase().pipe(EmailAddress);
 
 export const EpakStepInput = z.object({
   workflowStateId: z.uuid(),
-  recipients: z.array(z.object({ email: Email })).min(1).max(50),
+  recipients: z
+    .array(
+      z.object({
+        email: Email,
+        /**
+         * The composer's choice of signer verification for this recipient (spec §9): heeded only when
+         * the tenant's mode is a DefaultSelective one, and only for a signing step; left out, the
+         * mode's default (signerVerificationChoice).
+         */
+        verify: z.boolean().optional(),
+      }),
+    )
+    .min(1)
+    .max(50),
 });
 
 export const EpakInput = z.object({
@@ -55,6 +69,8 @@ export const EpakRecipient = z.object({
   type: UserType,
   /** Where this person stands (spec §4 signer statuses); Pending until they act. */
   status: SignerStatus,
+  /** They confirm a one-time code before signing or delegating (signer verification); left out by older answers: no. */
+  verificationRequired: z.boolean().optional(),
 });
 export type EpakRecipient = z.infer<typeof EpakRecipient>;
 
@@ -95,6 +111,19 @@ export const EpakViewer = z.object({
    * sign here, and which. Left out by older answers, read as not available.
    */
   rubberStamps: CeremonyRubberStamps.optional(),
+  /**
+   * Signer verification (issue 22, spec §9): whether the caller's place must confirm a one-time
+   * code before signing or delegating, whether it has, and where a code goes (masked). Left out
+   * by older answers, read as nothing required (NO_VERIFICATION).
+   */
+  verification: RecipientVerification.optional(),
+  /**
+   * The caller's name as this ePak shows it: the name they typed when they signed here, else the
+   * name on their record; null when their record has no name (an external signer known only by
+   * address). `nameRequired`: the ceremony must ask for their name before they sign (issue 22).
+   */
+  signerName: z.string().nullable().default(null),
+  nameRequired: z.boolean().default(false),
 });
 export type EpakViewer = z.infer<typeof EpakViewer>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigType, Role, UserStatus, UserType, ViewEnforceOption } from '../constants';
+import { ConfigType, Role, UserStatus, UserType, VerificationMode, ViewEnforceOption } from '../constants';
 import { TenantConfig } from '../tenant-settings';
 import { EmailAddress } from '../constants/validation';
 import { PASSWORD_MAX_LENGTH, PasswordConfig } from '../password-policy';
@@ -175,12 +175,22 @@ export const completeSetup = defineEndpoint({
   response: TokenGrant,
 });
 
+/**
+ * ACTIVE: someone can work in it. PENDING: made by a self sign-up whose owner has not confirmed
+ * their address yet, so nobody can sign in to it (issue 22: root must not see it as in use).
+ */
+export const TENANT_STATUSES = ['ACTIVE', 'PENDING'] as const;
+export const TenantStatus = z.enum(TENANT_STATUSES);
+export type TenantStatus = z.infer<typeof TenantStatus>;
+
 export const TenantSummary = z.object({
   tenantUuid: z.uuid(),
   tenantName: z.string(),
   tenantCreatedOn: z.iso.datetime(),
+  status: TenantStatus,
   userCount: z.number().int().nonnegative(),
-  admins: z.array(z.object({ email: z.string(), status: z.enum(['invited', 'active']) })),
+  /** unconfirmed: a self sign-up's owner who has not opened the confirmation link yet. */
+  admins: z.array(z.object({ email: z.string(), status: z.enum(['invited', 'active', 'unconfirmed']) })),
 });
 export type TenantSummary = z.infer<typeof TenantSummary>;
 
@@ -442,12 +452,42 @@ export const validateOtp = defineEndpoint({
   response: TwoFactorChallenge.extend({ attemptsLeft: z.number().int().positive() }),
 });
 
+/**
+ * Two-factor recovery codes (issue 22): ten one-time codes, shown once when authenticator sign-in
+ * is switched on or the codes are made anew, that finish a sign-in in place of an authenticator
+ * code. Ten base32 letters (50 random bits), shown as two groups of five (`abcde-fghij`).
+ */
+export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_PATTERN = /^[a-z2-7]{10}$/;
+
+/** A recovery code as typed (any case, spaces or the hyphen anywhere) in its stored form, or null when it cannot be one. */
+export function normalizeRecoveryCode(typed: string): string | null {
+  const compact = typed.toLowerCase().replace(/[\s-]/g, '');
+  return RECOVERY_CODE_PATTERN.test(compact) ? compact : null;
+}
+
+/** The form a recovery code is shown in: `abcde-fghij`. */
+export function formatRecoveryCode(compact: string): string {
+  return `${compact.slice(0, 5)}-${compact.slice(5)}`;
+}
+
+const RecoveryCode = z
+  .string()
+  .max(40)
+  .refine((typed) => normalizeRecoveryCode(typed) !== null, 'must be a recovery code such as abcde-fghij');
+
+/** The codes themselves, in the one answer that carries them. */
+export const RecoveryCodes = z.array(z.string()).length(RECOVERY_CODE_COUNT);
+
 export const verifyOtp = defineEndpoint({
   method: 'POST',
   path: '/msbapi/v2/authentication/otp/verify',
   access: 'public',
-  summary: 'Finish a two-factor sign-in with the code from the authenticator app or the mail.',
-  body: z.object({ otpId: z.uuid(), code: OtpCode }),
+  summary:
+    'Finish a two-factor sign-in with the code from the authenticator app or the mail, or, for authenticator sign-in, with one of the recovery codes instead (`recoveryCode`; each works once, and wrong ones count as wrong codes).',
+  body: z
+    .object({ otpId: z.uuid(), code: OtpCode.optional(), recoveryCode: RecoveryCode.optional() })
+    .refine((b) => (b.code === undefined) !== (b.recoveryCode === undefined), { path: ['code'], message: 'give either code or recoveryCode' }),
   response: TokenGrant,
 });
 
@@ -464,18 +504,37 @@ export const confirmTotpEnrolment = defineEndpoint({
   method: 'POST',
   path: '/msbapi/v2/users/totp/confirm',
   access: 'user',
-  summary: 'Finish enrolment with a code from the app; from then on sign-in asks for one.',
+  summary:
+    'Finish enrolment with a code from the app; from then on sign-in asks for one. Answers the ten recovery codes, this once: they are stored only as digests (earlier codes stop working).',
   body: z.object({ code: OtpCode }),
-  response: SessionUser,
+  response: z.object({ user: SessionUser, recoveryCodes: RecoveryCodes }),
 });
 
 export const disableTotp = defineEndpoint({
   method: 'POST',
   path: '/msbapi/v2/users/totp/disable',
   access: 'user',
-  summary: 'Stop asking for authenticator codes (needs the password).',
+  summary: 'Stop asking for authenticator codes (needs the password); the recovery codes go with it.',
   body: z.object({ password: Password }),
   response: SessionUser,
+});
+
+export const recoveryCodeStatus = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v1/users/twofactor/recoverycodes',
+  access: 'user',
+  summary: "How many of one's own recovery codes are still unused (never the codes).",
+  response: z.object({ remaining: z.number().int().nonnegative() }),
+});
+
+export const regenerateRecoveryCodes = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v1/users/twofactor/recoverycodes',
+  access: 'user',
+  summary:
+    'Ten new recovery codes, answered this once; the earlier ones stop working. Needs the password, as switching two-factor off does, and authenticator sign-in switched on (-6 otherwise).',
+  body: z.object({ password: Password }),
+  response: z.object({ recoveryCodes: RecoveryCodes }),
 });
 
 export const maskedInfo = defineEndpoint({
@@ -617,6 +676,8 @@ export const tenantConfiguration = defineEndpoint({
     requireEmailOtp: z.boolean(),
     /** Whether compose shows the view-enforcement choice, and what it starts as. */
     viewEnforceOption: ViewEnforceOption,
+    /** Whether compose offers signer verification per recipient, and what it starts as (left out: OFF). */
+    verificationMode: VerificationMode.optional(),
     /** Lists of people show each person's id (the "user UUID column display" setting). */
     showUserUuidColumn: z.boolean(),
   }),

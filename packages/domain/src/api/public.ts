@@ -37,6 +37,15 @@ export const FeatureFlags = z.object({
 });
 export type FeatureFlags = z.infer<typeof FeatureFlags>;
 
+/**
+ * Whether mail leaves the install: 'smtp' when a mail server delivers it (SMTP_URL), 'outbox'
+ * when it only waits in the outbox for an administrator to pass on. Screens say "sent" only for
+ * the first.
+ */
+export const MAIL_DELIVERIES = ['smtp', 'outbox'] as const;
+export const MailDelivery = z.enum(MAIL_DELIVERIES);
+export type MailDelivery = z.infer<typeof MailDelivery>;
+
 /** What the login page needs before anyone signs in. Nothing here may be secret. */
 export const PublicConfiguration = z.object({
   productName: z.string(),
@@ -47,6 +56,7 @@ export const PublicConfiguration = z.object({
   features: FeatureFlags,
   zoom: ZoomConfiguration,
   login: z.object({ rememberMe: z.boolean(), loginImages: z.boolean() }),
+  mailDelivery: MailDelivery,
 });
 export type PublicConfiguration = z.infer<typeof PublicConfiguration>;
 

@@ -33,6 +33,8 @@ export const AdminUser = z.object({
   passcodeFlag: z.boolean(),
   /** They have a profile photo (GET /v1/users/{userId}/photo serves it), so lists ask only for those. */
   hasPhoto: z.boolean(),
+  /** They sign in with an authenticator app (two-factor), which an administrator may reset (resetUserTwoFactor). */
+  twoFactorEnabled: z.boolean(),
   createdOn: z.iso.datetime(),
   lastLoginOn: z.iso.datetime().nullable(),
 });
@@ -211,4 +213,15 @@ export const resetUserPassword = defineEndpoint({
   summary: 'Mails a member a link to choose a new password (their current one keeps working until they do; -227 past the daily limit).',
   params: UserParams,
   response: z.object({ userId: z.uuid(), email: z.string(), mailed: z.literal(true) }),
+});
+
+export const resetUserTwoFactor = defineEndpoint({
+  method: 'POST',
+  path: '/msbapi/v2/users/:userId/twofactor/reset',
+  access: 'tenant',
+  action: 'user.resetTwoFactor',
+  summary:
+    "Switches a member's authenticator sign-in off (a lost phone): secret and recovery codes go, the member is mailed, and the audit log records it. Not one's own, a super admin's, or an account another tenant shares (-11).",
+  params: UserParams,
+  response: AdminUser,
 });

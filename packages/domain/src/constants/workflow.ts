@@ -5,6 +5,23 @@ export const WORKFLOW_STATE_TYPES = ['REVIEW', 'SIGN', 'EMAIL', 'INPERSONSIGN'] 
 export const WorkflowStateType = z.enum(WORKFLOW_STATE_TYPES);
 export type WorkflowStateType = z.infer<typeof WorkflowStateType>;
 
+/**
+ * The catalogue a tenant starts with: each type once, named plainly (in English, as stored). The
+ * server seeds these names; a screen that finds a state still named so shows it in the reader's
+ * language, while a renamed or added state keeps the words its admin typed.
+ */
+export const BUILT_IN_WORKFLOW_STATE_NAMES = {
+  REVIEW: 'Review',
+  SIGN: 'Sign',
+  EMAIL: 'Email',
+  INPERSONSIGN: 'In-person sign',
+} as const satisfies Record<WorkflowStateType, string>;
+
+/** Whether a state (or an ePak's step) still carries the built-in name of its type. */
+export function isBuiltInWorkflowStateName(state: { readonly name: string; readonly type: WorkflowStateType }): boolean {
+  return state.name === BUILT_IN_WORKFLOW_STATE_NAMES[state.type];
+}
+
 // Phases of a signing call (spec §4).
 export const SIGN_ACTIONS = ['SIGN', 'PRESIGN', 'POSTSIGN'] as const;
 export const SignAction = z.enum(SIGN_ACTIONS);

@@ -13,6 +13,7 @@ export const ACTIONS = [
   'tenant.create',
   'tenant.list',
   'tenant.admin.create',
+  'install.settings',
   'user.list',
   'user.invite',
   'user.read',
@@ -22,6 +23,7 @@ export const ACTIONS = [
   'user.disable',
   'user.photo.delete',
   'user.passcodeFlag',
+  'user.resetTwoFactor',
   'profile.read',
   'profile.update',
   'password.change',
@@ -198,6 +200,8 @@ export const ACTION_RULES = {
   'tenant.create': { roles: ['root'], scope: 'system' },
   'tenant.list': { roles: ['root'], scope: 'system' },
   'tenant.admin.create': { roles: ['root'], scope: 'system' },
+  // The install's own switches (self sign-up, issue 22) belong to its operator, root, alone.
+  'install.settings': { roles: ['root'], scope: 'system' },
 
   // User administration lives on /admin, an admin-only route (§2 admin list; §1 "user and group
   // administration").
@@ -222,6 +226,10 @@ export const ACTION_RULES = {
   // it for others (a second admin for them), and not on a super admin or root, who are above
   // the tenant's administration.
   'user.passcodeFlag': { roles: ['admin'], scope: 'tenant', targetsUser: true, protectedTargets: NOT_ROOT_OR_SUPER_ADMIN },
+  // Switching off a member's authenticator sign-in (a lost phone, issue 22) weakens the account
+  // itself, as a password reset does: only on an account no other tenant shares, never one's own
+  // (the owner switches it off with their password), a super admin's or root's.
+  'user.resetTwoFactor': { roles: ['admin'], scope: 'tenant', targetsUser: true, protectedTargets: NOT_ROOT_OR_SUPER_ADMIN, accountWide: true },
 
   // Every signed-in user has profile and changepassword (§2 lists them for every role; root and super
   // admin get them by our design). Another user's profile is the admin's, within the tenant.

@@ -31,6 +31,14 @@ const REFUSAL_MESSAGES: Partial<Record<RefusalReason, string>> = {
     "This person's account belongs to another tenant too, so only they can reset its password (Forgot password on the sign-in page). You can still disable them in this tenant.",
 };
 
+/** The same refusals said for one action, where the reason's general message would name the wrong thing. */
+const ACTION_REFUSAL_MESSAGES: Partial<Record<Action, Partial<Record<RefusalReason, string>>>> = {
+  'user.resetTwoFactor': {
+    sharedAccount:
+      "This person's account belongs to another tenant too, so only they can switch off its two-factor sign-in (on their profile, after signing in with a recovery code). You can still disable them in this tenant.",
+  },
+};
+
 /**
  * The one place a refusal becomes an error: its catalogue code and HTTP status. The server calls it
  * where the resource is loaded (route() for role actions, the loaders for resources), so no
@@ -43,7 +51,8 @@ export function enforce(actor: Actor | ResourceActor, action: Action | ResourceA
     const decision = authorize(actor as Actor, action, third as AuthorizationContext | undefined);
     if (decision.allowed) return;
     const entry = REFUSAL_RESPONSES[decision.reason];
-    throw new DomainError(entry, REFUSAL_MESSAGES[decision.reason] ?? 'You are not allowed to do this.', { httpStatus: entry.httpStatus });
+    const message = ACTION_REFUSAL_MESSAGES[action]?.[decision.reason] ?? REFUSAL_MESSAGES[decision.reason] ?? 'You are not allowed to do this.';
+    throw new DomainError(entry, message, { httpStatus: entry.httpStatus });
   }
   const decision = decide(actor, action, third as ResourceOf<typeof action>);
   if (decision.allowed) return;

@@ -9,13 +9,14 @@ import {
   makeUserAdmin,
   reinviteUser,
   resetUserPassword,
+  resetUserTwoFactor,
   setUserEnabled,
   setUserPasscodeFlag,
   updateUserRoles,
 } from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import { inviteCsvTemplate, inviteFromCsv } from './csv-invite';
-import { listFilteredUsers, makeAdmin, resetMemberPassword, setEnabled, setPasscodeFlag, updateRoles } from './users';
+import { listFilteredUsers, makeAdmin, resetMemberPassword, resetMemberTwoFactor, setEnabled, setPasscodeFlag, updateRoles } from './users';
 import type { AppContext } from '../../http/app-context';
 import { cancelInvitation, reinviteMember } from '../identity';
 import { actorOf } from '../../http/auth-guard';
@@ -45,6 +46,9 @@ export function registerUserAdminRoutes(app: FastifyInstance, ctx: AppContext) {
     return inviteFromCsv({ db, tenant: auth.tenant, text: bytes.toString('utf8'), invitedBy: auth.user.id, publicUrl: ctx.config.publicUrl });
   });
   route(app, ctx, resetUserPassword, async ({ auth, params }) => resetMemberPassword({ db, actor: tenantActor(auth), userId: params.userId, publicUrl: ctx.config.publicUrl }));
+  route(app, ctx, resetUserTwoFactor, async ({ auth, params }) =>
+    resetMemberTwoFactor({ db, actor: tenantActor(auth), tenantName: auth.tenant.name, userId: params.userId }),
+  );
   route(app, ctx, setUserEnabled, async ({ auth, params, body }) => setEnabled({ db, actor: tenantActor(auth), userId: params.userId, enabled: body.enabled }));
   route(app, ctx, setUserPasscodeFlag, async ({ auth, params, body }) =>
     setPasscodeFlag({ db, actor: tenantActor(auth), userId: params.userId, passcodeFlag: body.passcodeFlag }),

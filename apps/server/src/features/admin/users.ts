@@ -18,6 +18,8 @@ import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from
 import type { Db } from '../../platform/db/database';
 import { memberships, users } from '../../platform/db/schema';
 import { mailResetLink } from '../identity';
+import { switchOffAuthenticator } from '../auth';
+import { queueEmail } from '../../platform/mail/outbox';
 import { containing } from '../../platform/db/sql';
 import { recordAdminAction } from '../../platform/audit-log';
 
@@ -62,6 +64,7 @@ function present({ user, membership }: Row): AdminUser {
     retentionAdmin: membership.retentionAdmin,
     passcodeFlag: membership.passcodeFlag,
     hasPhoto: user.photoSha256 !== null,
+    twoFactorEnabled: user.totpEnabledAt !== null,
     createdOn: membership.createdAt.toISOString(),
     lastLoginOn: user.lastLoginAt?.toISOString() ?? null,
   };
@@ -194,6 +197,49 @@ export async function resetMemberPassword(options: { db: Db; actor: Actor & { te
       recordAdminAction({ db: tx, tenantId: actor.tenantId, actorId: actor.userId, action: 'user_password_reset', target: { type: 'user', id: row.user.id, label: row.user.email } }),
   });
   return { userId: row.user.id, email: row.user.email, mailed: true as const };
+}
+
+/**
+ * POST /msbapi/v2/users/:userId/twofactor/reset: a member who lost their authenticator (and their
+ * recovery codes) signs in with the password alone again. Like a password reset it acts on the
+ * account, so only on one this tenant has alone (user.resetTwoFactor is accountWide). The
+ * change, its audit record and the member's mail commit together.
+ */
+export async function resetMemberTwoFactor(options: { db: Db; actor: Actor & { tenantId: string }; tenantName: string; userId: string }): Promise<AdminUser> {
+  const { actor } = options;
+  return options.db.transaction(async (db) => {
+    const row = (await memberRows(db, actor.tenantId, [options.userId], true)).get(options.userId);
+    if (!row) throw notFound();
+    enforce(actor, 'user.resetTwoFactor', {
+      targetUserId: options.userId,
+      targetRole: row.membership.role as Role,
+      targetInOtherTenants: await isInOtherTenants(db, row.user, actor.tenantId),
+    });
+    if (!row.user.totpEnabledAt) {
+      throw new DomainError(ResponseCode.INVALID_INPUT, `${row.user.email} does not sign in with an authenticator app: there is nothing to reset.`, {
+        issues: [{ path: 'userId', message: 'two-factor is off' }],
+      });
+    }
+    const user = await switchOffAuthenticator(db, row.user.id);
+    await recordAdminAction({
+      db,
+      tenantId: actor.tenantId,
+      actorId: actor.userId,
+      action: 'user_two_factor_reset',
+      target: { type: 'user', id: row.user.id, label: row.user.email },
+    });
+    await queueEmail({
+      db,
+      tenantId: actor.tenantId,
+      to: row.user.email,
+      subject: 'Two-factor sign-in was switched off on your Pakt account',
+      body:
+        `An administrator of ${options.tenantName} switched off two-factor sign-in on your Pakt account, and your recovery codes no longer work. ` +
+        'Until you switch it on again on your profile, signing in asks for your password alone. If you did not ask for this, tell your administrator.',
+      kind: 'two-factor-reset',
+    });
+    return present({ user, membership: row.membership });
+  });
 }
 
 /** PUT /msbapi/v2/users/:userId/status: disabled members answer -13 at every request. */

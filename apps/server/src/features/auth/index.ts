@@ -8,4 +8,21 @@ export { loadPasswordConfig, loadStrictestPasswordConfig } from './password-conf
 export { digestSecret, generateSecret, hashPassword, secretsEqual, verifyPassword } from './secrets';
 export { issueSession, revokeSessionFamily, rotateSession } from './sessions';
 export type { ClientInfo } from './sessions';
-export { IN_PERSON_CHALLENGE_PREFIX, OTP_RESEND_SECONDS, confirmEnrolment, describeChallenge, disableSecondFactor, maskEmail, maskPhone, openChallenge, secondFactorFor, sendChallengeCode, startEnrolment, verifyChallenge } from './two-factor';
+export {
+  IN_PERSON_CHALLENGE_PREFIX,
+  OTP_RESEND_SECONDS,
+  confirmEnrolment,
+  countRecoveryCodesLeft,
+  describeChallenge,
+  disableSecondFactor,
+  maskEmail,
+  maskPhone,
+  openChallenge,
+  regenerateRecoveryCodes,
+  secondFactorFor,
+  sendChallengeCode,
+  startEnrolment,
+  switchOffAuthenticator,
+  verifyChallenge,
+  verifyRecoveryCode,
+} from './two-factor';

@@ -7,6 +7,7 @@ import { memberships, otpChallenges, tenants, users } from '../../platform/db/sc
 import { queueEmail, queueSms } from '../../platform/mail/outbox';
 import { lockedFor, progressiveLockEnd, secondsUntil } from './login-throttle';
 import { loadStrictestPasswordConfig } from './password-config';
+import { countUnusedRecoveryCodes, deleteRecoveryCodes, replaceRecoveryCodes, spendRecoveryCode } from './recovery-codes';
 import { digestSecret, secretsEqual, verifyPassword } from './secrets';
 
 export const CHALLENGE_MINUTES = 10;
@@ -257,6 +258,47 @@ async function recordWrongCode(db: Db, userId: string, failures: number, limits:
   await throwIfSecondFactorLocked(db, userId, now);
 }
 
+type Challenge = typeof otpChallenges.$inferSelect;
+const tooManyCodes = (inPerson: boolean | undefined) => new DomainError(ResponseCode.MAXIMUM_OTP_ATTEMPTS, `Too many wrong codes: ${againFor(inPerson)}.`);
+
+/**
+ * Takes one try from the challenge and one from the account before a code is checked: a burst of
+ * guesses gets no more tries than a sequence.
+ */
+async function claimTries(db: Db, challenge: Challenge, user: UserRow, inPerson: boolean | undefined, now: Date) {
+  const limits = await secondFactorLimits(db, user.id);
+  const [claimed] = await db
+    .update(otpChallenges)
+    .set({ attempts: sql`${otpChallenges.attempts} + 1` })
+    .where(and(eq(otpChallenges.id, challenge.id), lt(otpChallenges.attempts, MAX_OTP_ATTEMPTS)))
+    .returning({ attempts: otpChallenges.attempts });
+  if (!claimed) throw tooManyCodes(inPerson);
+  const failures = await claimCodeAttempt(db, user.id, limits, now);
+  return { attempts: claimed.attempts, failures, limits };
+}
+
+/** A wrong code: it counts towards the lock, and the challenge's fifth ends it (-217), else -138. */
+async function refuseWrongCode(db: Db, userId: string, tries: Awaited<ReturnType<typeof claimTries>>, inPerson: boolean | undefined, now: Date, message: string): Promise<never> {
+  await recordWrongCode(db, userId, tries.failures, tries.limits, now);
+  if (tries.attempts >= MAX_OTP_ATTEMPTS) throw tooManyCodes(inPerson);
+  throw new DomainError(ResponseCode.WRONG_OTP, message);
+}
+
+/** Consumed under a condition: the same code cannot finish two sign-ins. */
+async function consumeChallenge(db: Db, challengeId: string, inPerson: boolean | undefined) {
+  const consumed = await db
+    .update(otpChallenges)
+    .set({ consumedAt: new Date() })
+    .where(and(eq(otpChallenges.id, challengeId), sql`${otpChallenges.consumedAt} is null`))
+    .returning({ id: otpChallenges.id });
+  if (consumed.length === 0) throw new DomainError(ResponseCode.INVALID_OTP_ID, `${expiredFor(inPerson)}: ${againFor(inPerson)}.`);
+}
+
+/** A right code: the person is who they say, and starts afresh. */
+async function clearCodeFailures(db: Db, userId: string) {
+  await db.update(users).set({ failedOtpCount: 0, otpLockouts: 0, otpLockedUntil: null }).where(eq(users.id, userId));
+}
+
 /**
  * Checks a code. Wrong ones count twice: per challenge (the fifth ends it, -217) and per account
  * across challenges (users.failedOtpCount), since each sign-in opens a fresh challenge and would
@@ -269,15 +311,7 @@ export async function verifyChallenge(options: { db: Db; otpId: string; code: st
   const now = new Date();
   const { challenge, user } = await loadLiveChallenge(db, options.otpId, { inPerson: options.inPerson ?? false });
   assertSecondFactorOpen(user, now);
-  const limits = await secondFactorLimits(db, user.id);
-  // Both counts are taken before the code is checked: a burst of guesses gets no more tries than a sequence.
-  const [claimed] = await db
-    .update(otpChallenges)
-    .set({ attempts: sql`${otpChallenges.attempts} + 1` })
-    .where(and(eq(otpChallenges.id, challenge.id), lt(otpChallenges.attempts, MAX_OTP_ATTEMPTS)))
-    .returning({ attempts: otpChallenges.attempts });
-  if (!claimed) throw new DomainError(ResponseCode.MAXIMUM_OTP_ATTEMPTS, `Too many wrong codes: ${againFor(options.inPerson)}.`);
-  const failures = await claimCodeAttempt(db, user.id, limits, now);
+  const tries = await claimTries(db, challenge, user, options.inPerson, now);
   const outcome =
     challenge.method === 'totp'
       ? await acceptAuthenticatorCode(db, user, options.code)
@@ -285,25 +319,60 @@ export async function verifyChallenge(options: { db: Db; otpId: string; code: st
         ? 'accepted'
         : 'wrong';
   if (outcome !== 'accepted') {
-    await recordWrongCode(db, user.id, failures, limits, now);
-    if (claimed.attempts >= MAX_OTP_ATTEMPTS) {
-      throw new DomainError(ResponseCode.MAXIMUM_OTP_ATTEMPTS, `Too many wrong codes: ${againFor(options.inPerson)}.`);
-    }
-    throw new DomainError(
-      ResponseCode.WRONG_OTP,
+    await refuseWrongCode(
+      db,
+      user.id,
+      tries,
+      options.inPerson,
+      now,
       outcome === 'reused' ? 'This code was used already: wait for the next one from the app.' : 'The code is not correct.',
     );
   }
-  // Consumed under a condition: the same code cannot finish two sign-ins.
-  const consumed = await db
-    .update(otpChallenges)
-    .set({ consumedAt: new Date() })
-    .where(and(eq(otpChallenges.id, challenge.id), sql`${otpChallenges.consumedAt} is null`))
-    .returning({ id: otpChallenges.id });
-  if (consumed.length === 0) throw new DomainError(ResponseCode.INVALID_OTP_ID, `${expiredFor(options.inPerson)}: ${againFor(options.inPerson)}.`);
-  // A right code: the person is who they say, and starts afresh.
-  await db.update(users).set({ failedOtpCount: 0, otpLockouts: 0, otpLockedUntil: null }).where(eq(users.id, user.id));
+  await consumeChallenge(db, challenge.id, options.inPerson);
+  await clearCodeFailures(db, user.id);
   return { user, clientId: challenge.clientId };
+}
+
+/**
+ * Finishes an authenticator sign-in with a recovery code instead of a code from the app (a lost
+ * phone). A wrong one counts like a wrong code, towards the same lock. A right one is spent, the
+ * challenge consumed, the person mailed and the session opened (`openSession`) in one
+ * transaction: if anything fails the code stays unused, and two sign-ins racing with one code
+ * cannot both open a session (spendRecoveryCode is conditional). Never for in-person challenges:
+ * those confirm a signer, and recovery codes are for signing in.
+ */
+export async function verifyRecoveryCode<T>(options: {
+  db: Db;
+  otpId: string;
+  recoveryCode: string;
+  openSession: (tx: Db, user: UserRow, clientId: string) => Promise<T>;
+}): Promise<{ opened: T; user: UserRow; remaining: number }> {
+  const { db } = options;
+  const now = new Date();
+  const { challenge, user } = await loadLiveChallenge(db, options.otpId);
+  assertSecondFactorOpen(user, now);
+  if (challenge.method !== 'totp') throw invalidInput('Recovery codes finish authenticator sign-ins: enter the code that was sent to you.');
+  const tries = await claimTries(db, challenge, user, false, now);
+  const done = await db.transaction(async (tx) => {
+    if (!(await spendRecoveryCode(tx, user.id, options.recoveryCode, now))) return null;
+    await consumeChallenge(tx, challenge.id, false);
+    await clearCodeFailures(tx, user.id);
+    const remaining = await countUnusedRecoveryCodes(tx, user.id);
+    await queueEmail({
+      db: tx,
+      tenantId: null,
+      to: user.email,
+      subject: 'A recovery code was used to sign in to Pakt',
+      body:
+        `Someone signed in to your Pakt account at ${now.toISOString()} (UTC) with one of your two-factor recovery codes instead of a code from your authenticator app. ` +
+        `That code no longer works; ${remaining} of your recovery codes are left (make new ones on your profile). ` +
+        'If this was not you, change your password at once and tell your administrator.',
+      kind: 'recovery-code-used',
+    });
+    return { opened: await options.openSession(tx, user, challenge.clientId), remaining };
+  });
+  if (!done) return refuseWrongCode(db, user.id, tries, false, now, 'The recovery code is not correct, or was used already.');
+  return { ...done, user };
 }
 
 export async function startEnrolment(options: { db: Db; user: UserRow; password: string; issuer: string }) {
@@ -322,23 +391,66 @@ export async function confirmEnrolment(options: { db: Db; user: UserRow; code: s
   if (!result.valid || !('timeStep' in result)) {
     throw new DomainError(ResponseCode.WRONG_OTP, 'The code is not correct: check the time on your phone.');
   }
-  const [updated] = await options.db
-    .update(users)
-    // The enrolment code counts as used: it cannot also finish a sign-in.
-    .set({ totpSecret: secret, totpPendingSecret: null, totpEnabledAt: new Date(), totpLastStep: result.timeStep })
-    .where(eq(users.id, options.user.id))
-    .returning();
-  return updated!;
+  return options.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(users)
+      // The enrolment code counts as used: it cannot also finish a sign-in.
+      .set({ totpSecret: secret, totpPendingSecret: null, totpEnabledAt: new Date(), totpLastStep: result.timeStep })
+      .where(eq(users.id, options.user.id))
+      .returning();
+    // Made with the secret they stand in for, and answered this once (the caller shows them).
+    return { user: updated!, recoveryCodes: await replaceRecoveryCodes(tx, options.user.id) };
+  });
+}
+
+/**
+ * Ten new recovery codes for someone who signs in with an authenticator app, answered once; the
+ * earlier ones stop working. Asks for the password, as switching two-factor off does: whoever
+ * holds a session alone must not mint a way past the second factor.
+ */
+export async function regenerateRecoveryCodes(options: { db: Db; user: UserRow; password: string }) {
+  if (!(await verifyPassword(options.user.passwordHash, options.password))) {
+    throw new DomainError(ResponseCode.WRONG_PASSWORD, 'The password is not correct.');
+  }
+  if (!options.user.totpEnabledAt || !options.user.totpSecret) {
+    throw invalidInput('Recovery codes come with authenticator sign-in: switch it on first.');
+  }
+  return options.db.transaction(async (tx) => {
+    const recoveryCodes = await replaceRecoveryCodes(tx, options.user.id);
+    await queueEmail({
+      db: tx,
+      tenantId: null,
+      to: options.user.email,
+      subject: 'New two-factor recovery codes for Pakt',
+      body: 'New recovery codes were made for your Pakt account; the earlier ones no longer work. If this was not you, change your password at once and tell your administrator.',
+      kind: 'recovery-codes-replaced',
+    });
+    return { recoveryCodes };
+  });
+}
+
+export function countRecoveryCodesLeft(db: Db, user: UserRow): Promise<number> {
+  return countUnusedRecoveryCodes(db, user.id);
 }
 
 export async function disableSecondFactor(options: { db: Db; user: UserRow; password: string }) {
   if (!(await verifyPassword(options.user.passwordHash, options.password))) {
     throw new DomainError(ResponseCode.WRONG_PASSWORD, 'The password is not correct.');
   }
-  const [updated] = await options.db
+  return options.db.transaction((tx) => switchOffAuthenticator(tx, options.user.id));
+}
+
+/**
+ * Sign-in stops asking for authenticator codes: the secret (and any enrolment under way) and the
+ * recovery codes, which stand in for the authenticator, go together. Run it in the transaction of
+ * the change (the owner's, with their password, or an administrator's reset).
+ */
+export async function switchOffAuthenticator(db: Db, userId: string): Promise<UserRow> {
+  const [updated] = await db
     .update(users)
     .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null })
-    .where(eq(users.id, options.user.id))
+    .where(eq(users.id, userId))
     .returning();
+  await deleteRecoveryCodes(db, userId);
   return updated!;
 }

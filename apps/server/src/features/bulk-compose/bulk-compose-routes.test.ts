@@ -1,4 +1,4 @@
-import { type TagInput, downloadBulkComposeFailures, downloadBulkComposeHeader, getBulkComposeColumns, getBulkComposeRun, listBulkComposeRuns, uploadBulkCompose } from '@pakt/domain';
+import { type TagInput, downloadBulkComposeFailures, downloadBulkComposeHeader, getBulkComposeColumns, getBulkComposeRun, listBulkComposeRuns, updateTenantSettings, uploadBulkCompose } from '@pakt/domain';
 import { parseCsv } from '../../platform/csv';
 import { and, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
@@ -163,6 +163,21 @@ describe('uploading a bulk file', () => {
 
     const list = await inject(t.app, listBulkComposeRuns, { headers: who.headers });
     expect(list.json().data.runs.map((r: { runId: string }) => r.runId)).toEqual([run.runId]);
+  });
+
+  it("gives every signer the tenant's verification mode's default (issue 22): no per-row choice", async () => {
+    const who = await member('custodian');
+    const superAdmin = await signedInMember(t, { role: 'super_admin', tenant: who.tenant });
+    expect((await inject(t.app, updateTenantSettings, { as: superAdmin, body: { settings: { verificationMode: 'DefaultSelectiveON' } } })).statusCode).toBe(200);
+    const template = await makeTemplate(who);
+    const res = await upload(who, template.id, [HEADER, ...goodRows('v')].join('\r\n'));
+    expect(await work(res.json().data.run.runId)).toBe('completed');
+    const made = await t.database.db
+      .select({ required: epakRecipients.verificationRequired })
+      .from(epakRecipients)
+      .innerJoin(epaks, eq(epaks.id, epakRecipients.epakId))
+      .where(eq(epaks.bulkRunId, res.json().data.run.runId));
+    expect(made.map((row) => row.required)).toEqual([true, true, true]);
   });
 
   it('answers the same run for the same file, and makes no ePak twice', async () => {

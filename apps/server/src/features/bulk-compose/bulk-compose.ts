@@ -28,6 +28,7 @@ import {
   type PageGeometry,
   ResponseCode,
   resolveViewEnforced,
+  signerVerificationRequired,
   type Role,
   type SigningPolicy,
   Tag,
@@ -521,7 +522,9 @@ async function processBatch(work: Work, checked: CheckedBatch): Promise<number> 
         stepRows.push({ id: stepId, epakId, position: step.order, workflowStateId: state.id, name: state.name, type: state.type });
         const recipients = step.recipients.map((recipient, at) => {
           const id = randomUUID();
-          recipientRows.push({ id, epakId, stepId, userId: people.get(recipient.email)!.id, position: at + 1 });
+          // No per-recipient choice in a CSV run: the tenant's verification mode's default holds.
+          const verificationRequired = signerVerificationRequired(settings.verificationMode, state.type as WorkflowStateType);
+          recipientRows.push({ id, epakId, stepId, userId: people.get(recipient.email)!.id, position: at + 1, verificationRequired });
           return { recipientId: id, status: 'Pending' as const };
         });
         return { order: step.order, type: state.type as WorkflowStateType, recipients };

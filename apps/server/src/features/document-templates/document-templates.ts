@@ -507,7 +507,7 @@ export async function composeFromTemplate(options: {
   scope: { tenantId: string; ownerId: string };
   docTemplateId: string;
   input: ComposeFromTemplateInput;
-  settings: Pick<TenantSettings, 'skipNewUsers' | 'recipientDomains' | 'recipientsVerifiedOnly' | 'recipientRoles' | 'viewEnforceOption'>;
+  settings: Pick<TenantSettings, 'skipNewUsers' | 'recipientDomains' | 'recipientsVerifiedOnly' | 'recipientRoles' | 'viewEnforceOption' | 'verificationMode'>;
 }): Promise<string> {
   const { db, scope, input } = options;
   const row = await loadTemplate(db, scope.tenantId, options.docTemplateId);
@@ -571,6 +571,8 @@ export async function composeFromTemplate(options: {
     skipNewUsers: settings.skipNewUsers ?? false,
     filters: settings,
     ...(settings.viewEnforceOption ? { viewEnforceOption: settings.viewEnforceOption as ViewEnforceOption } : {}),
+    // The tenant's signer verification mode: its default, or a per-recipient choice sent with the steps.
+    ...(settings.verificationMode ? { verificationMode: settings.verificationMode } : {}),
     fromTemplate: { docTemplateId: row.id, document: lead, tags: withDerivedBounds(bound, pages) },
   });
 }

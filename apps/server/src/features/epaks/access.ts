@@ -1,10 +1,12 @@
 import { DomainError, enforce, type EpakResource, type EpakViewer, invalidInput, notFound, ResponseCode, type SignerStatus, type WorkflowStateType } from '@pakt/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
-import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, epakUserStates } from '../../platform/db/schema';
+import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, epakUserStates, users } from '../../platform/db/schema';
 import { listCeremonyReasons } from '../reasons';
 import { loadTenantSettings } from '../identity';
 import { ceremonyStamps } from '../rubber-stamps';
+import { loadViewerVerification } from './recipient-verification';
+import { nameRequiredFor, recordedName } from './signer-name';
 
 /** Who is asking, inside which tenant. */
 export interface EpakActor {
@@ -66,10 +68,18 @@ export function assertNotOverdue(epak: EpakRow, now: Date = new Date()): void {
   }
 }
 
+/**
+ * What the viewer's answer depends on beyond the ePak: whether texts can reach people (signer
+ * verification offers a code by text only then; recipient-verification.ts smsAvailableOn).
+ */
+export interface ViewerOptions {
+  readonly smsAvailable?: boolean;
+}
+
 /** What the caller may do with an ePak (EpakDetail.viewer). */
-export async function loadViewer(db: Db, actor: EpakActor, epak: EpakRow): Promise<EpakViewer> {
+export async function loadViewer(db: Db, actor: EpakActor, epak: EpakRow, options: ViewerOptions = {}): Promise<EpakViewer> {
   const mine = await db
-    .select({ id: epakRecipients.id, status: epakRecipients.status, order: epakSteps.position, type: epakSteps.type })
+    .select({ id: epakRecipients.id, status: epakRecipients.status, order: epakSteps.position, type: epakSteps.type, signedName: epakRecipients.signedName })
     .from(epakRecipients)
     .innerJoin(epakSteps, eq(epakSteps.id, epakRecipients.stepId))
     .where(and(eq(epakRecipients.epakId, epak.id), eq(epakRecipients.userId, actor.userId)));
@@ -99,6 +109,8 @@ export async function loadViewer(db: Db, actor: EpakActor, epak: EpakRow): Promi
   // Read from the ePak's tenant, not the caller's session: a signing-link session cannot read it.
   // OFF when unset, as resolveTenantSettings fills it in.
   const { geolocationType } = await loadTenantSettings(db, epak.tenantId);
+  const [me] = await db.select({ email: users.email, firstName: users.firstName, lastName: users.lastName, type: users.type }).from(users).where(eq(users.id, actor.userId));
+  const signedName = current?.signedName ?? null;
   return {
     isOwner: epak.ownerId === actor.userId,
     recipientId: current?.id ?? null,
@@ -116,5 +128,9 @@ export async function loadViewer(db: Db, actor: EpakActor, epak: EpakRow): Promi
     reasons: await listCeremonyReasons(db, epak.tenantId),
     // Only asked while the caller can sign: the chooser serves nothing else.
     rubberStamps: canAct ? await ceremonyStamps({ db, tenantId: epak.tenantId, userId: actor.userId }) : { available: false, stamps: [] },
+    // Signer verification (issue 22): where the caller's place stands; masked addresses, never the code.
+    verification: await loadViewerVerification(db, current?.id ?? null, { smsAvailable: options.smsAvailable ?? false }),
+    signerName: signedName ?? (me ? recordedName(me) : null),
+    nameRequired: canAct && me !== undefined && nameRequiredFor(me, signedName),
   };
 }

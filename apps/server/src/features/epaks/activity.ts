@@ -32,7 +32,11 @@ export type EpakActivityAction =
   | 'linkShown'
   | 'linkResent'
   // The owner gave a recipient's place to someone else (issue 21, replace-recipient.ts).
-  | 'recipientReplaced';
+  | 'recipientReplaced'
+  // Signer verification (issue 22): a code sent to a place, confirmed, or a wrong one tried.
+  | 'verificationCodeSent'
+  | 'signerVerified'
+  | 'verificationFailed';
 
 /** The previous hash of an ePak's first entry. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -229,6 +233,15 @@ export async function actorsOf(db: Db, rows: readonly ActivityRow[]) {
 }
 
 /**
+ * An entry of a signature names its signer as they typed their name then (issue 22): an external
+ * signer's record may say otherwise, or later something else.
+ */
+export function withTypedName<T extends { name: string }>(actor: T | null, details: unknown): T | null {
+  const typed = (details as { signerName?: unknown } | null)?.signerName;
+  return actor && typeof typed === 'string' && typed ? { ...actor, name: typed } : actor;
+}
+
+/**
  * GET …/activity: an ePak's log as its owner or a recipient may see it (anyone else: 404),
  * verified as it is read. The owner sees where each action came from; others do not.
  */
@@ -241,7 +254,7 @@ export async function loadEpakActivity(db: Db, actor: EpakActor, epakId: string)
       seq: row.seq,
       at: row.at.toISOString(),
       action: row.action,
-      actor: (row.actorId && people.get(row.actorId)) || null,
+      actor: withTypedName((row.actorId && people.get(row.actorId)) || null, row.details),
       details: publicDetails(row.action, row.details),
       ip: isOwner ? row.ip : null,
       hash: row.hash,

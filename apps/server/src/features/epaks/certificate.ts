@@ -12,7 +12,7 @@ import { maxCmsSize, signDigest } from '../../platform/signing/cms';
 import type { KeyVault } from '../../platform/signing/key-vault';
 import { ensureTenantSeal } from '../../platform/signing/tenant-seal';
 import type { FileStorage } from '../../platform/storage/file-storage';
-import { type ActivityRow, actorsOf, loadActivity, publicDetails, verifyActivityRows } from './activity';
+import { type ActivityRow, actorsOf, loadActivity, publicDetails, verifyActivityRows, withTypedName } from './activity';
 import { currentVersion, revisionsByDocument } from './revisions';
 import { recordToken, recordUrl } from './verification-record';
 
@@ -91,6 +91,7 @@ async function gather(db: Db, epakId: string) {
       stepOrder: epakSteps.position,
       stepName: epakSteps.name,
       stepType: epakSteps.type,
+      signedName: epakRecipients.signedName,
     })
     .from(epakRecipients)
     .innerJoin(epakSteps, eq(epakSteps.id, epakRecipients.stepId))
@@ -489,7 +490,7 @@ async function drawCertificate(
       return [
         { column: 0, lines: [{ text: String(r.stepOrder) }] },
         { column: 1, lines: [{ text: r.stepType }, ...(r.stepName && r.stepName !== r.stepType ? [{ text: r.stepName, size: 7, color: MUTED }] : [])] },
-        { column: 2, lines: [{ text: person ? personName(person) : '-' }, { text: person?.email ?? '', size: 7, color: MUTED, wrap: 'chars' }] },
+        { column: 2, lines: [{ text: r.signedName ?? (person ? personName(person) : '-') }, { text: person?.email ?? '', size: 7, color: MUTED, wrap: 'chars' }] },
         { column: 3, lines: [{ text: r.status }] },
         { column: 4, lines: [{ text: cellTime(r.actedAt) }] },
         { column: 5, lines: [{ text: addressOf(activity, r) ?? '-', wrap: 'chars' }] },
@@ -506,7 +507,7 @@ async function drawCertificate(
       { title: 'Action and details / entry hash (SHA-256)', width: CONTENT_WIDTH - 238 },
     ],
     activity.map((row) => {
-      const who = row.actorId ? actors.get(row.actorId) : undefined;
+      const who = withTypedName((row.actorId && actors.get(row.actorId)) || null, row.details);
       const details = summary(row.action, row.details, documentNames);
       return [
         { column: 0, lines: [{ text: String(row.seq) }] },

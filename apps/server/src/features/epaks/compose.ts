@@ -7,6 +7,8 @@ import {
   type SignerStatus,
   resolveViewEnforced,
   type ViewEnforceOption,
+  type VerificationMode,
+  signerVerificationRequired,
   type EpakDetail,
   type EpakInput,
   type EpakStatus,
@@ -26,7 +28,7 @@ import {
 } from '@pakt/domain';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
-import { assertActionable, loadViewer, loadVisibleEpak } from './access';
+import { assertActionable, loadViewer, loadVisibleEpak, type ViewerOptions } from './access';
 import { revisionsByDocument } from './revisions';
 import { epakDocuments, epakRecipients, epakSteps, epaks, memberships, users } from '../../platform/db/schema';
 import { resolveComposeDocuments } from './resolve-compose-documents';
@@ -127,6 +129,8 @@ export async function composeEpak(options: {
   skipNewUsers: boolean;
   filters?: RecipientFilters;
   viewEnforceOption?: ViewEnforceOption;
+  /** The tenant's signer verification mode (spec §9): with each recipient's choice, who must confirm a code. */
+  verificationMode?: VerificationMode;
   /**
    * A document that goes first, ahead of `input.documentIds`, with its tags already placed: a
    * document template's, its tags bound to this ePak's recipients. The ePak records the template.
@@ -201,7 +205,13 @@ export async function composeEpak(options: {
         .returning({ id: epakSteps.id });
       for (const [at, recipient] of step.recipients.entries()) {
         const user = await resolveRecipient(tx, scope.tenantId, recipient.email, options.skipNewUsers);
-        await tx.insert(epakRecipients).values({ epakId: epak!.id, stepId: row!.id, userId: user.id, position: at + 1 });
+        await tx.insert(epakRecipients).values({
+          epakId: epak!.id,
+          stepId: row!.id,
+          userId: user.id,
+          position: at + 1,
+          verificationRequired: signerVerificationRequired(options.verificationMode, state.type as WorkflowStateType, recipient.verify),
+        });
       }
     }
     await recordEpakActivity(tx, {
@@ -228,7 +238,7 @@ export async function loadOwnEpak(db: Db, scope: Scope, epakId: string) {
 }
 
 /** An ePak as its owner or one of its recipients sees it, with what the caller may do with it. */
-export async function loadEpakDetail(db: Db, scope: Scope, epakId: string): Promise<EpakDetail> {
+export async function loadEpakDetail(db: Db, scope: Scope, epakId: string, options: ViewerOptions = {}): Promise<EpakDetail> {
   const actor = { tenantId: scope.tenantId, userId: scope.ownerId };
   const { epak } = await loadVisibleEpak(db, actor, epakId);
   const docs = await db.select().from(epakDocuments).where(eq(epakDocuments.epakId, epak.id)).orderBy(asc(epakDocuments.position));
@@ -252,10 +262,12 @@ export async function loadEpakDetail(db: Db, scope: Scope, epakId: string): Prom
         recipientId: recipient.id,
         userId: user.id,
         email: user.email,
-        firstName: user.firstName,
-        lastName: user.lastName,
+        // The name typed where they signed is how this ePak knows them (issue 22).
+        firstName: recipient.signedName ?? user.firstName,
+        lastName: recipient.signedName ? '' : user.lastName,
         type: user.type,
         status: recipient.status as SignerStatus,
+        verificationRequired: recipient.verificationRequired,
       })),
   }));
   return {
@@ -284,7 +296,7 @@ export async function loadEpakDetail(db: Db, scope: Scope, epakId: string): Prom
     ownerName: owner ? fullName(owner) : '',
     createdOn: epak.createdAt.toISOString(),
     modifiedOn: epak.updatedAt.toISOString(),
-    viewer: await loadViewer(db, actor, epak),
+    viewer: await loadViewer(db, actor, epak, options),
   };
 }
 

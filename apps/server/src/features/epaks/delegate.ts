@@ -21,6 +21,7 @@ import type { Db } from '../../platform/db/database';
 import { epakDocuments, epakLinks, epakRecipients, epakSteps, memberships, users } from '../../platform/db/schema';
 import { assertActionable, assertNotOverdue, type EpakActor, type EpakRow } from './access';
 import { recordEpakActivity } from './activity';
+import { assertPlaceVerified } from './recipient-verification';
 import { loadEngineState } from './engine-store';
 import { applyEngineAnswer, engineRefusal, type MailSettings, withLockedEpak } from './manage';
 import { recordNotifications } from '../notifications';
@@ -139,6 +140,9 @@ export async function delegateEpak(options: {
     const probe = transition(stored.state, { type: 'delegate', recipientId: place?.recipient.id ?? '', delegateId });
     if (!probe.ok) throw engineRefusal(probe);
     const from = place!;
+    // Signer verification (issue 22): handing on a place that must confirm a code is refused (-152)
+    // until it has, so nobody passes a place on without proving who they are.
+    assertPlaceVerified(from.recipient, 'delegate');
 
     const [me] = await tx.select().from(users).where(eq(users.id, options.actor.userId));
     if (email === me!.email.toLowerCase()) {
@@ -161,7 +165,11 @@ export async function delegateEpak(options: {
     const result = transition(stored.state, { type: 'delegate', recipientId: from.recipient.id, delegateId, delegateStatus });
     if (!result.ok) throw engineRefusal(result);
 
-    await applyEngineAnswer(tx, epak, stored, result, { now, added: [{ recipientId: delegateId, userId: delegate.id, delegatedFromId: from.recipient.id }] });
+    // The delegate's place asks for verification as the one it came from did (they verify afresh).
+    await applyEngineAnswer(tx, epak, stored, result, {
+      now,
+      added: [{ recipientId: delegateId, userId: delegate.id, delegatedFromId: from.recipient.id, verificationRequired: from.recipient.verificationRequired }],
+    });
     await tx.update(epakRecipients).set({ actedAt: now }).where(eq(epakRecipients.id, from.recipient.id));
     // The signing links mailed to the one who delegated are of no use any more.
     await tx.update(epakLinks).set({ revokedAt: now }).where(and(eq(epakLinks.recipientId, from.recipient.id), isNull(epakLinks.revokedAt)));

@@ -135,7 +135,7 @@ describe('geolocation MANDATORY', () => {
 
     const signed = await sign(ePakId, documentId, Signer.headers, { location: '  18.5204, 73.8567 ', values: values(Signer.user.email) });
     expect(signed.data, signed.body).toMatchObject({ documentStatus: 'Signed', revision: 1 });
-    const linkSigned = await sign(ePakId, documentId, linkHeaders, { location: 'Pune, India', values: values(external) });
+    const linkSigned = await sign(ePakId, documentId, linkHeaders, { location: 'Pune, India', values: values(external), signerName: 'Outside Signer' });
     expect(linkSigned.data, linkSigned.body).toMatchObject({ revision: 2, epakStatus: 'Completed' });
 
     const { pdfsig, locations } = await signedFile(ePakId, documentId);

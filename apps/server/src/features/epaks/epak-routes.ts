@@ -18,12 +18,15 @@ import { exchangeSigningLink } from './links';
 import { readServableDocument } from './integrity';
 import { revisionsOf } from './revisions';
 import { signDocument } from './sign';
+import { smsAvailableOn } from './recipient-verification';
 import { recordDocumentView, setEpakStatus } from './status';
 import { rangedFile } from '../../platform/storage/file-storage';
 
 export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
   const scopeOf = (auth: { tenant: { id: string }; user: { id: string } }) => ({ tenantId: auth.tenant.id, ownerId: auth.user.id });
+  // Whether signer verification may offer a code by text (the viewer's maskedPhone).
+  const smsAvailable = smsAvailableOn(ctx.config);
 
   route(app, ctx, epakApi.createEpak, async ({ auth, body, request, tenantSettings }) => {
     const settings = await tenantSettings();
@@ -34,6 +37,7 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
       skipNewUsers: settings.skipNewUsers ?? false,
       filters: settings,
       ...(settings.viewEnforceOption ? { viewEnforceOption: settings.viewEnforceOption } : {}),
+      ...(settings.verificationMode ? { verificationMode: settings.verificationMode } : {}),
     });
     request.log.info({ ePakId: id }, 'ePak composed as a draft');
     return loadEpakDetail(db, scopeOf(auth), id);
@@ -43,7 +47,7 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
     users: await searchDirectory(db, auth.tenant.id, query.q, query.limit, await tenantSettings()),
   }));
 
-  route(app, ctx, epakApi.getEpak, async ({ auth, params }) => loadEpakDetail(db, scopeOf(auth), params.ePakId));
+  route(app, ctx, epakApi.getEpak, async ({ auth, params }) => loadEpakDetail(db, scopeOf(auth), params.ePakId, { smsAvailable }));
 
   route(app, ctx, epakApi.getSignatureBlocks, async ({ auth, params }) => ({ tags: await readTags(db, scopeOf(auth), params.ePakId, params.documentId) }));
 
@@ -78,7 +82,7 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   route(app, ctx, epakSigningApi.actOnEpakDocument, async ({ auth, params }) =>
-    recordDocumentView({ db, actor: tenantActorOf(auth), epakId: params.epakId, documentId: params.documentId }),
+    recordDocumentView({ db, actor: tenantActorOf(auth), epakId: params.epakId, documentId: params.documentId, smsAvailable }),
   );
 
   route(app, ctx, epakSigningApi.authorizeInPersonSigner, async ({ auth, body, request }) => {

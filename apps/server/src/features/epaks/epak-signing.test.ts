@@ -12,7 +12,9 @@ import {
   downloadEpak,
   downloadEpakAttachment,
   downloadEpakDocument,
+  EpakActivity,
   EpakDetail,
+  getEpakActivity,
   exchangeEasyToken,
   getEpak,
   getSignatureBlocks,
@@ -194,17 +196,25 @@ describe('signing an ePak', () => {
     const externalView = await inject(t.app, getEpak, { params: { ePakId: epak.ePakId }, headers: linkHeaders });
     expect(externalView.statusCode, externalView.body).toBe(200);
     const asExternal = EpakDetail.parse(externalView.data);
-    expect(asExternal.viewer).toMatchObject({ canAct: true, stepType: 'SIGN', eligibleForAction: false });
+    // Known only by address: the ceremony asks for their name (issue 22), and no name is guessed from the address.
+    expect(asExternal.viewer).toMatchObject({ canAct: true, stepType: 'SIGN', eligibleForAction: false, nameRequired: true, signerName: null });
     await inject(t.app, actOnEpakDocument, { params: { epakId: epak.ePakId, documentId, action: 'view' }, headers: linkHeaders });
+    const externalBody = { values: [{ uuid: '00000000-0000-4000-8000-000000000007', value: drawnSignature() }], reason: 'I agree' };
+    const nameless = await inject(t.app, signEpakDocument, { params: { ePakId: epak.ePakId, documentId }, body: externalBody, headers: linkHeaders });
+    expect(nameless.json()).toMatchObject({ code: -6, issues: [{ path: 'signerName', message: 'required' }] });
+    expect(await db.select().from(epakDocumentRevisions)).toEqual([]);
     const externalSigned = await inject(t.app, signEpakDocument, {
       params: { ePakId: epak.ePakId, documentId },
-      body: {
-        values: [{ uuid: '00000000-0000-4000-8000-000000000007', value: drawnSignature() }],
-        reason: 'I agree',
-      },
+      body: { ...externalBody, signerName: 'Olivia  Outsider' },
       headers: linkHeaders,
     });
     expect(externalSigned.data, externalSigned.body).toMatchObject({ documentStatus: 'Signed', signerStatus: 'Signed', epakStatus: 'InProgress', revision: 1 });
+    // Their typed name is who signed: in "Who signs", and in what the ceremony greets them by.
+    const afterExternal = EpakDetail.parse((await inject(t.app, getEpak, { params: { ePakId: epak.ePakId }, as: owner })).data);
+    const externalRow = afterExternal.steps.flatMap((step) => step.recipients).find((r) => r.email === external)!;
+    expect(`${externalRow.firstName} ${externalRow.lastName}`.trim()).toBe('Olivia Outsider');
+    const externalAgain = EpakDetail.parse((await inject(t.app, getEpak, { params: { ePakId: epak.ePakId }, headers: linkHeaders })).data);
+    expect(externalAgain.viewer).toMatchObject({ signerName: 'Olivia Outsider', nameRequired: false });
 
     // The first signer; a retry answers the same and appends nothing.
     await inject(t.app, actOnEpakDocument, { params: { epakId: epak.ePakId, documentId, action: 'view' }, as: first });
@@ -226,7 +236,10 @@ describe('signing an ePak', () => {
       as: second,
     });
     expect(last.data, last.body).toMatchObject({ revision: 3, epakStatus: 'Completed', remainingDocumentIds: [] });
-    expect((await db.select().from(outbox).where(eq(outbox.kind, 'epak_completed'))).map((m) => m.recipient)).toEqual([owner.user.email]);
+    // Everyone who took part is mailed the completed ePak, once each.
+    expect((await db.select().from(outbox).where(eq(outbox.kind, 'epak_completed'))).map((m) => m.recipient).sort()).toEqual(
+      [owner.user.email, reviewer.user.email, first.user.email, second.user.email, external].sort(),
+    );
     // Too late to reject (-72).
     expect((await inject(t.app, rejectEpak, { params: { ePakId: epak.ePakId }, body: { comment: 'no' }, as: first })).code).toBe(-72);
 
@@ -243,6 +256,8 @@ describe('signing an ePak', () => {
     expect(qpdf.status, qpdf.stdout + qpdf.stderr).toBe(0);
     const text = run('pdftotext', [file, '-']).stdout;
     expect(text).toContain('Flat 4B');
+    // The signature dictionary's /Name is the external signer's typed name, not their address.
+    expect(download.rawPayload.toString('latin1').toLowerCase()).toContain(`/name <${Buffer.from('Olivia Outsider', 'latin1').toString('hex')}>`);
     fs.rmSync(dir, { recursive: true, force: true });
 
     // Each revision appends to the one before it, and the activity says so with hashes.
@@ -251,6 +266,12 @@ describe('signing an ePak', () => {
     expect(revisions[1]!.predecessorSha256).toBe(revisions[0]!.sha256);
     const actions = (await db.select().from(epakActivities).where(eq(epakActivities.epakId, epak.ePakId)).orderBy(asc(epakActivities.seq))).map((a) => a.action);
     expect(actions).toEqual(['composed', 'started', 'reviewed', 'documentSigned', 'signed', 'documentSigned', 'signed', 'documentSigned', 'signed']);
+    const activity = await inject(t.app, getEpakActivity, { params: { ePakId: epak.ePakId }, as: owner });
+    const externalEntries = EpakActivity.parse(activity.data).entries.filter((entry) => entry.actor?.email === external);
+    expect(externalEntries.map((entry) => [entry.action, entry.actor?.name])).toEqual([
+      ['documentSigned', 'Olivia Outsider'],
+      ['signed', 'Olivia Outsider'],
+    ]);
   });
 
   it('keeps strangers out: another tenant 404, a link session on another endpoint 403', async () => {

@@ -3,9 +3,27 @@ import { DomainError, invalidInput, ResponseCode } from '@pakt/domain';
 import { and, desc, eq } from 'drizzle-orm';
 import { digestSecret, issueSession, IN_PERSON_CHALLENGE_PREFIX, maskEmail, OTP_RESEND_SECONDS, verifyChallenge } from '../auth';
 import type { Db } from '../../platform/db/database';
-import { epakRecipients, epakSteps, otpChallenges, users } from '../../platform/db/schema';
+import { epakRecipients, epakSteps, epaks, otpChallenges, users } from '../../platform/db/schema';
 import { queueEmail } from '../../platform/mail/outbox';
 import { assertActionable, assertNotOverdue, type EpakActor, loadVisibleEpak } from './access';
+import { recordEpakActivity } from './activity';
+
+/**
+ * An in-person signer's place marked verified (signer verification, recipient-verification.ts),
+ * under the ePak's row lock with its activity entry.
+ */
+async function markVerifiedInPerson(db: Db, options: { epakId: string; recipientId: string; actorId: string; now: Date }): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.select({ id: epaks.id }).from(epaks).where(eq(epaks.id, options.epakId)).for('update');
+    const [place] = await tx.select().from(epakRecipients).where(eq(epakRecipients.id, options.recipientId));
+    if (!place || !place.verificationRequired || place.verifiedAt) return;
+    await tx
+      .update(epakRecipients)
+      .set({ verifiedAt: options.now, verificationCodeHash: null, verificationCodeExpiresAt: null, verificationAttempts: 0, verificationFailures: 0, verificationLockedUntil: null })
+      .where(eq(epakRecipients.id, place.id));
+    await recordEpakActivity(tx, { epakId: options.epakId, actorId: options.actorId, action: 'signerVerified', details: { recipientId: place.id, via: 'inPerson' } });
+  });
+}
 
 /** The code is good for ten minutes; the signer's session on the host's device for fifteen. */
 export const IN_PERSON_CODE_MINUTES = 10;
@@ -89,6 +107,9 @@ export async function authorizeInPersonSigner(options: {
   if (!options.otpId) throw invalidInput('Send the otpId with the code.', [{ path: 'otpId', message: 'required' }]);
   const { clientId } = await verifyChallenge({ db, otpId: options.otpId, code: options.code, inPerson: true });
   if (clientId !== binding) throw new DomainError(ResponseCode.INVALID_OTP_ID, 'This code was sent for another signing.');
+  // The code reached the signer's own mailbox: the proof signer verification asks for, so a place
+  // that must verify counts as verified and the signer is not asked for a second code.
+  if (place.recipient.verificationRequired && !place.recipient.verifiedAt) await markVerifiedInPerson(db, { epakId: epak.id, recipientId: place.recipient.id, actorId: place.user.id, now });
   const issued = await issueSession({
     db,
     userId: place.user.id,

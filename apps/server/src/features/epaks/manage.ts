@@ -74,6 +74,8 @@ export interface AddedRecipient {
   readonly recipientId: string;
   readonly userId: string;
   readonly delegatedFromId: string | null;
+  /** The new place confirms a one-time code before acting (inherited from the place it replaces). */
+  readonly verificationRequired?: boolean;
 }
 
 /**
@@ -108,6 +110,7 @@ export async function applyEngineAnswer(
       position: (last?.position ?? 0) + 1,
       status: step.recipients.find((r) => r.recipientId === added.recipientId)!.status,
       delegatedFromId: added.delegatedFromId,
+      verificationRequired: added.verificationRequired ?? false,
     });
   }
   const ended = isEnded(result.state.status) && !isEnded(epak.status) ? { endedAt: options.now } : {};
@@ -475,6 +478,7 @@ async function bulkSignOne(db: Db, options: Parameters<typeof bulkSign>[0], epak
   }
   if (viewer.stepType !== 'SIGN' && viewer.stepType !== 'INPERSONSIGN') return skipped(epakId, 'This step asks you for a review, not a signature.');
   if (!viewer.eligibleForAction) return skipped(epakId, 'This ePak must be read before you act: open every document first.');
+  if (viewer.nameRequired) return skipped(epakId, 'Open it to sign: you are asked to type the name you sign under.');
 
   const [me] = await db.select().from(users).where(eq(users.id, actor.userId));
   const signer = {

@@ -1,10 +1,11 @@
-import { displayName } from '@pakt/domain';
+import { DEFAULT_COMPLETED_LINK_DAYS, displayName, formatUtcTimestamp } from '@pakt/domain';
 import type { EngineEffect } from '@pakt/domain';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { digestSecret, generateSecret } from '../auth';
 import type { Db } from '../../platform/db/database';
-import { epakDocuments, epakLinks, epakRecipients, epaks, memberships, type OutboxAttachment, users } from '../../platform/db/schema';
+import { epakDocuments, epakLinks, epakRecipients, epaks, epakSteps, memberships, type OutboxAttachment, users } from '../../platform/db/schema';
 import { queueEmail } from '../../platform/mail/outbox';
+import { loadTenantSettings } from '../identity';
 import { recordNotifications } from '../notifications';
 import { pdfFileName, uniqueNames } from './download';
 import { currentVersion, revisionsByDocument } from './revisions';
@@ -70,14 +71,25 @@ export async function createSigningLink(tx: Db, options: { epakId: string; recip
 
 /** Where a recipient opens the ePak: the app for members of its tenant, a signing link for others. */
 async function linkFor(tx: Db, options: NotifyOptions & { tenantId: string }, person: { recipientId: string; userId: string }): Promise<string> {
+  return (await placeLinkFor(tx, options, person)).link;
+}
+
+/** linkFor, saying which it is: a signing link's expiry, or null for the app (a member signs in). */
+async function placeLinkFor(
+  tx: Db,
+  options: NotifyOptions & { tenantId: string },
+  person: { recipientId: string; userId: string },
+): Promise<{ link: string; expiresAt: Date | null }> {
   // Only an active member of the ePak's tenant can open it in the app; anyone else (external, or
   // internal to another organisation) gets a signing link.
   const [membership] = await tx
     .select({ status: memberships.status })
     .from(memberships)
     .where(and(eq(memberships.tenantId, options.tenantId), eq(memberships.userId, person.userId)));
-  if (membership?.status === 'active') return appLink(options.publicUrl, { id: options.epakId, tenantId: options.tenantId });
-  return createSigningLink(tx, { ...options, recipientId: person.recipientId });
+  if (membership?.status === 'active') return { link: appLink(options.publicUrl, { id: options.epakId, tenantId: options.tenantId }), expiresAt: null };
+  const now = options.now ?? new Date();
+  const link = await createSigningLink(tx, { ...options, now, recipientId: person.recipientId });
+  return { link, expiresAt: new Date(now.getTime() + options.linkDays * 24 * 3600 * 1000) };
 }
 
 /** The ePak in the app; the tenant rides along so someone in several tenants lands in the right one. */
@@ -177,6 +189,82 @@ async function currentDocumentsAsAttachments(tx: Db, epakId: string): Promise<{ 
   return { names: docs.map((d) => d.name), attachments, encodedSize };
 }
 
+/** Places of someone who took part: they acted, or their EMAIL step mailed them. */
+const TOOK_PART = ['Reviewed', 'Signed', 'Emailed'];
+
+/**
+ * Who is mailed the completed ePak: the owner, then everyone who took part in step order, each
+ * address once. A recipient who was removed or replaced has no row any more, and one who handed
+ * their place on is Delegated: neither took part, so neither is mailed.
+ */
+async function completionParticipants(tx: Db, epak: EpakRow) {
+  const [owner] = await tx.select().from(users).where(eq(users.id, epak.ownerId));
+  const places = await tx
+    .select({ recipientId: epakRecipients.id, status: epakRecipients.status, userId: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
+    .from(epakRecipients)
+    .innerJoin(epakSteps, eq(epakSteps.id, epakRecipients.stepId))
+    .innerJoin(users, eq(users.id, epakRecipients.userId))
+    .where(and(eq(epakRecipients.epakId, epak.id), inArray(epakRecipients.status, TOOK_PART)))
+    .orderBy(asc(epakSteps.position), asc(epakRecipients.position));
+  const people: { recipientId: string | null; userId: string; email: string; firstName: string; lastName: string }[] = [];
+  const seen = new Set<string>();
+  for (const person of [...(owner ? [{ ...owner, userId: owner.id, recipientId: null }] : []), ...places]) {
+    const address = person.email.trim().toLowerCase();
+    if (seen.has(address)) continue;
+    seen.add(address);
+    people.push({ recipientId: person.recipientId, userId: person.userId, email: person.email, firstName: person.firstName, lastName: person.lastName });
+  }
+  return people;
+}
+
+/**
+ * The completion mail: the signed documents attached (as they stand at the end, pinned to their
+ * last revision), or, above the attachment limit, the link alone. Members get the app; anyone
+ * else a link of their own that opens the completed ePak (read-only: nothing is left to act on)
+ * for the tenant's completedLinkDays. The certificate of completion is not attached: it is
+ * sealed by a job once this transaction has committed (stored-certificate.ts), so the mail says
+ * where to download it instead.
+ */
+async function queueCompletionMail(tx: Db, epak: EpakRow, options: NotifyOptions & { mailAttachmentLimitBytes?: number }) {
+  const settings = await loadTenantSettings(tx, epak.tenantId);
+  const everyone = (settings.completionMailRecipients ?? 'everyone') === 'everyone';
+  const linkDays = settings.completedLinkDays ?? DEFAULT_COMPLETED_LINK_DAYS;
+  const participants = (await completionParticipants(tx, epak)).filter((person) => everyone || person.userId === epak.ownerId);
+  if (participants.length === 0) return;
+  const current = await currentDocumentsAsAttachments(tx, epak.id);
+  const attach = current.encodedSize <= (options.mailAttachmentLimitBytes ?? MAIL_ATTACHMENT_LIMIT_BYTES);
+  for (const person of participants) {
+    const place =
+      person.recipientId === null
+        ? { link: appLink(options.publicUrl, epak), expiresAt: null }
+        : await placeLinkFor(tx, { ...options, linkDays, tenantId: epak.tenantId }, { recipientId: person.recipientId, userId: person.userId });
+    await queueEmail({
+      db: tx,
+      tenantId: epak.tenantId,
+      to: person.email,
+      subject: `Completed: ${epak.subject}`,
+      body: [
+        `Hello ${displayName(person)},`,
+        '',
+        `Everyone has acted on "${epak.subject}": it is complete. The signed documents:`,
+        ...current.names.map((name) => `- ${name}`),
+        '',
+        attach
+          ? 'They are attached as signed.'
+          : 'They are too large to attach to an email, so they are not attached: download them with the link below.',
+        'The certificate of completion (who took part, and the whole activity log, sealed) is made just after the end: download it from the same page.',
+        '',
+        `Open it here: ${place.link}`,
+        ...(place.expiresAt ? [`This link opens the completed ePak, to read and download, until ${formatUtcTimestamp(place.expiresAt)}.`] : []),
+        '',
+        'Pakt',
+      ].join('\n'),
+      kind: 'epak_completed',
+      ...(attach ? { attachments: current.attachments } : {}),
+    });
+  }
+}
+
 /**
  * Queues what each engine effect asks for; called in the transaction that stores the answer.
  * `actorId` names who acted in the owner's mail (a rejection says who rejected).
@@ -249,7 +337,7 @@ export async function queueEngineEffects(
         break;
       }
       case 'completed':
-        await mailOwner(tx, epak, options, 'epak_completed', `Completed: ${epak.subject}`, [`Everyone has acted on "${epak.subject}". The signed documents and the certificate of completion are ready to download.`]);
+        await queueCompletionMail(tx, epak, options);
         break;
       case 'rejected':
         await mailOwner(tx, epak, options, 'epak_rejected', `Rejected: ${epak.subject}`, [

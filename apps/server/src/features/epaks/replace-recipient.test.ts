@@ -68,14 +68,15 @@ const replace = (owner: Who, epak: { ePakId: string }, recipientId: string, body
   inject(t.app, replaceEpakRecipient, { headers: owner.headers, params: { ePakId: epak.ePakId, recipientId }, body });
 
 /** Signs every document of an ePak as `who`, filling the fields `email` had when the ePak was sent. */
-async function signAll(who: Who, epak: EpakDetail, placed: PlacedFields, email: string) {
+async function signAll(who: Who, epak: EpakDetail, placed: PlacedFields, email: string, signerName = 'Signer Of Record') {
   let last;
   for (const doc of epak.documents) {
     await inject(t.app, actOnEpakDocument, { headers: who.headers, params: { epakId: epak.ePakId, documentId: doc.documentId, action: 'view' } });
     last = await inject(t.app, signEpakDocument, {
       headers: who.headers,
       params: { ePakId: epak.ePakId, documentId: doc.documentId },
-      body: { values: signatureValues(placed, doc.documentId, email), reason: 'Approved' },
+      // An external signer types the name they sign under (issue 22); a member's is their profile's.
+      body: { values: signatureValues(placed, doc.documentId, email), reason: 'Approved', signerName },
     });
     expect(last.statusCode, last.body).toBe(200);
   }
@@ -202,7 +203,9 @@ describe("replacing an outsider of the step under way with someone new", () => {
     // The new person signs through their link, and the ePak goes on to completion in their name.
     const newSession = await linkSession(linkIn(asked[0]!.body)!);
     await signAll(member, epak, placed, member.user.email);
-    expect((await signAll(newSession, epak, placed, external)).signerStatus).toBe('Signed');
+    // The name the owner gave them is offered, and they sign under it (the ceremony sends it back).
+    expect((await inject(t.app, getEpak, { headers: newSession.headers, params: { ePakId: epak.ePakId } })).data.viewer).toMatchObject({ signerName: 'Meera Shah', nameRequired: true });
+    expect((await signAll(newSession, epak, placed, external, 'Meera Shah')).signerStatus).toBe('Signed');
     expect((await signAll(later, epak, placed, later.user.email)).epakStatus).toBe('Completed');
     const download = await inject(t.app, downloadEpakDocument, { as: owner, params: { ePakId: epak.ePakId, documentId } });
     expect(download.statusCode).toBe(200);

@@ -221,6 +221,8 @@ export async function replaceRecipient(options: {
         position: old.position,
         status,
         delegatedFromId: old.delegatedFromId,
+        // The place asks for verification as it did; the new person verifies afresh.
+        verificationRequired: old.verificationRequired,
       });
       const fields = await handOverFields(tx, epak, {
         from: { email: old.email, userId: old.userId },
@@ -269,7 +271,7 @@ export async function replaceRecipient(options: {
         currentStep: epak.currentStep,
         modifiedOn: row!.updatedAt.toISOString(),
         replacedRecipientId: old.id,
-        recipient: { recipientId, userId: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, type: user.type as UserType, status },
+        recipient: { recipientId, userId: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, type: user.type as UserType, status, verificationRequired: old.verificationRequired },
       };
     },
     'epak.manage',

@@ -5,7 +5,6 @@ import {
   isSignerMadeTag,
   isGroupTag,
   isRequiredTag,
-  displayName,
   DomainError,
   flattenTags,
   formatUtcTimestamp,
@@ -42,8 +41,10 @@ import { maxCmsSize, signDigest } from '../../platform/signing/cms';
 import { ensureTenantSeal } from '../../platform/signing/tenant-seal';
 import { assertActionable, assertNotOverdue, type EpakActor, loadViewer, loadVisibleEpak } from './access';
 import { recordEpakActivity } from './activity';
+import { assertRecipientVerified } from './recipient-verification';
 import { loadEngineState, storeEngineState } from './engine-store';
 import { queueEngineEffects } from './notify';
+import { placeName, type SignerRecord, storeTypedName, typedSignerName } from './signer-name';
 import { stampLineFields } from './stamp-line';
 import { currentVersion, readCurrentDocumentHashed, revisionsOf } from './revisions';
 
@@ -114,14 +115,19 @@ interface Signer {
   readonly email: string;
   readonly name: string;
   readonly userId: string;
+  /** Who the record says signs, and what was typed at this place before (signer-name.ts). */
+  readonly record: SignerRecord;
+  readonly signedName: string | null;
 }
+/** Who fills and signs, as the tags see them. */
+type SignerIdentity = Omit<Signer, 'record' | 'signedName'>;
 
 /**
  * The caller's tags with the values sent merged in and the server's own filled (time stamp,
  * name, address, ids); refuses values for tags that are not the caller's, malformed images, and
  * required tags left empty.
  */
-export function fillSignerTags(options: { tags: Tag[]; signer: Signer; body: SignDocumentBody; documentId: string; at: Date }): { tags: Tag[]; filled: Tag[] } {
+export function fillSignerTags(options: { tags: Tag[]; signer: SignerIdentity; body: SignDocumentBody; documentId: string; at: Date }): { tags: Tag[]; filled: Tag[] } {
   const { signer, body } = options;
   const all = flattenTags(options.tags);
   const byUuid = new Map(all.map((tag) => [tag.uuid, tag]));
@@ -268,7 +274,16 @@ function signatureOf(options: { tags: Tag[]; pages: PageGeometry[]; signer: Sign
 /** Every place the caller has in the ePak (someone may be a recipient of several steps). */
 async function placesOf(db: Db, epakId: string, userId: string): Promise<Signer[]> {
   const rows = await db
-    .select({ recipientId: epakRecipients.id, order: epakSteps.position, type: epakSteps.type, email: users.email, firstName: users.firstName, lastName: users.lastName })
+    .select({
+      recipientId: epakRecipients.id,
+      order: epakSteps.position,
+      type: epakSteps.type,
+      signedName: epakRecipients.signedName,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      userType: users.type,
+    })
     .from(epakRecipients)
     .innerJoin(epakSteps, eq(epakSteps.id, epakRecipients.stepId))
     .innerJoin(users, eq(users.id, epakRecipients.userId))
@@ -279,8 +294,10 @@ async function placesOf(db: Db, epakId: string, userId: string): Promise<Signer[
     stepOrder: row.order,
     stepType: row.type,
     email: row.email.toLowerCase(),
-    name: displayName(row),
+    name: placeName({ ...row, type: row.userType }, row.signedName),
     userId,
+    record: { email: row.email, firstName: row.firstName, lastName: row.lastName, type: row.userType },
+    signedName: row.signedName,
   }));
 }
 
@@ -341,21 +358,24 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
   const currentPlace = places.find((place) => place.stepOrder === epak.currentStep);
   const retried = alreadySigned({ places, current: currentPlace, revisions: revisionOf, tags: doc.tags as Tag[], body });
   if (retried) return presentResult(db, { epakId: epak.id, documentId: doc.id, recipientId: retried.place.recipientId, revision: retried.revision });
-  const signer = currentPlace ?? places[0]!;
+  const place = currentPlace ?? places[0]!;
 
   const stored = await loadEngineState(db, epak);
-  const mine = stored.recipients.find((r) => r.id === signer.recipientId);
-  if (epak.status !== 'InProgress' || signer.stepOrder !== epak.currentStep || (mine?.status !== 'Pending' && mine?.status !== 'DelegatePending')) {
-    refuseLikeTheEngine(stored.state, signer.recipientId);
+  const mine = stored.recipients.find((r) => r.id === place.recipientId);
+  if (epak.status !== 'InProgress' || place.stepOrder !== epak.currentStep || (mine?.status !== 'Pending' && mine?.status !== 'DelegatePending')) {
+    refuseLikeTheEngine(stored.state, place.recipientId);
   }
-  if (signer.stepType !== 'SIGN' && signer.stepType !== 'INPERSONSIGN') {
-    throw invalidInput('This step asks for a review, not a signature: mark it reviewed instead.', [{ path: 'action', message: signer.stepType }]);
+  if (place.stepType !== 'SIGN' && place.stepType !== 'INPERSONSIGN') {
+    throw invalidInput('This step asks for a review, not a signature: mark it reviewed instead.', [{ path: 'action', message: place.stepType }]);
   }
-  if (signer.stepType === 'INPERSONSIGN' && !options.inPerson) {
+  if (place.stepType === 'INPERSONSIGN' && !options.inPerson) {
     throw invalidInput('This step is signed in person, on the device of the person who sent it, after confirming your identity there.', [
       { path: 'action', message: 'INPERSONSIGN' },
     ]);
   }
+  // Signer verification (issue 22): a place that must confirm a code and has not is refused (-151)
+  // before any sealing work, so nothing is stored.
+  await assertRecipientVerified(db, place.recipientId, 'sign');
   const viewer = await loadViewer(db, actor, epak);
   if (!viewer.eligibleForAction) {
     throw invalidInput('This ePak must be read before you act: open every document first.', [{ path: 'viewEnforced', message: 'notRead' }]);
@@ -365,6 +385,10 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
   if (viewer.geolocation === 'MANDATORY' && !body.location) {
     throw invalidInput('Say where you are signing: this organisation records the location of every signature.', [{ path: 'location', message: 'required' }]);
   }
+  // Issue 22: an external signer signs under the name they type, never under their address.
+  const typedName = typedSignerName({ user: place.record, signedName: place.signedName, typed: body.signerName });
+  if (!typedName) throw invalidInput('Type your full name: it is the name you sign under.', [{ path: 'signerName', message: 'required' }]);
+  const signer: Signer = { ...place, name: typedName };
 
   const pages = doc.pages as PageGeometry[];
   // Rubber stamps (issue 8): refused (-11) before any sealing work unless this signer may apply them.
@@ -441,6 +465,9 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
     // are re-read under the lock: another signer of this step may have filled theirs meanwhile.
     const { tags: latest } = fillSignerTags({ tags: stamped(docNow!.tags as Tag[]), signer, body, documentId: doc.id, at });
     await tx.update(epakDocuments).set({ tags: markDone(latest, doneUuids) }).where(eq(epakDocuments.id, doc.id));
+    if (signer.record.type === 'external' && signer.name !== signer.signedName) {
+      await storeTypedName(tx, { recipientId: signer.recipientId, userId: signer.userId, name: signer.name });
+    }
     await recordEpakActivity(tx, {
       epakId: epak.id,
       actorId: actor.userId,
@@ -454,6 +481,7 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
         repaired: prepared.repaired,
         fields: fields.length,
         reason: body.reason ?? null,
+        signerName: signer.name,
         ...(stamps.length > 0 ? { rubberStamps: stampsOf(stamps) } : {}),
       },
       ip: options.ip ?? null,
@@ -473,7 +501,7 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
         epakId: epak.id,
         actorId: actor.userId,
         action: 'signed',
-        details: { recipientId: signer.recipientId, step: signer.stepOrder, status: result.state.status, effects: result.effects },
+        details: { recipientId: signer.recipientId, step: signer.stepOrder, status: result.state.status, effects: result.effects, signerName: signer.name },
         ip: options.ip ?? null,
       });
       await queueEngineEffects(tx, {

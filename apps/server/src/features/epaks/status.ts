@@ -85,7 +85,7 @@ export async function setEpakStatus(options: {
  * ePak is opened, it is read (isRead), which view enforcement waits for. Recording a view is not
  * an action on the ePak, so it works on any ePak the caller may see, ended ones included.
  */
-export async function recordDocumentView(options: { db: Db; actor: EpakActor; epakId: string; documentId: string; now?: Date }) {
+export async function recordDocumentView(options: { db: Db; actor: EpakActor; epakId: string; documentId: string; now?: Date; smsAvailable?: boolean }) {
   const { db, actor } = options;
   const { epak } = await loadVisibleEpak(db, actor, options.epakId);
   const documentIds = (await db.select({ id: epakDocuments.id }).from(epakDocuments).where(eq(epakDocuments.epakId, epak.id))).map((d) => d.id);
@@ -101,7 +101,7 @@ export async function recordDocumentView(options: { db: Db; actor: EpakActor; ep
       .where(eqPair(epak.id, actor.userId));
   });
   const [fresh] = await db.select().from(epaks).where(eq(epaks.id, epak.id));
-  return loadViewer(db, actor, fresh!);
+  return loadViewer(db, actor, fresh!, { smsAvailable: options.smsAvailable ?? false });
 }
 
 const eqPair = (epakId: string, userId: string) => and(eq(epakUserStates.epakId, epakId), eq(epakUserStates.userId, userId));

@@ -2,6 +2,7 @@ import {
   API_HEADERS,
   canAccessRoute,
   DEFAULT_VIEW_ENFORCE_OPTION,
+  DEFAULT_VERIFICATION_MODE,
   DomainError,
   effectivePermissionSettings,
   enforce,
@@ -25,7 +26,7 @@ import type { AppContext } from '../../http/app-context';
 import { authenticateUser } from './authenticate-user';
 import { presentUserInfo, updateOwnProfile } from './profile';
 import { signUp, verifyEmail } from './signup';
-import { consumeOneTimeToken, issueOneTimeToken, confirmEnrolment, disableSecondFactor, describeChallenge, maskEmail, maskPhone, openChallenge, secondFactorFor, sendChallengeCode, startEnrolment, verifyChallenge, issueSession, revokeSessionFamily, rotateSession, loadPasswordConfig } from '../auth';
+import { consumeOneTimeToken, issueOneTimeToken, confirmEnrolment, countRecoveryCodesLeft, disableSecondFactor, describeChallenge, maskEmail, maskPhone, openChallenge, regenerateRecoveryCodes, secondFactorFor, sendChallengeCode, startEnrolment, verifyChallenge, verifyRecoveryCode, issueSession, revokeSessionFamily, rotateSession, loadPasswordConfig } from '../auth';
 import { maySeePhoto, removeMemberPhoto, removeOwnPhoto, storeOwnPhoto } from './photo';
 import { loadTenantSettings } from './tenant-configuration';
 import type { Db } from '../../platform/db/database';
@@ -37,17 +38,17 @@ import { changeOwnPassword, requestPasswordReset, resetPasswordWithToken } from 
 import { loadUserTenants, presentSessionUser } from './session-user';
 import { memberships, tenants, users } from '../../platform/db/schema';
 import { createTenantWithAdmin, listTenantSummaries } from './tenants';
+import { selfSignUpOpen } from '../settings';
 import { and, eq } from 'drizzle-orm';
 
 function clientInfo(request: FastifyRequest) {
   return { ipAddress: request.ip, userAgent: request.headers['user-agent'] };
 }
 
-/** A new session's tokens; the refresh token goes in the body or the cookie (deliverGrant). */
-async function grantFor(ctx: AppContext, user: typeof users.$inferSelect, clientId: string, request: FastifyRequest, reply: FastifyReply): Promise<TokenGrant> {
-  const db = ctx.database.db;
+/** A new session's tokens, issued with `db` (a transaction, when the session opens with other changes). */
+async function issueGrant(ctx: AppContext, db: Db, user: typeof users.$inferSelect, clientId: string, request: FastifyRequest): Promise<TokenGrant & { refreshToken: string }> {
   const issued = await issueSession({ db, userId: user.id, clientId, lifetimes: ctx.config.tokens, client: clientInfo(request) });
-  const grant = {
+  return {
     tokenType: 'Bearer' as const,
     accessToken: issued.accessToken,
     expiresIn: issued.expiresIn,
@@ -55,6 +56,11 @@ async function grantFor(ctx: AppContext, user: typeof users.$inferSelect, client
     refreshExpiresIn: issued.refreshExpiresIn,
     user: await presentSessionUser(db, user),
   };
+}
+
+/** A new session's tokens; the refresh token goes in the body or the cookie (deliverGrant). */
+async function grantFor(ctx: AppContext, user: typeof users.$inferSelect, clientId: string, request: FastifyRequest, reply: FastifyReply): Promise<TokenGrant> {
+  const grant = await issueGrant(ctx, ctx.database.db, user, clientId, request);
   return deliverGrant({ config: ctx.config, request, reply, grant });
 }
 
@@ -94,7 +100,19 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, ctx, identityApi.validateOtp, async ({ body }) => describeChallenge({ db, otpId: body.otpId, smsAvailable }));
 
   route(app, ctx, identityApi.verifyOtp, async ({ body, request, reply }) => {
-    const { user, clientId } = await verifyChallenge({ db, otpId: body.otpId, code: body.code });
+    if (body.recoveryCode !== undefined) {
+      // The code is spent in the transaction that opens the session: both happen, or neither.
+      const { opened, user, remaining } = await verifyRecoveryCode({
+        db,
+        otpId: body.otpId,
+        recoveryCode: body.recoveryCode,
+        openSession: (tx, person, clientId) => issueGrant(ctx, tx, person, clientId, request),
+      });
+      request.log.info({ userId: user.id, recoveryCodesLeft: remaining }, 'signed in with a two-factor recovery code');
+      return deliverGrant({ config: ctx.config, request, reply, grant: opened });
+    }
+    // The contract asks for exactly one of the two.
+    const { user, clientId } = await verifyChallenge({ db, otpId: body.otpId, code: body.code ?? '' });
     return grantFor(ctx, user, clientId, request, reply);
   });
 
@@ -102,9 +120,14 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
     startEnrolment({ db, user: auth.user, password: body.password, issuer: 'Pakt' }),
   );
 
-  route(app, ctx, identityApi.confirmTotpEnrolment, async ({ body, auth }) =>
-    presentSessionUser(db, await confirmEnrolment({ db, user: auth.user, code: body.code })),
-  );
+  route(app, ctx, identityApi.confirmTotpEnrolment, async ({ body, auth }) => {
+    const { user, recoveryCodes } = await confirmEnrolment({ db, user: auth.user, code: body.code });
+    return { user: await presentSessionUser(db, user), recoveryCodes };
+  });
+
+  route(app, ctx, identityApi.recoveryCodeStatus, async ({ auth }) => ({ remaining: await countRecoveryCodesLeft(db, auth.user) }));
+
+  route(app, ctx, identityApi.regenerateRecoveryCodes, async ({ body, auth }) => regenerateRecoveryCodes({ db, user: auth.user, password: body.password }));
 
   route(app, ctx, identityApi.disableTotp, async ({ body, auth }) =>
     presentSessionUser(db, await disableSecondFactor({ db, user: auth.user, password: body.password })),
@@ -284,7 +307,8 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
   );
 
   route(app, ctx, identityApi.signup, async ({ body }) => {
-    if (!ctx.config.features.signup) {
+    // Off by default where no mail is delivered: nobody could open the confirmation link.
+    if (!(await selfSignUpOpen({ db, config: ctx.config }))) {
       throw forbidden('Sign-up is switched off on this install: ask for an invitation.');
     }
     const user = await signUp({
@@ -338,6 +362,7 @@ export function registerIdentityRoutes(app: FastifyInstance, ctx: AppContext) {
       passwordConfig: await loadPasswordConfig(db, auth.tenant.id),
       requireEmailOtp: tenant!.requireEmailOtp,
       viewEnforceOption: stored.viewEnforceOption ?? DEFAULT_VIEW_ENFORCE_OPTION,
+      verificationMode: stored.verificationMode ?? DEFAULT_VERIFICATION_MODE,
       showUserUuidColumn: stored.showUserUuidColumn ?? false,
     };
   });

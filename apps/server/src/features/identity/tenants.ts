@@ -1,5 +1,5 @@
 import { DomainError, ResponseCode, type TenantSummary } from '@pakt/domain';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { memberships, tenants, users } from '../../platform/db/schema';
 import { createInvitation } from './invitations';
@@ -16,20 +16,36 @@ export async function listTenantSummaries(db: Db, onlyIds?: string[]): Promise<T
     .where(onlyIds ? inArray(tenants.id, onlyIds) : undefined)
     .orderBy(asc(tenants.name));
   if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
   const admins = await db
-    .select({ tenantId: memberships.tenantId, email: users.email, status: memberships.status })
+    .select({ tenantId: memberships.tenantId, email: users.email, status: memberships.status, verifiedAt: users.emailVerifiedAt })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.role, 'admin'), inArray(memberships.tenantId, rows.map((r) => r.id))))
+    .where(and(eq(memberships.role, 'admin'), inArray(memberships.tenantId, ids)))
     .orderBy(asc(users.email));
+  // A self sign-up makes its tenant with an active membership of an account whose address is not
+  // confirmed yet: until someone confirmed is an active member, nobody can work in it.
+  const working = await db
+    .selectDistinct({ tenantId: memberships.tenantId })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(inArray(memberships.tenantId, ids), eq(memberships.status, 'active'), isNotNull(users.emailVerifiedAt)));
+  const unconfirmed = await db
+    .selectDistinct({ tenantId: memberships.tenantId })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(inArray(memberships.tenantId, ids), eq(memberships.status, 'active'), isNull(users.emailVerifiedAt)));
+  const isWorking = new Set(working.map((w) => w.tenantId));
+  const awaitsConfirmation = new Set(unconfirmed.map((w) => w.tenantId));
   return rows.map((r) => ({
     tenantUuid: r.id,
     tenantName: r.name,
     tenantCreatedOn: r.createdAt.toISOString(),
+    status: awaitsConfirmation.has(r.id) && !isWorking.has(r.id) ? ('PENDING' as const) : ('ACTIVE' as const),
     userCount: r.userCount,
     admins: admins
       .filter((a) => a.tenantId === r.id && a.status !== 'disabled')
-      .map((a) => ({ email: a.email, status: a.status === 'active' ? ('active' as const) : ('invited' as const) })),
+      .map((a) => ({ email: a.email, status: a.status !== 'active' ? ('invited' as const) : a.verifiedAt ? ('active' as const) : ('unconfirmed' as const) })),
   }));
 }
 

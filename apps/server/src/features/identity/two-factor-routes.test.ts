@@ -5,16 +5,18 @@ import {
   ErrorEnvelope,
   generateOtp,
   maskedInfo,
+  recoveryCodeStatus,
+  regenerateRecoveryCodes,
   startTotpEnrolment,
   TokenGrant,
   TwoFactorChallenge,
   validateOtp,
   verifyOtp,
 } from '@pakt/domain';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { generate } from 'otplib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { otpChallenges, outbox, sessions, tenants, users } from '../../platform/db/schema';
+import { otpChallenges, outbox, sessions, tenants, twoFactorRecoveryCodes, users } from '../../platform/db/schema';
 import { GOOD_PASSWORD, makeMember } from '../../test/factories';
 import { inject } from '../../test/inject';
 import { bearer, signIn } from '../../test/sign-in';
@@ -44,8 +46,8 @@ async function enrolledUser() {
   const { secret, otpauthUri } = start.data;
   expect(otpauthUri).toMatch(/^otpauth:\/\/totp\/Pakt:.+\?.*secret=/);
   const confirm = await inject(t.app, confirmTotpEnrolment, { body: { code: await generate({ secret }) }, headers: bearer(grant) });
-  expect(confirm.data.totpEnabled).toBe(true);
-  return { user, secret, grant };
+  expect(confirm.data.user.totpEnabled).toBe(true);
+  return { user, secret, grant, recoveryCodes: confirm.data.recoveryCodes };
 }
 
 async function challengeFor(email: string) {
@@ -227,5 +229,145 @@ describe('POST /msbapi/v2/auth/otp/validate', () => {
     const challenge = await challengeFor(user.email);
     for (let i = 0; i < 5; i++) await verify(challenge.otpId, '111111');
     expect((await validate(challenge.otpId)).code).toBe(-217);
+  });
+});
+
+describe('two-factor recovery codes', () => {
+  const recover = (otpId: string, recoveryCode: string) => inject(t.app, verifyOtp, { body: { otpId, recoveryCode } });
+  const codesOf = (userId: string) => db().select().from(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
+  const remaining = async (grant: TokenGrant) => (await inject(t.app, recoveryCodeStatus, { headers: bearer(grant) })).data.remaining;
+  const mailsOf = (email: string, kind: string) => db().select().from(outbox).where(and(eq(outbox.recipient, email), eq(outbox.kind, kind)));
+
+  it('are ten, answered once at enrolment, and stored only as digests', async () => {
+    const { user, grant, recoveryCodes } = await enrolledUser();
+    expect(recoveryCodes).toHaveLength(10);
+    for (const code of recoveryCodes) expect(code).toMatch(/^[a-z2-7]{5}-[a-z2-7]{5}$/);
+    expect(new Set(recoveryCodes).size).toBe(10);
+    const stored = await codesOf(user.id);
+    expect(stored).toHaveLength(10);
+    const table = JSON.stringify(stored);
+    for (const code of recoveryCodes) {
+      expect(table).not.toContain(code);
+      expect(table).not.toContain(code.replace('-', ''));
+    }
+    // Only how many are left is told afterwards, never the codes.
+    const status = await inject(t.app, recoveryCodeStatus, { headers: bearer(grant) });
+    expect(status.data).toEqual({ remaining: 10 });
+    expect(t.logs.join('\n')).not.toContain(recoveryCodes[0]!.replace('-', ''));
+  });
+
+  it('finish a sign-in in place of an app code, once: the code never works again, and the person is mailed', async () => {
+    const { user, recoveryCodes, grant } = await enrolledUser();
+    const [code] = recoveryCodes as [string];
+    const sessionsBefore = (await db().select().from(sessions)).length;
+    const challenge = await challengeFor(user.email);
+    // Typed as people do: capitals, no hyphen, spaces around.
+    const ok = await recover(challenge.otpId, `  ${code.replace('-', '').toUpperCase()} `);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(TokenGrant.parse(ok.data).user.email).toBe(user.email);
+    expect((await db().select().from(sessions)).length).toBe(sessionsBefore + 1);
+    expect(await db().select().from(twoFactorRecoveryCodes).where(and(eq(twoFactorRecoveryCodes.userId, user.id), isNotNull(twoFactorRecoveryCodes.usedAt)))).toHaveLength(1);
+    expect(await remaining(grant)).toBe(9);
+
+    const [mail] = await mailsOf(user.email, 'recovery-code-used');
+    expect(mail!.body).toMatch(/recovery codes/);
+    expect(mail!.body).toContain('9 of your recovery codes are left');
+    expect(mail!.body).not.toContain(code);
+    expect(t.logs.join('\n')).toContain('signed in with a two-factor recovery code');
+    expect(t.logs.join('\n')).not.toContain(code.replace('-', ''));
+
+    // The challenge is spent, and the code is spent on a new one too.
+    expect((await recover(challenge.otpId, code)).code).toBe(-196);
+    const again = await challengeFor(user.email);
+    const replay = await recover(again.otpId, code);
+    expect(replay.json()).toMatchObject({ code: -138, message: expect.stringMatching(/not correct, or was used already/) });
+    expect((await db().select().from(sessions)).length).toBe(sessionsBefore + 1);
+    // Another of the codes still works.
+    expect((await recover(again.otpId, recoveryCodes[1]!)).statusCode).toBe(200);
+  });
+
+  it('open one session only when two sign-ins race with the same code', async () => {
+    const { user, recoveryCodes } = await enrolledUser();
+    const first = await challengeFor(user.email);
+    const second = await challengeFor(user.email);
+    const sessionsBefore = (await db().select().from(sessions)).length;
+    const answers = await Promise.all([recover(first.otpId, recoveryCodes[0]!), recover(second.otpId, recoveryCodes[0]!)]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+    expect(answers.map((a) => a.code).sort()).toEqual([-138, 1]);
+    expect((await db().select().from(sessions)).length).toBe(sessionsBefore + 1);
+    expect(await mailsOf(user.email, 'recovery-code-used')).toHaveLength(1);
+  });
+
+  it('count wrong ones as wrong codes: the challenge ends after five, and the second factor locks after ten', async () => {
+    const { user, secret, recoveryCodes } = await enrolledUser();
+    const challenge = await challengeFor(user.email);
+    for (let i = 0; i < 4; i++) expect((await recover(challenge.otpId, 'aaaaa-aaaaa')).code).toBe(-138);
+    expect((await recover(challenge.otpId, 'aaaaa-aaaaa')).code).toBe(-217);
+    // Even a right code gets nowhere on an ended challenge.
+    expect((await recover(challenge.otpId, recoveryCodes[0]!)).code).toBe(-217);
+    const [counted] = await db().select().from(users).where(eq(users.id, user.id));
+    expect(counted!.failedOtpCount).toBe(5);
+
+    // Wrong app codes and wrong recovery codes share one budget across sign-ins.
+    const next = await challengeFor(user.email);
+    for (let i = 0; i < 4; i++) expect((await verify(next.otpId, '111111')).code).toBe(-138);
+    const locked = await recover(next.otpId, 'bbbbb-bbbbb');
+    expect(locked.code).toBe(-14);
+    // Locked: neither a right recovery code nor a right app code gets through, and no code was spent.
+    const [lockedRow] = await db().select().from(users).where(eq(users.id, user.id));
+    expect(lockedRow!.otpLockedUntil!.getTime()).toBeGreaterThan(Date.now());
+    expect((await login(user.email)).json().code).toBe(-14);
+    await db().update(otpChallenges).set({ attempts: 0 }).where(eq(otpChallenges.id, next.otpId));
+    expect((await recover(next.otpId, recoveryCodes[0]!)).code).toBe(-14);
+    expect((await verify(next.otpId, await nextCode(secret))).code).toBe(-14);
+    expect(await db().select().from(twoFactorRecoveryCodes).where(and(eq(twoFactorRecoveryCodes.userId, user.id), isNotNull(twoFactorRecoveryCodes.usedAt)))).toEqual([]);
+  });
+
+  it('are refused for a mailed-code sign-in, and the body must name exactly one kind of code (-6)', async () => {
+    const { user, tenant } = await makeMember(db());
+    await db().update(tenants).set({ requireEmailOtp: true }).where(eq(tenants.id, tenant.id));
+    const challenge = await challengeFor(user.email);
+    expect((await recover(challenge.otpId, 'aaaaa-aaaaa')).code).toBe(-6);
+    const both = await t.app.inject({ method: 'POST', url: verifyOtp.path, payload: { otpId: challenge.otpId, code: '123456', recoveryCode: 'aaaaa-aaaaa' } });
+    expect(both.json().code).toBe(-6);
+    const neither = await t.app.inject({ method: 'POST', url: verifyOtp.path, payload: { otpId: challenge.otpId } });
+    expect(neither.json().code).toBe(-6);
+    expect((await recover(challenge.otpId, 'not a code!')).code).toBe(-6);
+    const [row] = await db().select().from(otpChallenges).where(eq(otpChallenges.id, challenge.otpId));
+    expect(row!.attempts).toBe(0);
+  });
+
+  it('are made anew with the password: the old ones stop working and the new ones work', async () => {
+    const { user, grant, recoveryCodes } = await enrolledUser();
+    const digestsBefore = JSON.stringify(await codesOf(user.id));
+    const wrong = await inject(t.app, regenerateRecoveryCodes, { body: { password: 'Not-It-123' }, headers: bearer(grant) });
+    expect(wrong.code).toBe(-1004);
+    expect(JSON.stringify(await codesOf(user.id))).toBe(digestsBefore);
+
+    const fresh = await inject(t.app, regenerateRecoveryCodes, { body: { password: GOOD_PASSWORD }, headers: bearer(grant) });
+    expect(fresh.statusCode).toBe(200);
+    expect(fresh.data.recoveryCodes).toHaveLength(10);
+    expect(fresh.data.recoveryCodes.filter((code) => recoveryCodes.includes(code))).toEqual([]);
+    expect(await codesOf(user.id)).toHaveLength(10);
+    expect(await remaining(grant)).toBe(10);
+    expect(await mailsOf(user.email, 'recovery-codes-replaced')).toHaveLength(1);
+
+    const challenge = await challengeFor(user.email);
+    expect((await recover(challenge.otpId, recoveryCodes[0]!)).code).toBe(-138);
+    expect((await recover(challenge.otpId, fresh.data.recoveryCodes[0]!)).statusCode).toBe(200);
+  });
+
+  it('cannot be made without authenticator sign-in (-6), and go when it is switched off', async () => {
+    const { user: plain } = await makeMember(db());
+    const plainGrant = await signIn(t.app, plain.email, GOOD_PASSWORD);
+    expect((await inject(t.app, regenerateRecoveryCodes, { body: { password: GOOD_PASSWORD }, headers: bearer(plainGrant) })).code).toBe(-6);
+    expect(await codesOf(plain.id)).toEqual([]);
+
+    const { user, grant } = await enrolledUser();
+    expect(await codesOf(user.id)).toHaveLength(10);
+    const off = await inject(t.app, disableTotp, { body: { password: GOOD_PASSWORD }, headers: bearer(grant) });
+    expect(off.statusCode).toBe(200);
+    expect(await codesOf(user.id)).toEqual([]);
+    expect(await remaining(grant)).toBe(0);
   });
 });

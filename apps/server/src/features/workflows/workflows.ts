@@ -1,4 +1,5 @@
 import {
+  BUILT_IN_WORKFLOW_STATE_NAMES,
   DomainError,
   enforce,
   fullName,
@@ -11,6 +12,7 @@ import {
   type WorkflowStateType,
   type WorkflowTemplate,
   type WorkflowTemplateInput,
+  WORKFLOW_STATE_TYPES,
 } from '@pakt/domain';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
@@ -21,13 +23,11 @@ type StateRow = typeof workflowStates.$inferSelect;
 type WorkflowRow = typeof workflows.$inferSelect;
 type StepInput = WorkflowTemplateInput['steps'][number];
 
-/** The catalogue a tenant starts with: each type once, named plainly. */
-const DEFAULT_STATES: { name: string; type: WorkflowStateType }[] = [
-  { name: 'Review', type: 'REVIEW' },
-  { name: 'Sign', type: 'SIGN' },
-  { name: 'Email', type: 'EMAIL' },
-  { name: 'In-person sign', type: 'INPERSONSIGN' },
-];
+/** The catalogue a tenant starts with: each type once, named plainly (screens translate these names). */
+const DEFAULT_STATES: { name: string; type: WorkflowStateType }[] = WORKFLOW_STATE_TYPES.map((type) => ({
+  name: BUILT_IN_WORKFLOW_STATE_NAMES[type],
+  type,
+}));
 
 /** PostgreSQL's unique violation: a name taken by a concurrent request. */
 const isUniqueViolation = (error: unknown) => (error as { code?: string; cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505';

@@ -61,6 +61,7 @@ describe('migrations', () => {
       'tenant_seals',
       'tenant_settings',
       'tenants',
+      'two_factor_recovery_codes',
       'user_sync_runs',
       'users',
       'workflow_states',

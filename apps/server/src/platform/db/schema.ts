@@ -301,6 +301,22 @@ export const otpChallenges = pgTable(
 );
 
 /**
+ * Two-factor recovery codes (issue 22): ten one-time codes shown once when two-factor is switched
+ * on or regenerated, stored as digests. A used code is kept (used_at) so it can never work twice.
+ */
+export const twoFactorRecoveryCodes = pgTable(
+  'two_factor_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('two_factor_recovery_codes_user').on(t.userId)],
+);
+
+/**
  * Failed sign-ins per (address, client) pair, keyed by a digest of both so the table holds no
  * addresses in clear. Keyed by the typed address, not the account, so an unknown address is
  * throttled exactly like a known one (no account enumeration), and a stranger's guesses lock
@@ -530,6 +546,27 @@ export const epakRecipients = pgTable(
     delegatedFromId: uuid('delegated_from_id'),
     lastRemindedAt: ts('last_reminded_at'),
     actedAt: ts('acted_at'),
+    /**
+     * The name the signer typed when they signed (issue 22): an external signer's record carries
+     * only an address, so this is what the signature's /Name, the certificate and the log show.
+     */
+    signedName: text('signed_name'),
+    /**
+     * Signer verification (spec §9 verification modes): this recipient confirms a one-time code
+     * before they sign or delegate. Fixed at compose from the tenant's mode and the composer's choice.
+     */
+    verificationRequired: boolean('verification_required').notNull().default(false),
+    /** When they confirmed the code; verification holds for the rest of this place. */
+    verifiedAt: ts('verified_at'),
+    /** SHA-256 of the code last sent (never the code), when it was sent and until when it holds. */
+    verificationCodeHash: text('verification_code_hash'),
+    verificationCodeSentAt: ts('verification_code_sent_at'),
+    verificationCodeExpiresAt: ts('verification_code_expires_at'),
+    /** Wrong codes since the last code was sent; at the limit the code is void and a new one is needed. */
+    verificationAttempts: integer('verification_attempts').notNull().default(0),
+    /** Wrong codes across codes since the last right one, and the lockout they earned (issue 9's rule). */
+    verificationFailures: integer('verification_failures').notNull().default(0),
+    verificationLockedUntil: ts('verification_locked_until'),
   },
   (t) => [
     index('epak_recipients_epak').on(t.epakId),
