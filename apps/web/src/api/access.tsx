@@ -134,6 +134,18 @@ export function LandingRedirect() {
 }
 
 /**
+ * The signed-in person's landing page (as sign-in and /landing lead), or `/`, the product page,
+ * when nobody is signed in. `known` is false while the tenant's settings, which can change it, are
+ * still on their way.
+ */
+export function useLandingPath(): { path: string; known: boolean } {
+  const session = useSession();
+  const { settings, known } = usePermissionSettings();
+  if (!session) return { path: '/', known: true };
+  return { path: landingPathFor(session, settings), known };
+}
+
+/**
  * The permission settings in force for the selected tenant: the tenant's own switches (from
  * /v1/accessibilities: restrict-workflow, the admin sub-items...) once known, else the public
  * feature flags. `known` is false while a tenant's answer is still on its way, so a guard can wait

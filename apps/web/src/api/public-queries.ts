@@ -25,3 +25,12 @@ export function usePublicConfiguration() {
     staleTime: 5 * 60_000,
   });
 }
+
+/**
+ * Whether this install delivers mail (SMTP), as the server says. Until it has said so, and on an
+ * install without a mail server, mail only waits in the outbox: screens then never say a mail
+ * "was sent", they say where it is and who passes it on.
+ */
+export function useMailDelivered(): boolean {
+  return usePublicConfiguration().data?.mailDelivery === 'smtp';
+}

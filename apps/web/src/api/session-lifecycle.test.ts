@@ -5,7 +5,7 @@ import en from '../i18n/en.json';
 import { adminUser, jsonResponse, signedInSession, stubApi, tokenGrant } from '../test/fake-api';
 import { renderApp } from '../test/render-app';
 import { createApiClient, type ApiClient } from './client';
-import { endSession, shouldRenewSoon, uisTimeoutMs, useSessionKeepAlive, useSessionTimer, useSessionUserRefresh } from './session-lifecycle';
+import { endSession, IDLE_WARNING_MS, shouldRenewSoon, uisTimeoutMs, useIdleWarning, useSessionKeepAlive, useSessionTimer, useSessionUserRefresh } from './session-lifecycle';
 import { createSessionStore, sessionStore } from './session-store';
 import { STORAGE_KEYS } from './storage-keys';
 
@@ -78,6 +78,34 @@ describe('useSessionTimer', () => {
   });
 });
 
+describe('useIdleWarning', () => {
+  it('says when the session ends from a minute before it, and forgets it with new tokens', () => {
+    vi.useFakeTimers();
+    const store = createSessionStore({ initial: signedInSession(undefined, { expiresAt: Date.now() + 900_000 }) });
+    // A 900 s token: its UIS session ends at 780 s, so the warning comes at 720 s.
+    const endsAt = Date.now() + 780_000;
+    const { result } = renderHook(() => useIdleWarning(store));
+    act(() => vi.advanceTimersByTime(720_000 - 1));
+    expect(result.current).toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    expect(result.current).toBe(endsAt);
+    act(() => store.set({ ...store.get()!, accessToken: 'access-2', expiresAt: Date.now() + 900_000 }));
+    expect(result.current).toBeNull();
+    act(() => vi.advanceTimersByTime(720_000));
+    expect(result.current).toBe(Date.now() + IDLE_WARNING_MS);
+  });
+
+  it('warns at once when less than a minute is left, and not at all once signed out', () => {
+    vi.useFakeTimers();
+    const store = createSessionStore({ initial: signedInSession(undefined, { expiresAt: Date.now() + 150_000 }) });
+    const { result } = renderHook(() => useIdleWarning(store));
+    act(() => vi.advanceTimersByTime(0));
+    expect(result.current).toBe(Date.now() + 30_000);
+    act(() => store.clear());
+    expect(result.current).toBeNull();
+  });
+});
+
 describe('useSessionKeepAlive', () => {
   function setup(expiresInMs: number) {
     vi.useFakeTimers();
@@ -141,7 +169,8 @@ describe('the session running out in the app', () => {
     const { requestsTo } = stubApi({ 'POST /msbapi/v1/logout/stoptimer': () => jsonResponse({ code: 1, data: { loggedOut: true } }) });
     sessionStore.set(signedInSession(undefined, { expiresAt: Date.now() + tokenGrant().expiresIn * 1000 }));
     renderApp('/');
-    expect(await screen.findByRole('heading', { level: 1, name: en.home.welcome.replace('{{name}}', 'Asha') })).toBeTruthy();
+    // The first render of the whole app is slow on a busy machine.
+    expect(await screen.findByRole('heading', { level: 1, name: en.home.welcome.replace('{{name}}', 'Asha') }, { timeout: 5000 })).toBeTruthy();
 
     await act(() => vi.advanceTimersByTimeAsync(780_000));
 

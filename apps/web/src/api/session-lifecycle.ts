@@ -1,6 +1,6 @@
 import { logout, stopSessionTimer, TOKEN_REFRESH_CALL_TIME, uisSessionLength, type TokenGrant, usersValid } from '@pakt/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { apiClient, type ApiClient } from './client';
 import { withReturnTo } from './return-to';
@@ -106,6 +106,29 @@ export function useSessionTimer(onExpire: () => void, store: SessionStore = sess
     const timer = window.setTimeout(() => latest.current(), uisTimeoutMs(expiresAt, Date.now()));
     return () => window.clearTimeout(timer);
   }, [expiresAt]);
+}
+
+/** How long before the UIS session ends the person is warned and may stay (issue 22). */
+export const IDLE_WARNING_MS = 60_000;
+
+/**
+ * The moment the UIS session of the current tokens ends (epoch ms), from IDLE_WARNING_MS before
+ * it on; null until then. It counts from the same tokens as useSessionTimer and changes none of
+ * its rules: new tokens (activity, "Stay signed in", another tab) re-arm it and take the warning
+ * away, and a session shorter than the warning is warned at once.
+ */
+export function useIdleWarning(store: SessionStore = sessionStore): number | null {
+  const expiresAt = useSession(store)?.expiresAt;
+  // Kept with the tokens it was armed for, so new tokens clear it without an effect setting state.
+  const [warning, setWarning] = useState<{ readonly expiresAt: number; readonly endsAt: number } | null>(null);
+  useEffect(() => {
+    if (expiresAt === undefined) return;
+    const timeout = uisTimeoutMs(expiresAt, Date.now());
+    const endsAt = Date.now() + timeout;
+    const timer = window.setTimeout(() => setWarning({ expiresAt, endsAt }), Math.max(0, timeout - IDLE_WARNING_MS));
+    return () => window.clearTimeout(timer);
+  }, [expiresAt]);
+  return warning !== null && warning.expiresAt === expiresAt ? warning.endsAt : null;
 }
 
 const ACTIVITY_EVENTS = ['pointerdown', 'keydown'] as const;

@@ -38,6 +38,8 @@ export const viewerOf = (over: Partial<EpakViewer> = {}): EpakViewer => ({
   starred: false,
   geolocation: 'OFF',
   reasons: BUILT_IN_REASONS,
+  signerName: null,
+  nameRequired: false,
   ...over,
 });
 

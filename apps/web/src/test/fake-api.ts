@@ -25,6 +25,8 @@ export const configurationData: PublicConfiguration = {
   features: { signup: false, teamRooms: false, pdfCompare: false, features: false, newViewSwitch: false },
   zoom: { min: 0.6, max: 3, step: 0.3, allowZoom: false, defaultRenderMode: 'fitToWidth' },
   login: { rememberMe: false, loginImages: false },
+  // Screens say mail "was sent" only when it is delivered; tests of the outbox wording override it.
+  mailDelivery: 'smtp',
 };
 
 export const jsonResponse = (body: unknown, status = 200) =>

@@ -18,6 +18,9 @@ Object.defineProperty(window, 'matchMedia', {
   })),
 });
 
+// jsdom logs "Not implemented" for window.scrollTo; the ceremony scrolls the window to a field on a phone.
+Object.defineProperty(window, 'scrollTo', { writable: true, value: () => {} });
+
 class ResizeObserverStub {
   observe() {}
   unobserve() {}

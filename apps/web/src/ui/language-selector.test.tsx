@@ -19,7 +19,7 @@ describe('language selector', () => {
 
     expect(await screen.findByText(hi.home.tagline)).toBeTruthy();
     expect(screen.queryByText(en.home.tagline)).toBeNull();
-    expect(screen.getByRole('heading', { name: hi.home.statusHeading })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: hi.home.whatHeading })).toBeTruthy();
     expect(window.localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('hi');
     expect(document.documentElement.lang).toBe('hi');
   });

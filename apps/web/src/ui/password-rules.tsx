@@ -36,7 +36,7 @@ export function PasswordRules({ password, config, id }: { readonly password: str
               key={rule}
               data-rule={rule}
               data-met={met}
-              c={met ? 'teal.8' : 'dimmed'}
+              c={met ? 'teal' : 'dimmed'}
               icon={
                 <ThemeIcon size={18} radius="xl" variant={met ? 'filled' : 'light'} color={met ? 'teal' : 'gray'}>
                   {met ? <CheckIcon size={12} /> : <CircleIcon size={8} />}

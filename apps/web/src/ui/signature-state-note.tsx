@@ -20,7 +20,7 @@ export function SignatureStateNote({ state, compact = false }: { readonly state:
   const someone = t('signatureState.someone');
   if (state.status === 'intact' || state.status === 'unverifiable') {
     return (
-      <Text size="xs" c={state.status === 'intact' ? 'teal.8' : 'dimmed'} data-testid="signature-state" data-status={state.status}>
+      <Text size="xs" c={state.status === 'intact' ? 'teal' : 'dimmed'} data-testid="signature-state" data-status={state.status}>
         {t(`signatureState.${state.status}`, { count, names: signersOf(state, () => true, someone) })}
       </Text>
     );

@@ -7,10 +7,13 @@ import { useSession } from '../../api/session-store';
 import { useLanguageSync } from '../../i18n/use-languages';
 import { NotificationProvider } from '../../features/notifications/notification-provider';
 import { PaktMark } from '../../ui/icons';
+import { FlashNotice } from '../../ui/flash-notice';
+import { useLandingPath } from '../../api/access';
 import { shouldShowLanguageSelector } from './header-rules';
 import { GlobalSearch } from './global-search';
 import { firstSegment } from './global-search-rules';
 import { LanguageSelector } from '../../ui/language-selector';
+import { IdleSignOutWarning } from './idle-sign-out-warning';
 import { MainMenu } from './main-menu';
 import { TenantSelector } from './tenant-selector';
 import { UserWidget } from './user-widget';
@@ -21,6 +24,7 @@ export function AppLayout() {
   const { t } = useTranslation();
   const location = useLocation();
   const session = useSession();
+  const landingPath = useLandingPath().path;
   const logout = useLogout();
   useLanguageSync();
   // Spec section 4, "User session (UIS)": when it runs out the session ends and the login page says why.
@@ -39,7 +43,8 @@ export function AppLayout() {
       <AppShell.Header>
         <Group h="100%" px={{ base: 'sm', sm: 'lg' }} justify="space-between" wrap="nowrap" gap="sm">
           <Group gap="xs" wrap="nowrap">
-            <UnstyledButton component={Link} to="/" aria-label={t('shell.homeLink')}>
+            {/* The logo leads where sign-in does: the person's landing page (signed out, the product page). */}
+            <UnstyledButton component={Link} to={landingPath} aria-label={t('shell.homeLink')}>
               <Group gap={8} wrap="nowrap">
                 <PaktMark />
                 <Text component="span" fw={700} size="xl" lh={1} visibleFrom={session ? 'sm' : undefined}>
@@ -62,6 +67,7 @@ export function AppLayout() {
         <Container size={WIDE_PAGES.includes(firstSegment(location.pathname)) ? 'xl' : 'md'} px={0} py={{ base: 'md', sm: 'xl' }}>
           {/* Spec §2: the announcement banner, on the login, dashboard and two-factor routes. */}
           <AnnouncementBanner />
+          <FlashNotice />
           <Outlet />
         </Container>
       </AppShell.Main>
@@ -70,6 +76,8 @@ export function AppLayout() {
       <ScrollRestoration />
       {/* Spec §7: realtime notifications (toasts, desktop notifications) of the signed-in person. */}
       <NotificationProvider />
+      {/* A minute before the UIS session ends for inactivity: stay, or sign out now. */}
+      <IdleSignOutWarning onSignOut={() => void logout('logout')} />
     </AppShell>
   );
 }

@@ -1,10 +1,14 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { sessionStore } from '../../api/session-store';
 import { STORAGE_KEYS } from '../../api/storage-keys';
 import en from '../../i18n/en.json';
-import { jsonResponse, rootUser, signedInSession, stubApi, TENANT_ACME, TENANT_GLOBEX } from '../../test/fake-api';
+import { adminUser, jsonResponse, rootUser, signedInSession, stubApi, TENANT_ACME, TENANT_GLOBEX } from '../../test/fake-api';
 import { inputLabelled, renderApp } from '../../test/render-app';
+
+// Signed in, these land on the dashboard, whose queries can take more than Testing Library's
+// default second on a busy machine.
+configure({ asyncUtilTimeout: 3000 });
 
 const accountMenu = (name: string) => screen.findByRole('button', { name: en.shell.accountMenu.replace('{{name}}', name) });
 
@@ -76,5 +80,31 @@ describe('tenant selector', () => {
     renderApp('/');
     await accountMenu('Ravi Iyer');
     expect(screen.queryByRole('combobox', { name: en.shell.tenant })).toBeNull();
+  });
+});
+
+describe('logo', () => {
+  const logo = () => screen.getByRole('link', { name: en.shell.homeLink });
+
+  it('leads a visitor to the product page', async () => {
+    stubApi();
+    renderApp('/login');
+    await screen.findByRole('heading', { level: 1, name: en.login.title });
+    expect(logo().getAttribute('href')).toBe('/');
+  });
+
+  it.each([
+    { who: 'a tenant member', session: () => signedInSession(), to: '/dashboard' },
+    { who: 'root', session: () => signedInSession(rootUser), to: '/root' },
+    {
+      who: 'a super admin, whose app is the settings screen',
+      session: () => signedInSession({ ...adminUser, tenants: [{ ...adminUser.tenants[0]!, userRole: 'super_admin' as const }] }),
+      to: '/settings',
+    },
+  ])('leads $who to their landing page ($to), as sign-in does', async ({ session, to }) => {
+    stubApi({ 'GET /msbapi/v1/root/tenants': () => jsonResponse({ code: 1, data: { tenants: [] } }) });
+    sessionStore.set(session());
+    renderApp('/profile');
+    await waitFor(() => expect(logo().getAttribute('href')).toBe(to));
   });
 });

@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { sessionStore } from '../../api/session-store';
 import en from '../../i18n/en.json';
@@ -57,6 +57,32 @@ describe('MainMenu', () => {
     fireEvent.click(await screen.findByRole('button', { name: en.menu.open }));
     await screen.findByRole('menuitem', { name: new RegExp(`^${en.menu.epaks}`) });
     expect(screen.queryByRole('menuitem', { name: en.menu.admin })).toBeNull();
+  });
+
+  it.each([
+    { role: 'admin', composes: true },
+    { role: 'custodian', composes: true },
+    { role: 'submitter', composes: true },
+    { role: 'signer', composes: false },
+    { role: 'registrar', composes: false },
+    { role: 'super_admin', composes: false },
+  ] as const)('names Compose once for $role (composes: $composes)', async ({ role, composes }) => {
+    const user = { ...adminUser, tenants: [{ ...adminUser.tenants[0]!, userRole: role }] };
+    sessionStore.set(signedInSession(user, { tenantUuid: TENANT_ACME }));
+    stubApi();
+    renderApp('/profile');
+    fireEvent.click(await screen.findByRole('button', { name: en.menu.open }));
+    const menu = await screen.findByRole('menu');
+    await waitFor(() => expect(menu.querySelectorAll('[role="menuitem"]').length).toBeGreaterThan(0));
+    // Every piece of text in the menu, items and labels alike, that reads just "Compose".
+    const composeTexts = [...menu.querySelectorAll('*')].filter(
+      (element) => element.children.length === 0 && element.textContent?.trim() === en.menu.compose,
+    );
+    expect(composeTexts).toHaveLength(composes ? 1 : 0);
+    if (composes) {
+      expect(screen.getByRole('menuitem', { name: en.menu.compose_compose }).getAttribute('href')).toBe('/compose');
+      expect(screen.getByRole('menuitem', { name: en.menu.compose_bulkcompose }).getAttribute('href')).toBe('/bulkcompose');
+    }
   });
 
   it('is absent for root, who has no menu', async () => {

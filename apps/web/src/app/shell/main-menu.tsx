@@ -60,9 +60,11 @@ export function MainMenu() {
       <Menu.Dropdown mah="calc(100dvh - 80px)" style={{ overflowY: 'auto' }}>
         {items.map((item) =>
           item.children && item.children.length > 0 ? (
+            // A drop-down without a page of its own (compose) is just its items: its name over them
+            // would say "Compose" twice, once as a heading and once as the item that composes.
             <Fragment key={item.id}>
-              {item.route ? entry(item) : <Menu.Label>{t(menuLabelKey(item))}</Menu.Label>}
-              {item.children.map((child) => entry(child, true))}
+              {item.route && entry(item)}
+              {item.children.map((child) => entry(child, item.route !== undefined))}
             </Fragment>
           ) : (
             entry(item)

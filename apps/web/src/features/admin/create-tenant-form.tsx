@@ -1,10 +1,13 @@
 import { Alert, Button, Card, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { useMailDelivered } from '../../api/public-queries';
 import { PersonNameFields } from '../../ui/person-name-fields';
 import { type CreatedTenant, useCreateTenantForm } from './use-create-tenant-form';
 
 export function CreateTenantForm({ onCreated }: { readonly onCreated: (invite: CreatedTenant) => void }) {
   const { t } = useTranslation();
+  // Without a mail server the invitation only reaches the outbox: the hint says so.
+  const mailDelivered = useMailDelivered();
   const { form, submitted, message, create, setAdmin, onSubmit } = useCreateTenantForm(onCreated);
 
   return (
@@ -23,7 +26,7 @@ export function CreateTenantForm({ onCreated }: { readonly onCreated: (invite: C
           <Stack gap={2} mt="xs">
             <Text fw={600}>{t('root.create.adminHeading')}</Text>
             <Text size="sm" c="dimmed">
-              {t('root.create.adminHint')}
+              {t(mailDelivered ? 'root.create.adminHint' : 'root.create.adminHintOutbox')}
             </Text>
           </Stack>
           <TextInput

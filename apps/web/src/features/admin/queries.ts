@@ -33,6 +33,7 @@ export const rootQueryKeys = {
   setupStatus: ['setup', 'status'] as const,
   tenants: ['root', 'tenants'] as const,
   outbox: ['root', 'outbox'] as const,
+  settings: ['root', 'settings'] as const,
 };
 
 export const adminQueryKeys = {

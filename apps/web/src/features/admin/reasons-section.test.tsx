@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/client';
 import { sessionStore } from '../../api/session-store';
 import en from '../../i18n/en.json';
+import hi from '../../i18n/hi.json';
+import { chooseLanguage } from '../../i18n/i18n';
 import { BUILT_IN_REASONS } from '../../test/ceremony-fixtures';
 import { jsonResponse, signedInSession, stubApi, type FakeRoute } from '../../test/fake-api';
 import { renderApp, typeInto } from '../../test/render-app';
@@ -64,6 +66,17 @@ describe('edit reasons on /admin', () => {
     expect((within(row(APPROVE)).getByRole('switch', { name: `Offer “${APPROVE}” when signing` }) as HTMLInputElement).disabled).toBe(true);
     expect(within(row(APPROVE)).queryByRole('button', { name: `Make “${APPROVE}” the default` })).toBeNull();
     expect(within(row(APPROVE)).getByRole('button', { name: `Move “${APPROVE}” up` }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('shows the built-in reasons in Hindi when the screen is in Hindi, and a reason the tenant typed as typed', async () => {
+    await chooseLanguage('hi');
+    const custom: SigningReason = { reasonId: '4c1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c09', key: null, text: 'Checked by finance', position: 5, enabled: true, isDefault: false };
+    stubReasons([approve, agree, author, witness, custom]);
+    sessionStore.set(signedInSession());
+    renderApp('/admin?section=reasons');
+    await screen.findByRole('heading', { level: 1, name: hi.reasonsAdmin.title });
+    await screen.findAllByTestId('reason');
+    expect(names()).toEqual([hi.signing.reasons.approve, hi.signing.reasons.agree, hi.signing.reasons.author, hi.signing.reasons.witness, 'Checked by finance']);
   });
 
   it('moves, turns off and makes default, each with one PUT, showing the list the server answers', async () => {

@@ -3,19 +3,24 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { sessionStore } from '../../api/session-store';
 import en from '../../i18n/en.json';
-import { errorResponse, jsonResponse, rootUser, signedInSession, stubApi, TENANT_ACME, tokenGrant } from '../../test/fake-api';
+import { aliveData, configurationData, errorResponse, jsonResponse, rootUser, signedInSession, stubApi, TENANT_ACME, TENANT_GLOBEX, tokenGrant } from '../../test/fake-api';
 import { renderApp, typeInto } from '../../test/render-app';
 
 const SETUP = '/msbapi/public/setup';
 const TENANTS = '/msbapi/v1/root/tenants';
+const SETTINGS = '/msbapi/v1/root/settings';
 
 const acme: TenantSummary = {
   tenantUuid: TENANT_ACME,
   tenantName: 'Acme Legal',
   tenantCreatedOn: '2025-01-15T10:30:00.000Z',
+  status: 'ACTIVE',
   userCount: 3,
   admins: [{ email: 'asha@example.com', status: 'active' }],
 };
+
+/** The empty list's words, naming the create form wherever the layout puts it. */
+const EMPTY = en.root.empty.replace('{{form}}', en.root.create.title);
 
 const rule = (name: string) => document.querySelector(`[data-rule="${name}"]`)?.getAttribute('data-met');
 
@@ -50,7 +55,7 @@ describe('RootPage first-run setup', () => {
       password: 'Correct-horse-1',
     });
     expect(sessionStore.get()?.user.isRoot).toBe(true);
-    expect(await screen.findByText(en.root.empty)).toBeTruthy();
+    expect(await screen.findByText(EMPTY)).toBeTruthy();
   });
 
   it('shows each password rule turning met as the password is typed', async () => {
@@ -125,6 +130,28 @@ describe('RootPage access', () => {
 });
 
 describe('RootPage tenant console', () => {
+  it("names the create form in the empty list's words, and the form is on the page", async () => {
+    stubApi({ [`GET ${TENANTS}`]: () => jsonResponse({ code: 1, data: { tenants: [] } }) });
+    sessionStore.set(signedInSession(rootUser));
+    renderApp('/root');
+    const empty = await screen.findByText(EMPTY);
+    expect(empty.textContent).toContain(`“${en.root.create.title}”`);
+    expect(empty.textContent).not.toMatch(/below|above/);
+    expect(screen.getByText(en.root.create.title)).toBeTruthy();
+  });
+
+  it("shows the server's internals (version, database, languages) in its own tab", async () => {
+    stubApi({ [`GET ${TENANTS}`]: () => jsonResponse({ code: 1, data: { tenants: [] } }) });
+    sessionStore.set(signedInSession(rootUser));
+    renderApp('/root');
+    fireEvent.click(await screen.findByRole('tab', { name: en.root.server.tab }));
+    expect((await screen.findByTestId('server-status')).textContent).toBe(en.root.server.up);
+    expect(screen.getByRole('heading', { level: 2, name: en.root.server.heading })).toBeTruthy();
+    expect(screen.getByText(aliveData.version)).toBeTruthy();
+    expect(screen.getByText(en.root.server.databaseKinds.embedded)).toBeTruthy();
+    expect(await screen.findByText('English, हिन्दी')).toBeTruthy();
+  });
+
   it('lists the tenants with their size and administrators', async () => {
     stubApi({ [`GET ${TENANTS}`]: () => jsonResponse({ code: 1, data: { tenants: [acme] } }) });
     sessionStore.set(signedInSession(rootUser));
@@ -133,6 +160,71 @@ describe('RootPage tenant console', () => {
     expect(within(card).getByText('3 users')).toBeTruthy();
     expect(within(card).getByText('asha@example.com')).toBeTruthy();
     expect(within(card).getByText(en.root.adminStatus.active)).toBeTruthy();
+  });
+
+  it('shows a sign-up whose owner has not confirmed the address as pending, not active', async () => {
+    const newco: TenantSummary = { ...acme, tenantUuid: TENANT_GLOBEX, tenantName: 'NewCo', status: 'PENDING', userCount: 1, admins: [{ email: 'kiran@newco.test', status: 'unconfirmed' }] };
+    stubApi({ [`GET ${TENANTS}`]: () => jsonResponse({ code: 1, data: { tenants: [acme, newco] } }) });
+    sessionStore.set(signedInSession(rootUser));
+    renderApp('/root');
+    const pending = await screen.findByRole('listitem', { name: 'NewCo' });
+    expect(within(pending).getByText(en.root.status.PENDING)).toBeTruthy();
+    expect(within(pending).getByText(en.root.pendingHint)).toBeTruthy();
+    expect(within(pending).getByText(en.root.adminStatus.unconfirmed)).toBeTruthy();
+    expect(within(pending).queryByText(en.root.adminStatus.active)).toBeNull();
+    const active = screen.getByRole('listitem', { name: 'Acme Legal' });
+    expect(within(active).queryByText(en.root.status.PENDING)).toBeNull();
+  });
+
+  it('says why self sign-up is off on an install without mail, and lets root switch it on', async () => {
+    const off = { mailDelivery: 'outbox', signup: { enabled: false, byDefault: false, chosen: null } };
+    const on = { mailDelivery: 'outbox', signup: { enabled: true, byDefault: false, chosen: true } };
+    const { requestsTo } = stubApi(
+      {
+        [`GET ${TENANTS}`]: () => jsonResponse({ code: 1, data: { tenants: [acme] } }),
+        [`GET ${SETTINGS}`]: () => jsonResponse({ code: 1, data: off }),
+        [`PUT ${SETTINGS}`]: ({ body }) => jsonResponse({ code: 1, data: (body as { signup: boolean | null }).signup ? on : off }),
+      },
+      { ...configurationData, mailDelivery: 'outbox' },
+    );
+    sessionStore.set(signedInSession(rootUser));
+    renderApp('/root');
+    const card = await screen.findByRole('region', { name: en.root.signup.title });
+    const toggle = await within(card).findByRole('switch', { name: new RegExp(en.root.signup.label) });
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+    expect(within(card).getByText(en.root.signup.noMail)).toBeTruthy();
+    expect(within(card).getByText(en.root.signup.default)).toBeTruthy();
+
+    fireEvent.click(toggle);
+    await waitFor(() => expect((within(card).getByRole('switch', { name: new RegExp(en.root.signup.label) }) as HTMLInputElement).checked).toBe(true));
+    expect(requestsTo('PUT', SETTINGS)[0]?.body).toEqual({ signup: true });
+    expect(within(card).getByText(en.root.signup.chosen.replace('{{state}}', en.root.signup.off))).toBeTruthy();
+    fireEvent.click(within(card).getByRole('button', { name: en.root.signup.reset }));
+    await waitFor(() => expect(requestsTo('PUT', SETTINGS)[1]?.body).toEqual({ signup: null }));
+    await waitFor(() => expect((within(card).getByRole('switch', { name: new RegExp(en.root.signup.label) }) as HTMLInputElement).checked).toBe(false));
+  });
+
+  it('says an invitation is in the outbox, not sent, on an install without mail', async () => {
+    const created: TenantSummary = { ...acme, userCount: 0, admins: [{ email: 'asha@example.com', status: 'invited' }] };
+    stubApi(
+      {
+        [`GET ${TENANTS}`]: () => jsonResponse({ code: 1, data: { tenants: [] } }),
+        [`POST ${TENANTS}`]: () => jsonResponse({ code: 1, data: { tenant: created, inviteLink: 'http://pakt.test/register?invite=abc' } }),
+      },
+      { ...configurationData, mailDelivery: 'outbox' },
+    );
+    sessionStore.set(signedInSession(rootUser));
+    renderApp('/root');
+    await screen.findByText(EMPTY);
+    expect(await screen.findByText(en.root.create.adminHintOutbox)).toBeTruthy();
+    typeInto(en.root.create.tenantName, 'Acme Legal');
+    typeInto(en.common.email, 'asha@example.com');
+    typeInto(en.common.firstName, 'Asha');
+    typeInto(en.common.lastName, 'Rao');
+    fireEvent.click(screen.getByRole('button', { name: en.root.create.submit }));
+    const panel = await screen.findByRole('status');
+    expect(within(panel).getByText(en.root.invite.descriptionOutbox.replace('{{email}}', 'asha@example.com'))).toBeTruthy();
+    expect(panel.textContent).not.toContain('was sent');
   });
 
   it('creates a tenant, shows its invite link once with a copy button, and refreshes the list', async () => {
@@ -148,7 +240,7 @@ describe('RootPage tenant console', () => {
     });
     sessionStore.set(signedInSession(rootUser));
     renderApp('/root');
-    await screen.findByText(en.root.empty);
+    await screen.findByText(EMPTY);
 
     typeInto(en.root.create.tenantName, ' Acme Legal ');
     typeInto(en.common.email, 'asha@example.com');
@@ -193,7 +285,7 @@ describe('RootPage tenant console', () => {
     const { requestsTo } = stubApi({ [`GET ${TENANTS}`]: () => jsonResponse({ code: 1, data: { tenants: [] } }) });
     sessionStore.set(signedInSession(rootUser));
     renderApp('/root');
-    await screen.findByText(en.root.empty);
+    await screen.findByText(EMPTY);
     typeInto(en.root.create.tenantName, 'A');
     typeInto(en.common.email, 'nope');
     fireEvent.click(screen.getByRole('button', { name: en.root.create.submit }));

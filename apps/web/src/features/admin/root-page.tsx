@@ -22,14 +22,17 @@ import { Link, Navigate, useSearchParams } from 'react-router';
 import { AnnouncementManager, useCanManageAnnouncements } from '../announcements';
 import { callApi } from '../../api/client';
 import { useSession } from '../../api/session-store';
+import { useMailDelivered } from '../../api/public-queries';
 import { RequireRoute } from '../../api/access';
 import { AuthCard } from '../../ui/auth-card';
-import { BuildingIcon, CheckIcon, CopyIcon, MailIcon, MegaphoneIcon, ShieldIcon } from '../../ui/icons';
+import { BuildingIcon, CheckIcon, ClipboardListIcon, CopyIcon, MailIcon, MegaphoneIcon, ShieldIcon } from '../../ui/icons';
 import { OutboxList } from '../../ui/outbox-list';
 import { RootSuperadminDialog } from '../settings';
 import { formatDate } from '../../ui/dates';
 import { CreateTenantForm } from './create-tenant-form';
+import { SignupSettings } from './signup-settings';
 import { rootQueryKeys } from './queries';
+import { ServerStatus } from './server-status';
 import { SetupForm } from './setup-form';
 
 const OUTBOX_FILTER_DEBOUNCE_MS = 300;
@@ -124,6 +127,9 @@ function TenantConsole() {
               {t('announcements.tab')}
             </Tabs.Tab>
           )}
+          <Tabs.Tab value="server" leftSection={<ClipboardListIcon size={16} />}>
+            {t('root.server.tab')}
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="tenants">
           <Grid gap="lg">
@@ -131,7 +137,10 @@ function TenantConsole() {
               <TenantList />
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 5 }} order={{ base: 1, md: 2 }}>
-              <CreateTenantForm onCreated={setInvite} />
+              <Stack gap="lg">
+                <CreateTenantForm onCreated={setInvite} />
+                <SignupSettings />
+              </Stack>
             </Grid.Col>
           </Grid>
         </Tabs.Panel>
@@ -146,6 +155,10 @@ function TenantConsole() {
             </Stack>
           </Tabs.Panel>
         )}
+        {/* The installation's internals, which the public home page no longer shows. */}
+        <Tabs.Panel value="server">
+          <ServerStatus />
+        </Tabs.Panel>
       </Tabs>
     </Stack>
   );
@@ -206,7 +219,8 @@ function TenantList() {
   if (tenants.data.tenants.length === 0) {
     return (
       <Card withBorder padding="lg">
-        <Text c="dimmed">{t('root.empty')}</Text>
+        {/* The create form sits beside the list on a wide screen and above it on a phone: named, not placed. */}
+        <Text c="dimmed">{t('root.empty', { form: t('root.create.title') })}</Text>
       </Card>
     );
   }
@@ -238,10 +252,23 @@ function TenantCard({ tenant }: { readonly tenant: TenantSummary }) {
             </Text>
           </Stack>
         </Group>
-        <Badge variant="light" color="gray" style={{ flexShrink: 0 }}>
-          {t('root.userCount', { count: tenant.userCount })}
-        </Badge>
+        <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
+          {/* A sign-up whose owner has not confirmed their address yet: nobody works in it. */}
+          {tenant.status === 'PENDING' && (
+            <Badge variant="light" color="orange">
+              {t('root.status.PENDING')}
+            </Badge>
+          )}
+          <Badge variant="light" color="gray">
+            {t('root.userCount', { count: tenant.userCount })}
+          </Badge>
+        </Group>
       </Group>
+      {tenant.status === 'PENDING' && (
+        <Text size="sm" c="dimmed" mt="xs">
+          {t('root.pendingHint')}
+        </Text>
+      )}
       {tenant.admins.length > 0 && (
         <Stack gap={4} mt="sm">
           <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
@@ -294,10 +321,12 @@ function InvitePanel({
   readonly onDismiss: () => void;
 }) {
   const { t } = useTranslation();
+  // Without a mail server the invitation only reaches the outbox: never say it was sent.
+  const mailDelivered = useMailDelivered();
   return (
     <Alert color="teal" variant="light" title={t('root.invite.title', { tenant: tenantName })} icon={<CheckIcon size={20} />} role="status">
       <Stack gap="sm">
-        <Text size="sm">{t('root.invite.description', { email })}</Text>
+        <Text size="sm">{t(mailDelivered ? 'root.invite.description' : 'root.invite.descriptionOutbox', { email })}</Text>
         <Group gap="xs" align="flex-end" wrap="wrap">
           <TextInput
             label={t('root.invite.link')}

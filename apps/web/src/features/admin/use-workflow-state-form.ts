@@ -10,6 +10,7 @@ import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-q
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../../api/client';
+import { stepLabel } from '../../ui/step-label';
 import { useCurrentTenant } from '../../api/session-store';
 import { workflowQueryKeys } from '../workflows';
 import { adminAuditQueryKeys } from './queries';
@@ -64,7 +65,7 @@ export function useWorkflowStateForm({ state, onDone }: StateFormOptions) {
   const queryClient = useQueryClient();
   const form = useForm<StateFormValues>({
     mode: 'controlled',
-    initialValues: { name: state?.name ?? '', type: state?.type ?? 'REVIEW', description: state?.description ?? '' },
+    initialValues: { name: state ? stepLabel(t, state) : '', type: state?.type ?? 'REVIEW', description: state?.description ?? '' },
   });
   const [problem, setProblem] = useState<StateProblem | null>(null);
 
@@ -74,7 +75,7 @@ export function useWorkflowStateForm({ state, onDone }: StateFormOptions) {
         ? callApi(updateWorkflowState, { params: { workflowStateId: state.workflowStateId }, body: input })
         : callApi(createWorkflowState, { body: { ...input, type: form.getValues().type } }),
     onSuccess: async (saved) => {
-      onDone({ kind: state ? 'updated' : 'created', name: saved.name });
+      onDone({ kind: state ? 'updated' : 'created', name: stepLabel(t, saved) });
       await afterStateChange(queryClient, tenantUuid);
     },
     onError: async (error) => {
@@ -95,8 +96,10 @@ export function useWorkflowStateForm({ state, onDone }: StateFormOptions) {
       form.setFieldError('name', t('workflowStatesAdmin.errors.nameRequired'));
       return;
     }
+    // A built-in name left as shown (translated) keeps its stored words, so it stays translated.
+    const unchanged = state !== null && trimmed === stepLabel(t, state);
     // An emptied description clears it (null); the server keeps names and descriptions trimmed.
-    save.mutate({ name: trimmed, description: description.trim() || null });
+    save.mutate({ name: unchanged ? state.name : trimmed, description: description.trim() || null });
   };
 
   const setType = (value: string | null) => {

@@ -6,6 +6,7 @@ import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callApi } from '../../api/client';
 import { useCurrentTenant } from '../../api/session-store';
+import { useMailDelivered } from '../../api/public-queries';
 import { DownloadIcon, UploadIcon, UserPlusIcon } from '../../ui/icons';
 import { afterUserChange, type CsvOutcome, csvOutcome, csvRowMessageKey, roleLabelKey, type UserProblem, userProblem } from './user-model';
 import { saveBlob } from '../../ui/save-blob';
@@ -48,6 +49,8 @@ function InviteForm({ onClose }: { readonly onClose: () => void }) {
   const [submitted, setSubmitted] = useState(false);
   const [problem, setProblem] = useState<UserProblem | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  // Without a mail server the invitation only reaches the outbox: never say it went.
+  const mailDelivered = useMailDelivered();
 
   const invite = useMutation({
     // The caller explains refusals itself: -13 (disabled here) travels with a 403 that must not leave the page.
@@ -86,7 +89,7 @@ function InviteForm({ onClose }: { readonly onClose: () => void }) {
       <Stack gap="sm">
         {done && (
           <Alert color="green" variant="light" role="status">
-            {t('users.invite.done', { email: done })}
+            {t(mailDelivered ? 'users.invite.done' : 'users.invite.doneOutbox', { email: done })}
           </Alert>
         )}
         {problem && (

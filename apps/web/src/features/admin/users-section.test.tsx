@@ -34,6 +34,7 @@ const person = (n: number, overrides: Partial<AdminUser> = {}): AdminUser => ({
   retentionAdmin: false,
   passcodeFlag: false,
   hasPhoto: false,
+  twoFactorEnabled: false,
   createdOn: '2025-01-10T09:00:00.000Z',
   lastLoginOn: null,
   ...overrides,
@@ -363,5 +364,51 @@ describe('users on /admin', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain(en.userPhotoAdmin.failed);
     expect(alert.textContent).toContain('storage is read-only');
+  });
+
+  it("resets a member's two-factor sign-in only when it is on, after asking, and says so", async () => {
+    let listed = [asha, { ...meera, twoFactorEnabled: true }, dev];
+    const RESET = `/msbapi/v2/users/${meera.userId}/twofactor/reset`;
+    const { requestsTo } = stubUsers(undefined, {
+      [`GET ${USERS}`]: () => ok({ filter: 'All', total: listed.length, pg: 0, size: 25, users: listed, counts }),
+      [`POST ${RESET}`]: () => {
+        listed = [asha, meera, dev];
+        return ok(meera);
+      },
+    });
+    await openUsers();
+    // Not offered where two-factor is off.
+    fireEvent.click(within(row('Dev Sharma')).getByRole('button', { name: u.actions.label.replace('{{name}}', 'Dev Sharma') }));
+    expect(await screen.findByRole('menuitem', { name: u.actions.changeRole })).toBeTruthy();
+    expect(screen.queryByRole('menuitem', { name: u.actions.resetTwoFactor })).toBeNull();
+    fireEvent.keyDown(screen.getByRole('menu'), { key: 'Escape' });
+
+    fireEvent.click(within(row('Meera Nair')).getByRole('button', { name: u.actions.label.replace('{{name}}', 'Meera Nair') }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: u.actions.resetTwoFactor }));
+    const dialog = await screen.findByRole('dialog', { name: u.resetTwoFactor.title.replace('{{name}}', 'Meera Nair') });
+    expect(within(dialog).getByText(new RegExp(meera.email)).textContent).toContain('Meera Nair');
+    expect(requestsTo('POST', RESET)).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: u.resetTwoFactor.confirm }));
+    expect(await screen.findByText(u.resetTwoFactor.done.replace('{{name}}', 'Meera Nair'))).toBeTruthy();
+    expect(requestsTo('POST', RESET)).toHaveLength(1);
+    // The list is asked again: the reset member no longer offers it.
+    await waitFor(() => expect(requestsTo('GET', USERS).length).toBeGreaterThan(1));
+    fireEvent.click(within(row('Meera Nair')).getByRole('button', { name: u.actions.label.replace('{{name}}', 'Meera Nair') }));
+    expect(await screen.findByRole('menuitem', { name: u.actions.changeRole })).toBeTruthy();
+    expect(screen.queryByRole('menuitem', { name: u.actions.resetTwoFactor })).toBeNull();
+  });
+
+  it('explains that a shared account’s two-factor is its owner’s to switch off (-11)', async () => {
+    stubUsers([asha, { ...meera, twoFactorEnabled: true }], {
+      [`POST /msbapi/v2/users/${meera.userId}/twofactor/reset`]: () => jsonResponse({ code: -11, data: null, message: 'shared' }, 403),
+    });
+    const { router } = await openUsers();
+    fireEvent.click(within(row('Meera Nair')).getByRole('button', { name: u.actions.label.replace('{{name}}', 'Meera Nair') }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: u.actions.resetTwoFactor }));
+    const dialog = await screen.findByRole('dialog', { name: u.resetTwoFactor.title.replace('{{name}}', 'Meera Nair') });
+    fireEvent.click(within(dialog).getByRole('button', { name: u.resetTwoFactor.confirm }));
+    expect((await screen.findByRole('alert')).textContent).toContain(u.resetTwoFactor.shared);
+    // A refusal here is explained on the page, never a trip to "access denied".
+    expect(router.state.location.pathname).toBe('/admin');
   });
 });

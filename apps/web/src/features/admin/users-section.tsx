@@ -29,6 +29,7 @@ import {
   type FilteredUsersQuery,
   makeUserAdmin,
   reinviteUser,
+  ResponseCode,
   type RoleChange,
   setUserEnabled,
   setUserPasscodeFlag,
@@ -40,8 +41,9 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { callApi } from '../../api/client';
+import { ApiError, callApi } from '../../api/client';
 import { useTenantConfiguration } from '../../api/tenant-queries';
+import { useMailDelivered } from '../../api/public-queries';
 import { useCurrentTenant } from '../../api/session-store';
 import { SearchIcon, pageCount, WIDE_LAYOUT_QUERY } from '../inbox';
 import { useCan, useActor } from '../../api/access';
@@ -52,6 +54,7 @@ import { AdminPagination } from './admin-pagination';
 import { RoleDialog } from './role-dialog';
 import { CsvInviteDialog, InviteDialog } from './user-invite';
 import { RemovePhotoDialog, UserAvatar } from './user-photo';
+import { ResetTwoFactorDialog } from './reset-two-factor-dialog';
 
 /** Typing in the search box asks the server once the typing pauses. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -567,7 +570,7 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
   const { t } = useTranslation();
   const tenant = useCurrentTenant();
   const queryClient = useQueryClient();
-  const [dialog, setDialog] = useState<'role' | 'cancel' | 'photo' | null>(null);
+  const [dialog, setDialog] = useState<'role' | 'cancel' | 'photo' | 'twoFactor' | null>(null);
   const stampsOn = useCan('rubberStamp.manage');
   const name = userName(user);
   const invited = INVITED_STATUSES.includes(user.status);
@@ -579,8 +582,12 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
     photo: user.hasPhoto && canOn(actor, 'user.photo.delete', user),
     // Offered while rubber stamps are on in this tenant: the flag means nothing otherwise.
     passcode: stampsOn && canOn(actor, 'user.passcodeFlag', user),
+    // Whether the account is shared with another tenant is the server's to know (it refuses, -11).
+    twoFactor: user.twoFactorEnabled && canOn(actor, 'user.resetTwoFactor', user, { targetInOtherTenants: false }),
   };
 
+  // Without a mail server a new invitation only reaches the outbox: the notice says so.
+  const mailDelivered = useMailDelivered();
   const action = useMutation({
     mutationFn: async (kind: 'admin' | 'enable' | 'disable' | 'reinvite' | 'cancel' | 'passcodeOn' | 'passcodeOff') => {
       const params = { params: { userId: user.userId } };
@@ -593,7 +600,7 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
     },
     onSuccess: async (kind) => {
       setDialog(null);
-      onNotice({ kind: 'done', text: kind === 'passcodeOn' || kind === 'passcodeOff' ? t(`rubberStamps.passcode.${kind}`, { name }) : t(`users.done.${kind}`, { name }) });
+      onNotice({ kind: 'done', text: kind === 'passcodeOn' || kind === 'passcodeOff' ? t(`rubberStamps.passcode.${kind}`, { name }) : kind === 'reinvite' && !mailDelivered ? t('users.done.reinviteOutbox', { name }) : t(`users.done.${kind}`, { name }) });
       await afterUserChange(queryClient, tenant?.tenantUuid);
     },
     onError: (error) => {
@@ -602,7 +609,7 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
     },
   });
 
-  if (!may.role && !may.admin && !may.disable && !may.invite && !may.photo && !may.passcode) return null;
+  if (!may.role && !may.admin && !may.disable && !may.invite && !may.photo && !may.passcode && !may.twoFactor) return null;
   return (
     <>
       <Menu position="bottom-end" withinPortal>
@@ -630,6 +637,11 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
           {may.photo && (
             <Menu.Item color="red" onClick={() => setDialog('photo')}>
               {t('userPhotoAdmin.remove')}
+            </Menu.Item>
+          )}
+          {may.twoFactor && (
+            <Menu.Item color="red" onClick={() => setDialog('twoFactor')}>
+              {t('users.actions.resetTwoFactor')}
             </Menu.Item>
           )}
           {may.invite && (
@@ -666,6 +678,23 @@ function UserActions({ user, actor, onNotice, onRole }: { readonly user: AdminUs
             setDialog(null);
             const problem = userProblem(error);
             onNotice({ kind: 'problem', problem: problem.key === 'users.errors.failed' ? { ...problem, key: 'userPhotoAdmin.failed' } : problem });
+          }}
+        />
+      )}
+      {may.twoFactor && (
+        <ResetTwoFactorDialog
+          user={user}
+          opened={dialog === 'twoFactor'}
+          onClose={() => setDialog(null)}
+          onDone={() => {
+            setDialog(null);
+            onNotice({ kind: 'done', text: t('users.resetTwoFactor.done', { name }) });
+          }}
+          onFailed={(error) => {
+            setDialog(null);
+            // -11 here means the account is shared with another tenant (the menu offers nothing else refused).
+            const shared = error instanceof ApiError && error.code === ResponseCode.NOT_AUTHORIZED.code;
+            onNotice({ kind: 'problem', problem: shared ? { key: 'users.resetTwoFactor.shared' } : userProblem(error) });
           }}
         />
       )}

@@ -2,6 +2,7 @@ import { Badge, Button, Group, Modal, Select, Stack, Text, Textarea, TextInput }
 import { WORKFLOW_STATE_TYPES, type WorkflowStateDefinition, type WorkflowStateType } from '@pakt/domain';
 import { useTranslation } from 'react-i18next';
 import { STATE_TYPE_COLORS } from '../workflows';
+import { stepLabel } from '../../ui/step-label';
 import { detailOf, ProblemAlert } from './ordered-list-parts';
 import { useWorkflowStateForm } from './use-workflow-state-form';
 
@@ -30,7 +31,7 @@ export function StateFormModal({
     <Modal
       opened={opened}
       onClose={() => !save.isPending && onClose()}
-      title={state ? t('workflowStatesAdmin.form.editTitle', { name: state.name }) : t('workflowStatesAdmin.form.createTitle')}
+      title={state ? t('workflowStatesAdmin.form.editTitle', { name: stepLabel(t, state) }) : t('workflowStatesAdmin.form.createTitle')}
       centered
     >
       <form onSubmit={submit} noValidate>

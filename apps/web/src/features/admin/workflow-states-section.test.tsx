@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/client';
 import { sessionStore } from '../../api/session-store';
 import en from '../../i18n/en.json';
+import hi from '../../i18n/hi.json';
+import { chooseLanguage } from '../../i18n/i18n';
 import { errorResponse, jsonResponse, signedInSession, stubApi, type FakeRoute } from '../../test/fake-api';
 import { inputLabelled, renderApp, typeInto } from '../../test/render-app';
 import { stateProblem } from './use-workflow-state-form';
@@ -158,6 +160,29 @@ describe('edit workflow states on /admin', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: w.form.save }));
     expect(await screen.findByText('“Legal review” was saved. Templates that use it show the change.')).toBeTruthy();
     expect(requestsTo('PUT', `${STATES}/${review.workflowStateId}`)[0]?.body).toEqual({ name: 'Legal review', description: null });
+  });
+
+  it('shows the built-in states in Hindi, a typed name as typed, and keeps the stored name when only the description changes', async () => {
+    await chooseLanguage('hi');
+    const custom = state(3, 'Legal review', 'REVIEW');
+    const { requestsTo } = stubStates([review, sign, custom], {
+      [`PUT ${STATES}/${review.workflowStateId}`]: ({ body }) => ok({ ...review, ...(body as object) }),
+    });
+    sessionStore.set(signedInSession());
+    renderApp('/admin?section=workflowStates');
+    await screen.findByRole('heading', { level: 1, name: hi.workflowStatesAdmin.title });
+    await screen.findAllByTestId('workflow-state');
+    const shown = screen.getAllByTestId('workflow-state').map((item) => item.getAttribute('aria-label'));
+    expect(shown).toEqual([hi.workflowStateTypes.REVIEW, hi.workflowStateTypes.SIGN, 'Legal review']);
+
+    const reviewName = hi.workflowStateTypes.REVIEW;
+    fireEvent.click(within(screen.getByRole('listitem', { name: reviewName })).getAllByRole('button', { name: hi.workflowStatesAdmin.editLabel.replace('{{name}}', reviewName) })[0]!);
+    const dialog = await screen.findByRole('dialog', { name: hi.workflowStatesAdmin.form.editTitle.replace('{{name}}', reviewName) });
+    expect(within(dialog).getByLabelText<HTMLInputElement>(new RegExp(`^${hi.workflowStatesAdmin.form.name}`)).value).toBe(reviewName);
+    fireEvent.change(within(dialog).getByLabelText(hi.workflowStatesAdmin.form.description), { target: { value: 'Counsel reads it' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: hi.workflowStatesAdmin.form.save }));
+    // The translated name left as it was is the built-in name still: stored in English, shown translated.
+    await waitFor(() => expect(requestsTo('PUT', `${STATES}/${review.workflowStateId}`)[0]?.body).toEqual({ name: 'Review', description: 'Counsel reads it' }));
   });
 
   it('says a state that vanished meanwhile is gone and asks for the list again', async () => {

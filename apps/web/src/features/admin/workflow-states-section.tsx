@@ -9,6 +9,7 @@ import { useCurrentTenant } from '../../api/session-store';
 import { STATE_TYPE_COLORS, workflowQueryKeys } from '../workflows';
 import { PencilIcon } from '../../ui/icons';
 import { queryPlaceholder } from '../../ui/query-placeholder';
+import { stepLabel } from '../../ui/step-label';
 import { detailOf, DoneAlert, MoveButtons, OrderedList, OrderedListHeader, PositionBadge, ProblemAlert } from './ordered-list-parts';
 import { afterStateChange, type StateProblem, stateProblem } from './use-workflow-state-form';
 import { StateFormModal } from './workflow-state-form-dialog';
@@ -61,7 +62,7 @@ export function WorkflowStatesSection() {
       // The answer is the whole list in its new order: shown at once, then confirmed.
       queryClient.setQueryData(workflowQueryKeys.states(tenantUuid), answer);
       const moved = answer.states.find((candidate) => candidate.workflowStateId === state.workflowStateId);
-      setNotice({ kind: 'moved', name: state.name, order: moved?.order ?? state.order });
+      setNotice({ kind: 'moved', name: stepLabel(t, state), order: moved?.order ?? state.order });
       await afterStateChange(queryClient, tenantUuid);
     },
     onError: async (error) => {
@@ -166,15 +167,16 @@ function StateRow({
   readonly onEdit: () => void;
 }) {
   const { t } = useTranslation();
+  const name = stepLabel(t, state);
   return (
-    <Card component="li" withBorder padding="sm" data-testid="workflow-state" aria-label={state.name}>
+    <Card component="li" withBorder padding="sm" data-testid="workflow-state" aria-label={name}>
       <Group justify="space-between" align="center" gap="sm" wrap="nowrap">
         <Group gap="sm" align="flex-start" wrap="nowrap" miw={0}>
           <PositionBadge position={state.order} label={t('workflowStatesAdmin.position', { order: state.order })} />
           <Stack gap={4} miw={0}>
             <Group gap="xs" wrap="wrap">
               <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-                {state.name}
+                {name}
               </Text>
               <Badge variant="light" color={STATE_TYPE_COLORS[state.type]} tt="none" data-testid="state-type">
                 {t(`workflowStateTypes.${state.type}`)}
@@ -194,8 +196,8 @@ function StateRow({
         </Group>
         <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
           <MoveButtons
-            upLabel={t('workflowStatesAdmin.moveUp', { name: state.name })}
-            downLabel={t('workflowStatesAdmin.moveDown', { name: state.name })}
+            upLabel={t('workflowStatesAdmin.moveUp', { name })}
+            downLabel={t('workflowStatesAdmin.moveDown', { name })}
             first={first}
             last={last}
             busy={busy}
@@ -206,13 +208,13 @@ function StateRow({
             variant="light"
             size="xs"
             leftSection={<PencilIcon size={14} />}
-            aria-label={t('workflowStatesAdmin.editLabel', { name: state.name })}
+            aria-label={t('workflowStatesAdmin.editLabel', { name })}
             onClick={onEdit}
             visibleFrom="sm"
           >
             {t('workflowStatesAdmin.edit')}
           </Button>
-          <ActionIcon variant="light" size="lg" aria-label={t('workflowStatesAdmin.editLabel', { name: state.name })} onClick={onEdit} hiddenFrom="sm">
+          <ActionIcon variant="light" size="lg" aria-label={t('workflowStatesAdmin.editLabel', { name })} onClick={onEdit} hiddenFrom="sm">
             <PencilIcon size={16} />
           </ActionIcon>
         </Group>

@@ -24,6 +24,11 @@ export interface ComposeRecipient {
   readonly label?: string;
   /** '' while a slot is empty. */
   readonly email: string;
+  /**
+   * The composer's choice of signer verification for this recipient (spec §9); undefined while
+   * untouched, so the tenant's mode decides (signerVerificationChoice).
+   */
+  readonly verify?: boolean;
 }
 
 export interface ComposeStep {
@@ -253,7 +258,10 @@ export function composeBody(draft: ComposeDraft): EpakInput {
     subject: draft.subject.trim(),
     ...(message ? { message } : {}),
     documentIds: [...draft.documentIds],
-    steps: draft.steps.map((step) => ({ workflowStateId: step.workflowStateId, recipients: step.recipients.map((recipient) => ({ email: recipient.email })) })),
+    steps: draft.steps.map((step) => ({
+      workflowStateId: step.workflowStateId,
+      recipients: step.recipients.map((recipient) => ({ email: recipient.email, ...(recipient.verify === undefined ? {} : { verify: recipient.verify }) })),
+    })),
     signingPolicy: draft.signingPolicy,
     ...(draft.workflowId ? { workflowId: draft.workflowId } : {}),
     ...(expiresOn ? { expiresOn } : {}),

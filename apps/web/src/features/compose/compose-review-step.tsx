@@ -61,7 +61,7 @@ export function ComposeReviewStep({
             </Alert>
           ) : missing.length === 0 ? (
             <Group gap="xs" wrap="nowrap" role="status">
-              <Text c="teal.8" component="span" display="flex" aria-hidden>
+              <Text c="teal" component="span" display="flex" aria-hidden>
                 <CheckIcon size={18} />
               </Text>
               <Text size="sm">{t('compose.review.ready')}</Text>

@@ -15,6 +15,7 @@ import {
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ArrowDownIcon, ArrowUpIcon, TrashIcon } from '../../ui/icons';
+import { stateOptionLabel } from '../../ui/step-label';
 import { type ComposeStep } from './compose-draft';
 import { type Message, STATE_TYPE_COLORS, messageText } from '../workflows';
 import { AddressInput } from './address-input';
@@ -47,11 +48,7 @@ export function ComposeStepEditor({
 
   const stateData = [
     { value: '', label: t('workflows.form.chooseState'), disabled: true },
-    ...states.map((state) => {
-      const type = t(`workflowStateTypes.${state.type}`);
-      const label = state.name.trim().toLowerCase() === type.toLowerCase() ? state.name : t('workflows.form.stateOption', { name: state.name, type });
-      return { value: state.workflowStateId, label };
-    }),
+    ...states.map((state) => ({ value: state.workflowStateId, label: stateOptionLabel(t, state) })),
     ...(step.workflowStateId && !selected ? [{ value: step.workflowStateId, label: t('workflows.form.removedState') }] : []),
   ];
 

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { MailIcon, XIcon } from '../../ui/icons';
 import { AddressInput } from './address-input';
 import type { ComposeStep } from './compose-draft';
+import { RecipientVerifySwitch, StepVerificationNote } from './recipient-verification-choice';
 import type { ComposeFormState } from './use-compose-form';
 
 /** The people a step goes to: addresses added by hand, and a template's placeholders to fill in, each showing its own refusal. */
@@ -42,6 +43,7 @@ export function ComposeStepRecipients({
               return (
                 <li key={recipient.key} data-invalid={error ? true : undefined}>
                   <AddressInput label={recipient.label} required {...form.getInputProps(path)} onChange={fill} onPick={fill} />
+                  <RecipientVerifySwitch compose={compose} step={step} stepIndex={index} recipient={recipient} recipientIndex={recipientIndex} />
                 </li>
               );
             }
@@ -80,11 +82,13 @@ export function ComposeStepRecipients({
                     {error}
                   </Text>
                 )}
+                <RecipientVerifySwitch compose={compose} step={step} stepIndex={index} recipient={recipient} recipientIndex={recipientIndex} />
               </Paper>
             );
           })}
         </Stack>
       )}
+      <StepVerificationNote compose={compose} step={step} />
     </Stack>
   );
 }

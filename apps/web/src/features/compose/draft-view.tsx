@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { SaveAsTemplate } from '../document-templates';
 import { STATE_TYPE_COLORS } from '../workflows';
 import { usePolicyName } from './signing-policy-picker';
+import { stepLabel } from '../../ui/step-label';
 
 /** A sent ePak, as /compose?ePakId=… shows it once it has gone: what it holds and where each person stands. */
 export function SentEpakView({ epak }: { readonly epak: EpakDetail }) {
@@ -56,7 +57,7 @@ export function DraftStepList({ epak }: { readonly epak: Pick<EpakDetail, 'steps
               {t('workflows.form.step', { number: step.order })}
             </Text>
             <Badge variant="light" color={STATE_TYPE_COLORS[step.type]} tt="none">
-              {step.name}
+              {stepLabel(t, step)}
             </Badge>
           </Group>
           <Stack component="ul" gap={2} m={0} pl="md">
@@ -66,6 +67,11 @@ export function DraftStepList({ epak }: { readonly epak: Pick<EpakDetail, 'steps
                   <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                     {recipient.email}
                   </Text>
+                  {recipient.verificationRequired && (
+                    <Badge size="sm" variant="outline" color="grape" tt="none">
+                      {t('compose.verification.badge')}
+                    </Badge>
+                  )}
                   {/* Once sent, where each person stands (spec §4 signer statuses). */}
                   {epak.status !== 'Draft' && (
                     <Badge size="sm" variant="light" color={recipient.status === 'Pending' ? (epak.currentStep === step.order ? 'blue' : 'gray') : 'teal'} tt="none">

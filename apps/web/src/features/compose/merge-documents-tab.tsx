@@ -113,7 +113,7 @@ export function MergeDocumentsTab({ onMerged }: { readonly onMerged: (merged: Do
         </Text>
       )}
       {merge.isSuccess && (
-        <Text size="sm" c="teal.8" role="status">
+        <Text size="sm" c="teal" role="status">
           {t('compose.merge.done', { name: merge.data.name })}
         </Text>
       )}

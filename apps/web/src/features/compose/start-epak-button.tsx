@@ -76,7 +76,7 @@ export function StartEpakButton({
         <Button leftSection={<MailIcon size={16} />} loading={start.isPending} disabled={blocked} onClick={() => start.mutate()}>
           {t('compose.start.send')}
         </Button>
-        <Text size="sm" c={blocked ? 'orange.8' : 'dimmed'}>
+        <Text size="sm" c={blocked ? 'orange' : 'dimmed'}>
           {t(blocked ? 'compose.review.sendBlocked' : 'compose.start.hint')}
         </Text>
       </Group>

@@ -3,6 +3,7 @@ import {
   listWorkflows,
   listWorkflowStates,
   SigningPolicy,
+  signerVerificationChoice,
   viewEnforceChoice,
   type DocumentSummary,
   type DocumentTemplate,
@@ -73,6 +74,9 @@ export function useComposeForm({ onRefused, onSaved }: { readonly onRefused: (er
   // Hidden, the choice is the tenant's and the server applies it; nothing is sent for it.
   const configuration = useTenantConfiguration();
   const viewEnforce = configuration.data ? viewEnforceChoice(configuration.data.viewEnforceOption) : configuration.isError ? viewEnforceChoice() : null;
+  // The tenant's signer verification mode (spec §9): a per-signer choice (DefaultSelective*), or a
+  // note of what the tenant decided (ON, OFF); null until the configuration is known.
+  const verification = configuration.data ? { mode: configuration.data.verificationMode ?? 'OFF', ...signerVerificationChoice(configuration.data.verificationMode) } : null;
 
   const save = useSaveDraft(refuse, onSaved);
 
@@ -137,6 +141,7 @@ export function useComposeForm({ onRefused, onSaved }: { readonly onRefused: (er
     states,
     templates,
     viewEnforce,
+    verification,
     save,
     onSubmit,
     checkDocuments,

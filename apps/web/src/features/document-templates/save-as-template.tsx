@@ -30,7 +30,7 @@ export function SaveAsTemplate({ epak, unsavedFields = false }: { readonly epak:
           <Button variant="light" disabled={unsavedFields} onClick={() => setOpen(true)}>
             {t('docTemplates.save.open')}
           </Button>
-          <Text size="sm" c={unsavedFields ? 'orange.8' : 'dimmed'} style={{ flex: '1 1 220px' }}>
+          <Text size="sm" c={unsavedFields ? 'orange' : 'dimmed'} style={{ flex: '1 1 220px' }}>
             {t(unsavedFields ? 'docTemplates.save.saveTagsFirst' : 'docTemplates.save.hint')}
           </Text>
         </Group>

@@ -11,6 +11,7 @@ import { manageErrorMessage } from './manage-errors';
 const KNOWN_ACTIONS = [
   'composed', 'started', 'viewed', 'reviewed', 'signed', 'documentSigned', 'rejected', 'stopped', 'expired', 'completed', 'delegated',
   'delegationCancelled', 'reminded', 'signerRemoved', 'attached', 'edited', 'archived', 'deleted', 'linkShown', 'linkResent', 'recipientReplaced',
+  'verificationCodeSent', 'signerVerified', 'verificationFailed',
 ] as const;
 type KnownAction = (typeof KNOWN_ACTIONS)[number];
 const isKnown = (action: string): action is KnownAction => (KNOWN_ACTIONS as readonly string[]).includes(action);

@@ -3,6 +3,7 @@ import { remindRecipient, type EpakDetail } from '@pakt/domain';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useMailDelivered } from '../../api/public-queries';
 import { useSigningApi } from '../../api/signing-api';
 import { DelegateDialog } from './delegate-dialog';
 import { EditDialog } from './edit-dialog';
@@ -25,6 +26,8 @@ export function ManageToolbar({ epak, timeline, abilities, onNotice }: { readonl
   const [stopping, setStopping] = useState(false);
   const [delegating, setDelegating] = useState(false);
   const waiting = timeline.steps.flatMap((step) => step.recipients.filter((recipient) => recipient.waiting));
+  // Without a mail server reminders only reach the outbox: the notice says so.
+  const mailDelivered = useMailDelivered();
 
   // One call per person, one after another: each is its own reminder with its own hourly limit,
   // and a refusal for one (reminded a minute ago) must not keep the others from theirs.
@@ -45,7 +48,7 @@ export function ManageToolbar({ epak, timeline, abilities, onNotice }: { readonl
     },
     onSettled: () => void refresh(),
     onSuccess: ({ done, refused }) => {
-      const parts = [done.length > 0 ? t('epakManage.notices.remindedAll', { names: done.join(', '), count: done.length }) : '', ...refused].filter(Boolean);
+      const parts = [done.length > 0 ? t(mailDelivered ? 'epakManage.notices.remindedAll' : 'epakManage.notices.remindedAllOutbox', { names: done.join(', '), count: done.length }) : '', ...refused].filter(Boolean);
       onNotice(parts.join(' '));
     },
   });
@@ -100,6 +103,7 @@ export function ManageToolbar({ epak, timeline, abilities, onNotice }: { readonl
       />
       <DelegateDialog
         ePakId={epak.ePakId}
+        verification={epak.viewer?.verification}
         opened={delegating}
         onClose={() => setDelegating(false)}
         onDone={(email) => {

@@ -3,6 +3,7 @@ import { cancelDelegation, displayName, remindRecipient, removeEpakRecipient, re
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../ui/dates';
+import { useMailDelivered } from '../../api/public-queries';
 import { useSigningApi } from '../../api/signing-api';
 import { SidePanel } from '../../ui/side-panel';
 import { ConfirmDialog } from './confirm-dialog';
@@ -13,6 +14,7 @@ import { RecipientRow } from './recipient-row';
 import { ReplaceDialog, type ReplaceTarget } from './replace-dialog';
 import type { Timeline as TimelineModel, TimelineRecipient, TimelineStep } from './timeline';
 import { useEpakAction } from './use-manage-data';
+import { stepLabel } from '../../ui/step-label';
 
 export type Notice = (message: string) => void;
 
@@ -26,6 +28,8 @@ type Asking = { readonly kind: 'resend' | 'remove' | 'recall'; readonly recipien
 export function RecipientTimeline({ epak, timeline, abilities, onNotice }: { readonly epak: EpakDetail; readonly timeline: TimelineModel; readonly abilities: ManageAbilities; readonly onNotice: Notice }) {
   const { t, i18n } = useTranslation();
   const { callApi } = useSigningApi();
+  // Without a mail server reminders and links only reach the outbox: the notices say so.
+  const mailDelivered = useMailDelivered();
   const ePakId = epak.ePakId;
   const [linkFor, setLinkFor] = useState<TimelineRecipient | null>(null);
   const [asking, setAsking] = useState<Asking>(null);
@@ -37,7 +41,7 @@ export function RecipientTimeline({ epak, timeline, abilities, onNotice }: { rea
     ePakId,
     (recipient: TimelineRecipient) =>
       callApi(remindRecipient, { params: { ePakId, userId: recipient.userId, state: recipient.status, wfOrderId: stepOf(recipient).order } }, { failures: 'caller' }),
-    { onSuccess: (_answer, recipient) => onNotice(t('epakManage.notices.reminded', { name: recipient.name })) },
+    { onSuccess: (_answer, recipient) => onNotice(t(mailDelivered ? 'epakManage.notices.reminded' : 'epakManage.notices.remindedOutbox', { name: recipient.name })) },
   );
   const confirmed = useEpakAction(
     ePakId,
@@ -50,7 +54,7 @@ export function RecipientTimeline({ epak, timeline, abilities, onNotice }: { rea
     {
       onSuccess: (_answer, what) => {
         setAsking(null);
-        onNotice(t(`epakManage.notices.${what.kind}`, { name: what.recipient.name }));
+        onNotice(what.kind === 'resend' && !mailDelivered ? t('epakManage.notices.resendOutbox', { name: what.recipient.name }) : t(`epakManage.notices.${what.kind}`, { name: what.recipient.name }));
       },
     },
   );
@@ -98,7 +102,7 @@ export function RecipientTimeline({ epak, timeline, abilities, onNotice }: { rea
             title={
               <Group gap="xs" justify="space-between" wrap="wrap">
                 <Text size="sm" fw={700} style={{ overflowWrap: 'anywhere' }}>
-                  {step.name}
+                  {stepLabel(t, step)}
                 </Text>
                 <Badge size="xs" variant={step.state === 'current' ? 'filled' : 'light'} color={step.state === 'done' ? 'teal' : step.state === 'current' ? 'blue' : 'gray'} tt="none">
                   {t(`epakManage.timeline.state.${step.state}`)} · {t(`workflowStateTypes.${step.type}`)}
@@ -136,7 +140,11 @@ export function RecipientTimeline({ epak, timeline, abilities, onNotice }: { rea
         onCancel={() => setAsking(null)}
         onConfirm={() => asking && confirmed.mutate(asking)}
       >
-        {asking ? t(`epakManage.confirm.${asking.kind}.body`, { name: asking.recipient.name, email: asking.recipient.email, delegate: asking.recipient.delegatedTo?.name ?? '' }) : ''}
+        {asking
+          ? asking.kind === 'resend' && !mailDelivered
+            ? t('epakManage.confirm.resend.bodyOutbox', { email: asking.recipient.email })
+            : t(`epakManage.confirm.${asking.kind}.body`, { name: asking.recipient.name, email: asking.recipient.email, delegate: asking.recipient.delegatedTo?.name ?? '' })
+          : ''}
       </ConfirmDialog>
     </SidePanel>
   );

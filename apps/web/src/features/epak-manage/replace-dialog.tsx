@@ -10,6 +10,7 @@ import { changedUnderneath } from './manage-errors';
 import { RefusalAlert } from './refusal-alert';
 import type { TimelineRecipient, TimelineStep } from './timeline';
 import { useEpakAction, useRefreshEpak } from './use-manage-data';
+import { stepLabel } from '../../ui/step-label';
 
 const NAME_MAX = 100;
 
@@ -95,7 +96,7 @@ function ReplaceForm({ target, onCancel, onDone }: { readonly target: ReplaceTar
 
   return (
     <Stack gap="sm">
-      <Text size="sm">{t('epakManage.replace.intro', { name: recipient.name, email: recipient.email, step: step.name })}</Text>
+      <Text size="sm">{t('epakManage.replace.intro', { name: recipient.name, email: recipient.email, step: stepLabel(t, step) })}</Text>
       <Text size="sm" c="dimmed">
         {underWay ? t('epakManage.replace.introUnderWay', { name: recipient.name }) : t('epakManage.replace.introLater')}
       </Text>

@@ -5,7 +5,7 @@ import { sessionStore } from '../../api/session-store';
 import { saveChallenge } from '../../api/two-factor';
 import en from '../../i18n/en.json';
 import { errorResponse, jsonResponse, stubApi, tokenGrant } from '../../test/fake-api';
-import { renderApp, typeInto } from '../../test/render-app';
+import { inputLabelled, renderApp, typeInto } from '../../test/render-app';
 
 const OTP_ID = '3f0c2a4e-1b2c-4d5e-8f90-a1b2c3d4e5f6';
 const totp: TwoFactorChallenge = { otpId: OTP_ID, method: 'totp', maskedEmail: 'as***@ex***.com', maskedPhone: null, expiresIn: 300 };
@@ -152,5 +152,62 @@ describe('AuthenticatePage', () => {
     const { router } = renderApp('/authenticate');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect((await screen.findByRole('alert')).textContent).toBe(en.authenticate.errors.expired);
+  });
+
+  describe('with a recovery code instead of the app', () => {
+    const r = en.authenticate.recovery;
+    const openRecovery = async () => {
+      await screen.findByText(en.authenticate.totpIntro);
+      fireEvent.click(screen.getByRole('button', { name: r.open }));
+      await screen.findByText(r.intro);
+    };
+
+    it('signs in with one, sent as typed', async () => {
+      saveChallenge(totp);
+      const { requestsTo } = stubApi({ [VERIFY]: () => jsonResponse({ code: 1, data: tokenGrant() }) });
+      const { router } = renderApp('/authenticate');
+      await openRecovery();
+      submitCode(r.label, 'ABCDE-FGHIJ');
+      expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Asha' }, { timeout: 3000 })).toBeTruthy();
+      expect(router.state.location.pathname).toBe('/dashboard');
+      expect(requestsTo('POST', '/msbapi/v2/authentication/otp/verify')[0]?.body).toEqual({ otpId: OTP_ID, recoveryCode: 'ABCDE-FGHIJ' });
+      expect(sessionStorage.getItem('pakt.twoFactorChallenge')).toBeNull();
+    });
+
+    it('checks its shape before asking, explains a wrong or used one (-138), and goes back to the app code', async () => {
+      saveChallenge(totp);
+      const { requestsTo } = stubApi({ [VERIFY]: () => errorResponse(-138, 400) });
+      renderApp('/authenticate');
+      await openRecovery();
+      submitCode(r.label, '123456');
+      expect(await screen.findByText(r.invalid)).toBeTruthy();
+      expect(requestsTo('POST', '/msbapi/v2/authentication/otp/verify')).toHaveLength(0);
+
+      submitCode(r.label, 'abcde-fghij');
+      expect((await screen.findByRole('alert')).textContent).toBe(r.wrong);
+      expect(inputLabelled(r.label).value).toBe('');
+
+      fireEvent.click(screen.getByRole('button', { name: r.useApp }));
+      expect(await screen.findByText(en.authenticate.totpIntro)).toBeTruthy();
+      expect(inputLabelled(en.authenticate.appCode)).toBeTruthy();
+    });
+
+    it('sends the person back to sign in when the tries are used up (-217)', async () => {
+      saveChallenge(totp);
+      stubApi({ [VERIFY]: () => errorResponse(-217, 429) });
+      const { router } = renderApp('/authenticate');
+      await openRecovery();
+      submitCode(r.label, 'abcde-fghij');
+      expect((await screen.findByRole('alert')).textContent).toBe(en.authenticate.errors.tooManyAttempts);
+      expect(router.state.location.pathname).toBe('/login');
+    });
+
+    it('is not offered for a mailed code', async () => {
+      saveChallenge(email);
+      stubApi({ [GENERATE]: () => jsonResponse({ code: 1, data: { channel: 'email', sentTo: 'as***@ex***.com', resendAfter: 30 } }) });
+      renderApp('/authenticate');
+      await screen.findByRole('button', { name: en.authenticate.submit });
+      expect(screen.queryByRole('button', { name: r.open })).toBeNull();
+    });
   });
 });

@@ -1,12 +1,13 @@
 import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
-import { generateOtp, ResponseCode, validateOtp, verifyOtp, type OtpChannel, type TwoFactorChallenge } from '@pakt/domain';
+import { generateOtp, normalizeRecoveryCode, ResponseCode, validateOtp, verifyOtp, type OtpChannel, type TokenGrant, type TwoFactorChallenge } from '@pakt/domain';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, callApi } from '../../api/client';
+import { useMailDelivered } from '../../api/public-queries';
 import { useStartSession } from '../../api/session-lifecycle';
 import { useSession } from '../../api/session-store';
 import { challengeFrom, clearChallenge, loadChallenge, saveChallenge, type StoredChallenge } from '../../api/two-factor';
@@ -166,14 +167,31 @@ function CodeForm({ challenge, returnTo }: { readonly challenge: TwoFactorChalle
     () => setMessage(null),
   );
 
+  // A lost phone: one of the recovery codes stands in for the app's code.
+  const [withRecoveryCode, setWithRecoveryCode] = useState(false);
   const isEmail = challenge.method === 'email';
+  const mailDelivered = useMailDelivered();
   const phone = challenge.maskedPhone?.slice(-4) ?? null;
   const attemptsLeft = status.data?.attemptsLeft;
   let intro = t('authenticate.totpIntro');
   if (isEmail && channel === 'sms') intro = t('authenticate.smsIntro', { phone });
-  else if (isEmail && phone) intro = t('authenticate.emailIntroChoice', { email: challenge.maskedEmail, phone });
-  else if (isEmail) intro = t('authenticate.emailIntro', { email: challenge.maskedEmail });
+  // Without a mail server the code only reaches the outbox: never say it was emailed.
+  else if (isEmail && phone) intro = t(mailDelivered ? 'authenticate.emailIntroChoice' : 'authenticate.emailIntroChoiceOutbox', { email: challenge.maskedEmail, phone });
+  else if (isEmail) intro = t(mailDelivered ? 'authenticate.emailIntro' : 'authenticate.emailIntroOutbox', { email: challenge.maskedEmail });
   const codeLabel = !isEmail ? 'authenticate.appCode' : channel === 'sms' ? 'authenticate.smsCode' : 'authenticate.emailCode';
+  if (withRecoveryCode && !isEmail) {
+    return (
+      <RecoveryCodeForm
+        otpId={challenge.otpId}
+        onBack={() => setWithRecoveryCode(false)}
+        onRestart={restart}
+        onSignedIn={(grant) => {
+          clearChallenge();
+          void navigate(pathAfterSignIn(beginSession(grant), returnTo), { replace: true });
+        }}
+      />
+    );
+  }
   return (
     <AuthCard title={t('authenticate.title')} description={intro} maw={440}>
       {message && (
@@ -184,7 +202,7 @@ function CodeForm({ challenge, returnTo }: { readonly challenge: TwoFactorChalle
       )}
       {isEmail && sendMessage && (
         <Alert color={sendMessage === 'authenticate.sent' || sendMessage === 'authenticate.smsSent' ? 'teal' : 'orange'} variant="light" role="status">
-          {t(sendMessage, { email: challenge.maskedEmail, phone })}
+          {t(sendMessage === 'authenticate.sent' && !mailDelivered ? 'authenticate.sentOutbox' : sendMessage, { email: challenge.maskedEmail, phone })}
         </Alert>
       )}
       <RateLimitNotice wait={rateLimit.wait} />
@@ -205,6 +223,11 @@ function CodeForm({ challenge, returnTo }: { readonly challenge: TwoFactorChalle
           <Button type="submit" size="md" fullWidth loading={verify.isPending} disabled={rateLimit.wait > 0}>
             {t('authenticate.submit')}
           </Button>
+          {!isEmail && (
+            <Button variant="subtle" onClick={() => setWithRecoveryCode(true)}>
+              {t('authenticate.recovery.open')}
+            </Button>
+          )}
           {isEmail && (
             <Button variant="subtle" onClick={() => send.mutate(channel)} disabled={wait > 0 || rateLimit.wait > 0} loading={send.isPending}>
               {wait > 0 ? t('authenticate.resendIn', { count: wait }) : t('authenticate.resend')}
@@ -215,6 +238,93 @@ function CodeForm({ challenge, returnTo }: { readonly challenge: TwoFactorChalle
               {t(channel === 'sms' ? 'authenticate.sendEmail' : 'authenticate.sendSms')}
             </Button>
           )}
+        </Stack>
+      </form>
+      <Group justify="center">
+        <Text size="sm" c="dimmed">
+          <Anchor component={Link} to="/login" onClick={() => clearChallenge()}>
+            {t('authenticate.cancel')}
+          </Anchor>
+        </Text>
+      </Group>
+    </AuthCard>
+  );
+}
+
+type RecoveryMessage = 'authenticate.recovery.wrong' | 'common.unreachable' | 'internalErrorMsg';
+
+/**
+ * The second step with a recovery code instead of the app's code. Each code works once, and a
+ * wrong one counts as a wrong code on the server (the same tries, the same lock), so the
+ * refusals and restarts are the code form's.
+ */
+function RecoveryCodeForm({
+  otpId,
+  onBack,
+  onRestart,
+  onSignedIn,
+}: {
+  readonly otpId: string;
+  readonly onBack: () => void;
+  readonly onRestart: (reason: VerifyRestartReason) => void;
+  readonly onSignedIn: (grant: TokenGrant) => void;
+}) {
+  const { t } = useTranslation();
+  const rateLimit = useRateLimitWait();
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { recoveryCode: '' },
+    validate: { recoveryCode: (value) => (normalizeRecoveryCode(value) ? null : t('authenticate.recovery.invalid')) },
+    clearInputErrorOnChange: false,
+  });
+  const [message, setMessage] = useState<RecoveryMessage | null>(null);
+  const verify = useMutation({
+    // Read from the form as the request starts, so the code is not kept among the mutation's variables.
+    mutationFn: () => callApi(verifyOtp, { body: { otpId, recoveryCode: form.getValues().recoveryCode.trim() } }, { failures: 'caller' }),
+    onSuccess: onSignedIn,
+    onError: (error) => {
+      if (rateLimit.refuse(error)) return;
+      const outcome = verifyOutcome(error);
+      if (outcome.kind === 'restart') return onRestart(outcome.reason);
+      setMessage(outcome.key === 'authenticate.errors.wrongCode' ? 'authenticate.recovery.wrong' : outcome.key);
+      form.setFieldValue('recoveryCode', '');
+    },
+  });
+  const onSubmit = form.onSubmit(
+    () => {
+      setMessage(null);
+      verify.mutate();
+    },
+    () => setMessage(null),
+  );
+  return (
+    <AuthCard title={t('authenticate.title')} description={t('authenticate.recovery.intro')} maw={440}>
+      {message && (
+        <Alert color="red" variant="light" role="alert">
+          {t(message)}
+        </Alert>
+      )}
+      <RateLimitNotice wait={rateLimit.wait} />
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={t('authenticate.recovery.label')}
+            description={t('authenticate.recovery.hint')}
+            required
+            autoFocus
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={40}
+            {...form.getInputProps('recoveryCode')}
+            styles={{ input: { letterSpacing: '0.1em', fontSize: 18 } }}
+          />
+          <Button type="submit" size="md" fullWidth loading={verify.isPending} disabled={rateLimit.wait > 0}>
+            {t('authenticate.submit')}
+          </Button>
+          <Button variant="subtle" onClick={onBack}>
+            {t('authenticate.recovery.useApp')}
+          </Button>
         </Stack>
       </form>
       <Group justify="center">

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError, callApi } from '../../api/client';
+import { useMailDelivered } from '../../api/public-queries';
 import { rememberedUsername } from '../../api/session-store';
 import { AuthCard } from '../../ui/auth-card';
 import { FormError } from '../../ui/form-error';
@@ -41,6 +42,8 @@ export function ForgotPasswordPage() {
   const [message, setMessage] = useState<ForgotMessage | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const rateLimit = useRateLimitWait();
+  // Without a mail server the link only reaches the outbox: the page says who passes it on.
+  const mailDelivered = useMailDelivered();
   useDocumentTitle(`${t('forgotPassword.title')} · Pakt`);
 
   const request = useMutation({
@@ -53,9 +56,9 @@ export function ForgotPasswordPage() {
 
   if (sentTo) {
     return (
-      <AuthCard title={t('forgotPassword.sentTitle')} maw={440}>
+      <AuthCard title={t(mailDelivered ? 'forgotPassword.sentTitle' : 'forgotPassword.sentTitleOutbox')} maw={440}>
         <Alert color="teal" variant="light" role="status">
-          {t('forgotPassword.sent', { email: sentTo })}
+          {t(mailDelivered ? 'forgotPassword.sent' : 'forgotPassword.sentOutbox', { email: sentTo })}
         </Alert>
         <Button component={Link} to="/login" size="md">
           {t('common.backToLogin')}
@@ -73,7 +76,7 @@ export function ForgotPasswordPage() {
   );
 
   return (
-    <AuthCard title={t('forgotPassword.title')} description={t('forgotPassword.intro')} maw={440}>
+    <AuthCard title={t('forgotPassword.title')} description={t(mailDelivered ? 'forgotPassword.intro' : 'forgotPassword.introOutbox')} maw={440}>
       <FormError message={message} />
       <RateLimitNotice wait={rateLimit.wait} />
       <form onSubmit={onSubmit} noValidate>

@@ -165,7 +165,8 @@ export function LoginPage() {
           {t('login.returnTo')}
         </Alert>
       )}
-      <FormError message={message} />
+      {/* Without a mail server the confirmation link only reaches the outbox: never say it was mailed. */}
+      <FormError message={message === 'login.errors.pending' && configuration.data?.mailDelivery !== 'smtp' ? 'login.errors.pendingOutbox' : message} />
       <RateLimitNotice wait={rateLimit.wait} />
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">

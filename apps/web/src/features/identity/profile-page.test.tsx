@@ -1,6 +1,6 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { UserInfo } from '@pakt/domain';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../api/session-store';
 import en from '../../i18n/en.json';
 import { adminUser, errorResponse, jsonResponse, signedInSession, stubApi } from '../../test/fake-api';
@@ -25,6 +25,8 @@ const profile: UserInfo = {
   hasPhoto: false,
 };
 const READ = 'GET /msbapi/v1/users/profile';
+const CODES_LEFT = 'GET /msbapi/v1/users/twofactor/recoverycodes';
+const CODES = ['abcde-fghij', 'klmno-pqrst', 'uvwxy-z2345', 'aaaaa-bbbbb', 'ccccc-ddddd', 'eeeee-fffff', 'ggggg-hhhhh', 'iiiii-jjjjj', 'kkkkk-lllll', 'mmmmm-nnnnn'];
 const TWO_FACTOR = () => screen.getByRole('region', { name: en.profile.twoFactor.heading });
 
 describe('ProfilePage', () => {
@@ -63,7 +65,8 @@ describe('ProfilePage', () => {
       [READ]: () => jsonResponse({ code: 1, data: profile }),
       'POST /msbapi/v2/users/totp': () =>
         jsonResponse({ code: 1, data: { secret: 'JBSWY3DPEHPK3PXP', otpauthUri: 'otpauth://totp/Pakt:asha@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Pakt' } }),
-      'POST /msbapi/v2/users/totp/confirm': () => jsonResponse({ code: 1, data: { ...adminUser, totpEnabled: true } }),
+      'POST /msbapi/v2/users/totp/confirm': () => jsonResponse({ code: 1, data: { user: { ...adminUser, totpEnabled: true }, recoveryCodes: CODES } }),
+      [CODES_LEFT]: () => jsonResponse({ code: 1, data: { remaining: 10 } }),
     });
     renderApp('/profile');
     await screen.findByLabelText(en.profile.fields.company);
@@ -78,7 +81,20 @@ describe('ProfilePage', () => {
 
     typeInto(en.authenticate.appCode, '123456');
     fireEvent.click(screen.getByRole('button', { name: en.profile.twoFactor.confirm }));
-    expect((await screen.findByRole('status')).textContent).toBe(en.profile.twoFactor.enabledNotice);
+    // The recovery codes, shown this once: closed only once the person says they stored them.
+    const dialog = await screen.findByRole('dialog', { name: en.profile.recoveryCodes.title });
+    expect(within(dialog).getAllByTestId('recovery-code').map((code) => code.textContent)).toEqual(CODES);
+    expect(within(dialog).getByText(en.profile.recoveryCodes.storeNow)).toBeTruthy();
+    const done = within(dialog).getByRole('button', { name: en.profile.recoveryCodes.done });
+    expect(done.hasAttribute('disabled')).toBe(true);
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.getByRole('dialog', { name: en.profile.recoveryCodes.title })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: en.profile.recoveryCodes.acknowledge }));
+    fireEvent.click(done);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: en.profile.recoveryCodes.title })).toBeNull());
+    expect(screen.queryAllByTestId('recovery-code')).toEqual([]);
+    await waitFor(() => expect(screen.getByTestId('recovery-codes-left').textContent).toBe(en.profile.recoveryCodes.left_other.replace('{{count}}', '10')));
+    expect(within(TWO_FACTOR()).getByRole('status').textContent).toBe(en.profile.twoFactor.enabledNotice);
     expect(screen.getByTestId('two-factor-status').textContent).toBe(en.profile.twoFactor.on);
     expect(requestsTo('POST', '/msbapi/v2/users/totp/confirm')[0]?.body).toEqual({ code: '123456' });
     expect(sessionStore.get()?.user.totpEnabled).toBe(true);
@@ -125,5 +141,60 @@ describe('ProfilePage', () => {
     expect((await screen.findByRole('status')).textContent).toBe(en.profile.twoFactor.disabledNotice);
     expect(requestsTo('POST', '/msbapi/v2/users/totp/disable')[0]?.body).toEqual({ password: 'Correct-horse-1' });
     expect(sessionStore.get()?.user.totpEnabled).toBe(false);
+  });
+
+  it('shows how many recovery codes are left, and makes new ones with the password, to copy or download once', async () => {
+    sessionStore.set(signedInSession({ ...adminUser, totpEnabled: true }));
+    let left = 3;
+    const { requestsTo } = stubApi({
+      [READ]: () => jsonResponse({ code: 1, data: { ...profile, totpEnabled: true } }),
+      [CODES_LEFT]: () => jsonResponse({ code: 1, data: { remaining: left } }),
+      'POST /msbapi/v1/users/twofactor/recoverycodes': ({ body }) => {
+        if ((body as { password: string }).password !== 'Correct-horse-1') return errorResponse(-1004, 400);
+        left = 10;
+        return jsonResponse({ code: 1, data: { recoveryCodes: CODES } });
+      },
+    });
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const saved: Blob[] = [];
+    URL.createObjectURL = vi.fn((blob: Blob) => {
+      saved.push(blob);
+      return 'blob:codes';
+    });
+    URL.revokeObjectURL = vi.fn();
+    const clicked = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+
+    renderApp('/profile');
+    await waitFor(() => expect(screen.getByTestId('recovery-codes-left').textContent).toBe(en.profile.recoveryCodes.left_other.replace('{{count}}', '3')));
+    fireEvent.click(within(TWO_FACTOR()).getByRole('button', { name: en.profile.recoveryCodes.regenerate }));
+    expect(within(TWO_FACTOR()).getByText(en.profile.recoveryCodes.regenerateIntro)).toBeTruthy();
+    typeInto(en.profile.twoFactor.password, 'wrong');
+    fireEvent.click(within(TWO_FACTOR()).getByRole('button', { name: en.profile.recoveryCodes.regenerate }));
+    expect((await within(TWO_FACTOR()).findByRole('alert')).textContent).toBe(en.profile.twoFactor.wrongPassword);
+    typeInto(en.profile.twoFactor.password, 'Correct-horse-1');
+    fireEvent.click(within(TWO_FACTOR()).getByRole('button', { name: en.profile.recoveryCodes.regenerate }));
+
+    const dialog = await screen.findByRole('dialog', { name: en.profile.recoveryCodes.title });
+    expect(within(dialog).getAllByTestId('recovery-code')).toHaveLength(10);
+    expect(requestsTo('POST', '/msbapi/v1/users/twofactor/recoverycodes').map((r) => r.body)).toEqual([{ password: 'wrong' }, { password: 'Correct-horse-1' }]);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: en.profile.recoveryCodes.copy }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledOnce());
+    const copied = (writeText.mock.calls[0] as unknown as [string])[0];
+    for (const code of CODES) expect(copied).toContain(code);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: en.profile.recoveryCodes.download }));
+    expect(clicked).toHaveBeenCalledOnce();
+    const anchor = clicked.mock.contexts[0] as HTMLAnchorElement;
+    expect(anchor.download).toBe('pakt-recovery-codes.txt');
+    expect(saved[0]!.type).toBe('text/plain;charset=utf-8');
+    expect((await saved[0]!.text()).split('\n').filter((line) => CODES.includes(line))).toEqual(CODES);
+
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: en.profile.recoveryCodes.acknowledge }));
+    fireEvent.click(within(dialog).getByRole('button', { name: en.profile.recoveryCodes.done }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: en.profile.recoveryCodes.title })).toBeNull());
+    expect(within(TWO_FACTOR()).getByRole('status').textContent).toBe(en.profile.recoveryCodes.regeneratedNotice);
+    await waitFor(() => expect(screen.getByTestId('recovery-codes-left').textContent).toBe(en.profile.recoveryCodes.left_other.replace('{{count}}', '10')));
   });
 });

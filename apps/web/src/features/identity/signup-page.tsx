@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { ApiError, callApi } from '../../api/client';
-import { usePublicConfiguration } from '../../api/public-queries';
+import { useMailDelivered, usePublicConfiguration } from '../../api/public-queries';
 import { useSession } from '../../api/session-store';
 import { landingPathFor } from '../../api/access';
 import { AuthCard } from '../../ui/auth-card';
@@ -50,12 +50,14 @@ interface SignupValues {
   readonly newPassword: NewPassword;
 }
 
+/** Sign-up is off; on an install without a mail server the page says that is why. */
 function SignupUnavailable() {
   const { t } = useTranslation();
+  const mailDelivered = useMailDelivered();
   return (
     <AuthCard title={t('signup.title')} maw={440}>
       <Alert color="orange" variant="light" role="alert">
-        {t('signup.unavailable')}
+        {t(mailDelivered ? 'signup.unavailable' : 'signup.unavailableNoMail')}
       </Alert>
       <Button component={Link} to="/login">
         {t('common.signIn')}
@@ -94,6 +96,8 @@ function SignupForm() {
   const [submitted, setSubmitted] = useState(false);
   const [failure, setFailure] = useState<SignupFailure | null>(null);
   const [refusal, setRefusal] = useState<PasswordRefusal | null>(null);
+  // Without a mail server the confirmation link only reaches the outbox: never say it was mailed.
+  const mailDelivered = useMailDelivered();
 
   /**
    * What a field shows once the form was submitted: its own problem with what it holds now, else the
@@ -158,7 +162,7 @@ function SignupForm() {
     <AuthCard title={t('signup.title')} description={t('signup.intro')} maw={500}>
       {failure && failure.field === null && (
         <Alert color="red" variant="light" role="alert">
-          {t(failure.key)}
+          {t(failure.key === 'signup.pending' && !mailDelivered ? 'signup.pendingOutbox' : failure.key)}
         </Alert>
       )}
       {refusal && refusal.rules.length > 0 && (

@@ -1,13 +1,25 @@
 import { Alert, Badge, Button, Card, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { recoveryCodeStatus } from '@pakt/domain';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { callApi } from '../../api/client';
 import { ShieldIcon } from '../../ui/icons';
 import { PasswordField } from '../../ui/password-field';
 import { QrCode } from '../../ui/qr-code';
+import { identityQueryKeys } from './queries';
+import { RecoveryCodesDialog } from './recovery-codes-dialog';
 import { useTwoFactor } from './use-two-factor';
 
 export function TwoFactorSection({ enabled }: { readonly enabled: boolean }) {
   const { t } = useTranslation();
-  const { form, step, failure, notice, start, confirm, disable, begin, cancel, onStart, onConfirm, onDisable } = useTwoFactor();
+  const { form, step, failure, notice, start, confirm, disable, regenerate, recoveryCodes, closeRecoveryCodes, begin, cancel, onStart, onConfirm, onDisable, onRegenerate } =
+    useTwoFactor();
+  // How many recovery codes are left, never the codes: they were shown once, when made.
+  const codesLeft = useQuery({
+    queryKey: identityQueryKeys.recoveryCodes,
+    queryFn: ({ signal }) => callApi(recoveryCodeStatus, undefined, { signal, failures: 'caller' }),
+    enabled,
+  });
 
   const errorAlert = failure && (
     <Alert color="red" variant="light" role="alert">
@@ -100,6 +112,24 @@ export function TwoFactorSection({ enabled }: { readonly enabled: boolean }) {
         </Stack>
       </form>
     );
+  } else if (step.kind === 'regenerate') {
+    body = (
+      <form onSubmit={onRegenerate} noValidate>
+        <Stack gap="sm">
+          <Text size="sm">{t('profile.recoveryCodes.regenerateIntro')}</Text>
+          {errorAlert}
+          {passwordField}
+          <Group gap="sm">
+            <Button type="submit" loading={regenerate.isPending}>
+              {t('profile.recoveryCodes.regenerate')}
+            </Button>
+            <Button variant="subtle" color="gray" onClick={cancel}>
+              {t('profile.twoFactor.cancel')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    );
   } else {
     body = (
       <Group justify="space-between" gap="sm">
@@ -137,12 +167,28 @@ export function TwoFactorSection({ enabled }: { readonly enabled: boolean }) {
           </Alert>
         )}
         {body}
+        {enabled && step.kind === 'idle' && (
+          <Group justify="space-between" gap="sm" pt="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+            <Stack gap={2} maw={460}>
+              <Text size="sm" fw={600}>
+                {t('profile.recoveryCodes.heading')}
+              </Text>
+              <Text size="sm" c={codesLeft.data?.remaining === 0 ? 'red' : 'dimmed'} data-testid="recovery-codes-left">
+                {codesLeft.data ? t('profile.recoveryCodes.left', { count: codesLeft.data.remaining }) : t('profile.recoveryCodes.hint')}
+              </Text>
+            </Stack>
+            <Button variant="light" onClick={() => begin('regenerate')}>
+              {t('profile.recoveryCodes.regenerate')}
+            </Button>
+          </Group>
+        )}
         {step.kind === 'scan' && (
           <Text size="xs" c="dimmed">
             {t('profile.twoFactor.appHint')}
           </Text>
         )}
       </Stack>
+      <RecoveryCodesDialog codes={recoveryCodes} onClose={closeRecoveryCodes} />
     </Card>
   );
 }

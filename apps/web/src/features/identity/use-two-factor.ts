@@ -1,17 +1,18 @@
 import { useForm } from '@mantine/form';
-import { confirmTotpEnrolment, disableTotp, ResponseCode, startTotpEnrolment, type SessionUser, type UserInfo } from '@pakt/domain';
+import { confirmTotpEnrolment, disableTotp, regenerateRecoveryCodes, ResponseCode, startTotpEnrolment, type SessionUser, type UserInfo } from '@pakt/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../../api/client';
 import { profileQueryKey } from '../../api/profile';
+import { identityQueryKeys } from './queries';
 import { updateSessionUser } from './update-session-user';
 
-export type TwoFactorStep = { kind: 'idle' } | { kind: 'password' } | { kind: 'scan'; secret: string; otpauthUri: string } | { kind: 'disable' };
+export type TwoFactorStep = { kind: 'idle' } | { kind: 'password' } | { kind: 'scan'; secret: string; otpauthUri: string } | { kind: 'disable' } | { kind: 'regenerate' };
 
 type TwoFactorMessage = 'profile.twoFactor.wrongPassword' | 'authenticate.errors.wrongCode' | 'common.unreachable' | 'internalErrorMsg';
 type FieldProblem = 'authenticate.codeInvalid' | 'common.required';
-type Notice = 'profile.twoFactor.enabledNotice' | 'profile.twoFactor.disabledNotice';
+type Notice = 'profile.twoFactor.enabledNotice' | 'profile.twoFactor.disabledNotice' | 'profile.recoveryCodes.regeneratedNotice';
 
 /** -1004 wrong password, -138 wrong code; everything else is a plain failure. */
 function twoFactorMessage(error: unknown): TwoFactorMessage {
@@ -24,7 +25,9 @@ function twoFactorMessage(error: unknown): TwoFactorMessage {
 }
 
 /**
- * Switching two-factor sign-in on (password, then a code from the app) or off (password). @mantine/form
+ * Switching two-factor sign-in on (password, then a code from the app) or off (password), and
+ * making new recovery codes (password). The codes the server answers once are held here only
+ * until the person closes the dialog that shows them. @mantine/form
  * holds the password and the code with the refusal of the one the current step asks for; a refusal
  * by the server is shown above the field instead, and either replaces the other.
  */
@@ -47,6 +50,7 @@ export function useTwoFactor() {
   });
   const [failure, setFailure] = useState<TwoFactorMessage | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
+  const [recoveryCodes, setRecoveryCodes] = useState<readonly string[] | null>(null);
 
   const refuse = (error: unknown) => {
     form.clearErrors();
@@ -62,6 +66,7 @@ export function useTwoFactor() {
   const settle = (user: SessionUser, message: Notice) => {
     updateSessionUser({ totpEnabled: user.totpEnabled });
     queryClient.setQueryData<UserInfo>(profileQueryKey, (old) => (old ? { ...old, totpEnabled: user.totpEnabled } : old));
+    void queryClient.invalidateQueries({ queryKey: identityQueryKeys.recoveryCodes });
     backToIdle();
     setNotice(message);
   };
@@ -83,7 +88,10 @@ export function useTwoFactor() {
   });
   const confirm = useMutation({
     mutationFn: () => callApi(confirmTotpEnrolment, { body: { code: form.getValues().code } }, { failures: 'caller' }),
-    onSuccess: (user) => settle(user, 'profile.twoFactor.enabledNotice'),
+    onSuccess: ({ user, recoveryCodes: codes }) => {
+      settle(user, 'profile.twoFactor.enabledNotice');
+      setRecoveryCodes(codes);
+    },
     onError: (error) => {
       form.setFieldValue('code', '');
       refuse(error);
@@ -92,6 +100,20 @@ export function useTwoFactor() {
   const disable = useMutation({
     mutationFn: () => callApi(disableTotp, { body: { password: form.getValues().password } }, { failures: 'caller' }),
     onSuccess: (user) => settle(user, 'profile.twoFactor.disabledNotice'),
+    onError: (error) => {
+      form.setFieldValue('password', '');
+      refuse(error);
+    },
+  });
+
+  const regenerate = useMutation({
+    mutationFn: () => callApi(regenerateRecoveryCodes, { body: { password: form.getValues().password } }, { failures: 'caller' }),
+    onSuccess: ({ recoveryCodes: codes }) => {
+      void queryClient.invalidateQueries({ queryKey: identityQueryKeys.recoveryCodes });
+      backToIdle();
+      setNotice('profile.recoveryCodes.regeneratedNotice');
+      setRecoveryCodes(codes);
+    },
     onError: (error) => {
       form.setFieldValue('password', '');
       refuse(error);
@@ -108,7 +130,7 @@ export function useTwoFactor() {
       () => setFailure(null),
     );
 
-  const begin = (kind: 'password' | 'disable') => {
+  const begin = (kind: 'password' | 'disable' | 'regenerate') => {
     setNotice(null);
     setStep({ kind });
   };
@@ -121,11 +143,16 @@ export function useTwoFactor() {
     start,
     confirm,
     disable,
+    regenerate,
+    recoveryCodes,
+    /** The person confirmed they stored the codes: they are let go. */
+    closeRecoveryCodes: () => setRecoveryCodes(null),
     begin,
     cancel: backToIdle,
     onStart: submitWith(() => start.mutate()),
     onConfirm: submitWith(() => confirm.mutate()),
     onDisable: submitWith(() => disable.mutate()),
+    onRegenerate: submitWith(() => regenerate.mutate()),
   };
 }
 

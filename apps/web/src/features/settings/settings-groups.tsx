@@ -2,6 +2,7 @@ import { Badge, Card, Checkbox, Group, MultiSelect, NumberInput, Select, SimpleG
 import {
   ALLOWED_DOCUMENT_FORMATS,
   AUTH_MECHANISMS,
+  COMPLETION_MAIL_RECIPIENTS,
   GEOLOCATION_TYPES,
   LANGUAGES,
   type PasswordConfig,
@@ -64,12 +65,11 @@ function SettingSwitch({ name, props, disabledNote }: { readonly name: BooleanKe
 }
 
 /**
- * Settings the issue asks to keep, whose feature has not landed yet (identity verification of
- * recipients, separate archive folders, cloud drives): saved and validated now, and said so, so
+ * Settings the issue asks to keep, whose feature has not landed yet (separate archive folders,
+ * cloud drives): saved and validated now, and said so, so
  * nobody believes they already change anything.
  */
 const NOT_YET_APPLIED: ReadonlySet<keyof TenantSettingsInForce> = new Set<keyof TenantSettingsInForce>([
-  'verificationMode',
   'sentArchiveFolder',
   'receivedArchiveFolder',
   'cloudDriveUploadEnabled',
@@ -328,6 +328,31 @@ export function EpaksGroup(props: FormProps) {
         </SimpleGrid>
         <SettingSwitch name="sentArchiveFolder" props={props} />
         <SettingSwitch name="receivedArchiveFolder" props={props} />
+      </SettingsCard>
+      <SettingsCard title={t('settings.groups.completionMail')} intro={t('settings.groups.completionMailIntro')}>
+        <Select
+          label={fieldLabel(t, 'completionMailRecipients')}
+          description={fieldHelp(t, 'completionMailRecipients')}
+          data={COMPLETION_MAIL_RECIPIENTS.map((value) => ({ value, label: t(`settings.options.completionMailRecipients.${value}`) }))}
+          value={settings.completionMailRecipients}
+          allowDeselect={false}
+          maw={420}
+          onChange={(value) => value && props.set('completionMailRecipients', value as TenantSettingsInForce['completionMailRecipients'])}
+          error={props.errors['settings.completionMailRecipients']}
+        />
+        <NumberInput
+          label={fieldLabel(t, 'completedLinkDays')}
+          description={fieldHelp(t, 'completedLinkDays')}
+          value={settings.completedLinkDays}
+          min={1}
+          max={365}
+          allowDecimal={false}
+          allowNegative={false}
+          clampBehavior="strict"
+          maw={320}
+          onChange={(value) => props.set('completedLinkDays', typeof value === 'number' ? value : 1)}
+          error={props.errors['settings.completedLinkDays']}
+        />
       </SettingsCard>
       <SettingsCard title={t('settings.groups.signing')} intro={t('settings.groups.signingIntro')}>
         {choice('viewEnforceOption', VIEW_ENFORCE_OPTIONS, (value) => t(`settings.options.viewEnforceOption.${value}`))}

@@ -12,7 +12,7 @@ configure({ asyncUtilTimeout: 3000 });
 const r = en.superadmins.root;
 const TENANTS = '/msbapi/v1/root/tenants';
 const INVITE = `/msbapi/v1/root/tenants/${TENANT_ACME}/superadmins`;
-const acme: TenantSummary = { tenantUuid: TENANT_ACME, tenantName: 'Acme Legal', tenantCreatedOn: '2025-01-15T10:30:00.000Z', userCount: 1, admins: [] };
+const acme: TenantSummary = { tenantUuid: TENANT_ACME, tenantName: 'Acme Legal', tenantCreatedOn: '2025-01-15T10:30:00.000Z', status: 'ACTIVE', userCount: 1, admins: [] };
 const LINK = `http://localhost:3000/register?invite=pki_abc&tenant=${TENANT_ACME}`;
 
 describe("root's Invite super admin", () => {

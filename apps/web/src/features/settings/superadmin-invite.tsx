@@ -6,6 +6,7 @@ import type { ParseKeys } from 'i18next';
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, callApi } from '../../api/client';
+import { useMailDelivered } from '../../api/public-queries';
 import { CheckIcon, CopyIcon, UserPlusIcon } from '../../ui/icons';
 
 type Field = 'email' | 'firstName' | 'lastName';
@@ -172,6 +173,7 @@ export function RootSuperadminDialog({
   readonly onInvited?: () => void;
 }) {
   const { t } = useTranslation();
+  const mailDelivered = useMailDelivered();
   const [invited, setInvited] = useState<{ email: string; link: string } | null>(null);
   return (
     <Modal opened onClose={onClose} title={t('superadmins.root.title', { tenant: tenant.tenantName })} centered>
@@ -195,7 +197,7 @@ export function RootSuperadminDialog({
       ) : (
         <Stack gap="sm">
           <Text size="sm" c="dimmed">
-            {t('superadmins.root.intro')}
+            {t(mailDelivered ? 'superadmins.root.intro' : 'superadmins.root.introOutbox')}
           </Text>
           <SuperadminInviteForm
             send={(invitee) => callApi(inviteTenantSuperadmin, { params: { tenantId: tenant.tenantUuid }, body: invitee }, { failures: 'caller' })}

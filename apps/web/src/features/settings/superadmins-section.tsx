@@ -6,6 +6,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callApi } from '../../api/client';
 import { useCurrentTenant } from '../../api/session-store';
+import { useMailDelivered } from '../../api/public-queries';
 import { useActor, useCan } from '../../api/access';
 import { WIDE_LAYOUT_QUERY } from '../inbox';
 import { UserPlusIcon } from '../../ui/icons';
@@ -29,6 +30,8 @@ export const superadminName = (s: Pick<Superadmin, 'firstName' | 'middleName' | 
  */
 export function SuperadminsSection() {
   const { t } = useTranslation();
+  // Without a mail server an invitation only reaches the outbox: the texts say so.
+  const mailDelivered = useMailDelivered();
   const tenant = useCurrentTenant();
   const queryClient = useQueryClient();
   const actor = useActor();
@@ -125,14 +128,14 @@ export function SuperadminsSection() {
         {registering && (
           <Stack gap="sm">
             <Text size="sm" c="dimmed">
-              {t('superadmins.register.intro', { tenant: tenant?.tenantName ?? '' })}
+              {t(mailDelivered ? 'superadmins.register.intro' : 'superadmins.register.introOutbox', { tenant: tenant?.tenantName ?? '' })}
             </Text>
             <SuperadminInviteForm
               // -13 (a disabled account) travels with a 403 that must not leave the page.
               send={(invitee) => callApi(registerSuperadmin, { body: invitee }, { failures: 'caller' })}
               onSent={(invited) => {
                 setRegistering(false);
-                setNotice({ kind: 'done', text: t('superadmins.register.done', { email: invited.email }) });
+                setNotice({ kind: 'done', text: t(mailDelivered ? 'superadmins.register.done' : 'superadmins.register.doneOutbox', { email: invited.email }) });
                 void queryClient.invalidateQueries({ queryKey: listKey });
               }}
               onCancel={() => setRegistering(false)}

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { CheckIcon } from '../../ui/icons';
 import { LocationField, type LocationFieldProps } from './location-field';
 import { ReasonPicker, type ReasonState } from './reason-picker';
+import { SignerNameField, type SignerNameFieldProps } from './signer-name-field';
 import { SidePanel } from '../../ui/side-panel';
 
 /** What the person did, and whether where everyone stands has been fetched again since. */
@@ -35,6 +36,8 @@ export interface ActionPanelProps {
   readonly onReasonChange: (reason: ReasonState) => void;
   /** The tenant's enabled signing reasons, the default first (viewer.reasons). */
   readonly reasons: readonly SigningReason[];
+  /** "Your full name", for a signer the ePak knows only by address (viewer.nameRequired, issue 22); null hides it. */
+  readonly signerName?: SignerNameFieldProps | null;
   /** "Where are you signing?", when the tenant asks (viewer.geolocation) and no location field of theirs does; null hides it. */
   readonly location: LocationFieldProps | null;
   /** The auto-fill toggle, offered when the person has several signature blocks; null hides it. */
@@ -70,6 +73,8 @@ export function ActionPanel(props: ActionPanelProps) {
   return (
     <SidePanel title={t(reviewing ? 'signing.panel.reviewHeading' : 'signing.panel.signHeading')} intro={t(reviewing ? 'signing.panel.reviewIntro' : 'signing.panel.signIntro')} gap="md">
 
+      {!reviewing && props.signerName && <SignerNameField {...props.signerName} />}
+
       {!reviewing && (
         <Stack gap={6} data-testid="signing-progress">
           {total > 0 && <Progress value={(filled / total) * 100} color={filled === total ? 'teal' : 'yellow'} size="sm" aria-label={t('signing.progress.overall', { filled, total })} />}
@@ -88,7 +93,7 @@ export function ActionPanel(props: ActionPanelProps) {
                     …
                   </Text>
                 ) : (
-                  <Text size="xs" c={entry.total === 0 || entry.filled === entry.total ? 'teal.8' : 'orange.8'} style={{ flexShrink: 0 }} data-testid="document-progress">
+                  <Text size="xs" c={entry.total === 0 || entry.filled === entry.total ? 'teal' : 'orange'} style={{ flexShrink: 0 }} data-testid="document-progress">
                     {entry.total === 0 ? t('signing.progress.noRequired') : t('signing.progress.filled', { filled: entry.filled, total: entry.total })}
                   </Text>
                 )}
@@ -96,7 +101,7 @@ export function ActionPanel(props: ActionPanelProps) {
             ))}
           </Box>
           {props.onNextField && (
-            <Button variant="light" size="xs" w="fit-content" onClick={props.onNextField}>
+            <Button variant="light" size="xs" w="fit-content" onClick={props.onNextField} data-testid="next-field">
               {t('signing.progress.next')}
             </Button>
           )}
@@ -128,7 +133,7 @@ export function ActionPanel(props: ActionPanelProps) {
 
       <Stack gap={6}>
         {!props.eligible && (
-          <Text size="sm" c="orange.9" data-testid="view-enforcement">
+          <Text size="sm" c="orange" data-testid="view-enforcement">
             {t('signing.viewEnforced', { opened: props.openedCount, count: props.documentCount })}
           </Text>
         )}

@@ -8,7 +8,7 @@ import type { CeremonyState } from './use-ceremony';
 /** The ceremony's dialogs: drawing a signature or initials, rejecting, and the auto-fill offer. */
 export function CeremonyDialogs({ ceremony }: { readonly ceremony: CeremonyState }) {
   const { t } = useTranslation();
-  const { entries, signer, actions, autoFill } = ceremony;
+  const { entries, signer, signerName, actions, autoFill } = ceremony;
   const request = entries.markRequest;
   return (
     <>
@@ -16,6 +16,7 @@ export function CeremonyDialogs({ ceremony }: { readonly ceremony: CeremonyState
         opened={request !== null}
         kind={request?.kind ?? 'signature'}
         defaultText={request?.kind === 'initials' ? initialsOf(signer.name) : signer.name}
+        name={signerName.required ? { value: signerName.value, onChange: signerName.setValue } : undefined}
         onClose={() => entries.setMarkRequest(null)}
         onAdopt={entries.adoptMark}
       />

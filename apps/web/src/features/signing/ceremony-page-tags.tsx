@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { EpakDocument } from '../tag-editor';
 import { useSigningApi } from '../../api/signing-api';
 import { SigningTag } from './signing-tag';
-import { CLICK_FILLED_KINDS, fillableTags, isEditable, valueKindOf, valueOf } from './signing-tags';
+import { byReadingOrder, CLICK_FILLED_KINDS, fillableTags, isEditable, valueKindOf, valueOf } from './signing-tags';
 import { AppliedStamp } from './stamp-chooser';
 import { TagFieldEditor } from './tag-field-editor';
 import { ownerNameOf, placeholderOf, presentationOf, tagLabelOf } from './tag-presentation';
@@ -16,7 +16,10 @@ interface PageProps {
   readonly page: PageGeometry;
 }
 
-/** The tags laid over one page of the document shown, and the rubber stamp applied on it. */
+/**
+ * The tags laid over one page of the document shown, and the rubber stamp applied on it. They
+ * come in reading order (top to bottom, left to right), which is their tab order (WCAG 2.4.3).
+ */
 export function CeremonyPageTags({ ceremony, document, pageNumber, page }: PageProps) {
   const { epak, tags, view, stamps } = ceremony;
   const stamp = stamps.uses[document.documentId];
@@ -24,6 +27,7 @@ export function CeremonyPageTags({ ceremony, document, pageNumber, page }: PageP
     <>
       {fillableTags(tags.tagsOf(document.documentId))
         .filter((tag) => tag.pageNumber === pageNumber && !isGroupTag(tag))
+        .sort(byReadingOrder)
         .map((tag) => (
           <PageTag key={tag.uuid} ceremony={ceremony} document={document} page={page} tag={tag} />
         ))}
@@ -37,7 +41,7 @@ export function CeremonyPageTags({ ceremony, document, pageNumber, page }: PageP
 function PageTag({ ceremony, document, page, tag }: Omit<PageProps, 'pageNumber'> & { readonly tag: Tag }) {
   const { t } = useTranslation();
   const { callApi } = useSigningApi();
-  const { epak, viewer, tags, entries, view, signer } = ceremony;
+  const { epak, viewer, tags, entries, view, signer, guide } = ceremony;
   const documentId = document.documentId;
   const context = tags.contextOf(documentId);
   const kind = valueKindOf(tag);
@@ -47,9 +51,11 @@ function PageTag({ ceremony, document, page, tag }: Omit<PageProps, 'pageNumber'
   const presentation = presentationOf(tag, { own, editable, documentSigned: context.documentSigned, filled: isFilledValue(value) });
   const ownerName = ownerNameOf(epak, tag);
   const opened = view.openTag === tag.uuid;
+  const label = tagLabelOf(t, tag, { own, editable, value, ownerName });
   const setValue = (next: Parameters<typeof entries.setValue>[2]) => entries.setValue(documentId, tag.uuid, next);
   const click = () => {
-    if (CLICK_FILLED_KINDS.has(kind) && !isFilledValue(value)) return entries.applyByClick(tag, documentId);
+    guide.follow(tag.uuid);
+    if (CLICK_FILLED_KINDS.has(kind) && !isFilledValue(value)) return entries.applyByClick(tag, documentId, label);
     view.setOpenTag(tag.uuid);
   };
   return (
@@ -63,10 +69,11 @@ function PageTag({ ceremony, document, page, tag }: Omit<PageProps, 'pageNumber'
       value={presentation === 'content' && kind === 'static' && tag.type !== 'letterHead' ? null : value}
       required={isRequiredTag(tag)}
       highlighted={entries.highlighted.has(tag.uuid.toLowerCase())}
-      label={tagLabelOf(t, tag, { own, editable, value, ownerName })}
+      label={label}
       placeholder={placeholderOf(t, tag, presentation, ownerName)}
       opened={opened}
       onClick={click}
+      onFocus={() => guide.follow(tag.uuid)}
       onClose={() => view.setOpenTag((open) => (open === tag.uuid ? null : open))}
       editor={
         opened ? (

@@ -3,6 +3,7 @@ import { Badge, Box, Group, Paper, Stack, Text, Title, type MantineColor } from 
 import type { EpakDetail, EpakStatus, SignerStatus } from '@pakt/domain';
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { stepLabel } from '../../ui/step-label';
 
 const SIGNER_STATUS_COLOURS: Readonly<Record<SignerStatus, MantineColor>> = {
   Signed: 'teal',
@@ -72,6 +73,7 @@ export function EpakSteps({ epak, myRecipientId }: { readonly epak: EpakDetail; 
       <Stack component="ol" gap="xs" m={0} p={0} style={{ listStyle: 'none' }}>
         {epak.steps.map((step) => {
           const current = epak.currentStep === step.order;
+          const stepName = stepLabel(t, step);
           return (
             <Box
               component="li"
@@ -86,9 +88,9 @@ export function EpakSteps({ epak, myRecipientId }: { readonly epak: EpakDetail; 
             >
               <Group gap={6} justify="space-between" wrap="nowrap">
                 <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-                  {t('signing.steps.step', { number: step.order, name: step.name })}
+                  {t('signing.steps.step', { number: step.order, name: stepName })}
                 </Text>
-                {(current || typeName(step.type).toLocaleLowerCase() !== step.name.trim().toLocaleLowerCase()) && (
+                {(current || typeName(step.type).toLocaleLowerCase() !== stepName.trim().toLocaleLowerCase()) && (
                   <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
                     {current ? t('signing.steps.current') : typeName(step.type)}
                   </Text>

@@ -167,7 +167,7 @@ describe('in-person signing at /sign', () => {
 
     const box = await waitFor(() => {
       const found = within(turn).getAllByTestId('signing-tag').find((element) => element.getAttribute('data-tag-uuid') === signature.uuid);
-      expect(found?.getAttribute('role')).toBe('button');
+      expect(found?.tagName).toBe('BUTTON');
       return found!;
     });
     fireEvent.click(box);
@@ -183,7 +183,7 @@ describe('in-person signing at /sign', () => {
     const [signed] = requestsTo('POST', paths.sign(DOC_A));
     expect(signed!.headers.get('Authorization')).toBe(`Bearer ${TOKEN}`);
     expect(signed!.headers.get('x-tenant-id')).toBe(TENANT_ACME);
-    expect(signed!.body).toEqual({ action: 'SIGN', values: [{ uuid: signature.uuid, value: TYPED }] });
+    expect(signed!.body).toEqual({ action: 'SIGN', values: [{ uuid: signature.uuid, value: TYPED }], reason: en.signing.reasons.approve });
     // The host's view, fetched again with the host's session: the step is done.
     await waitFor(() => expect(screen.getByTestId('epak-status').textContent).toBe(en.compose.status.Completed));
     expect(screen.queryByRole('button', { name: fill(en.signing.inPerson.start, { name: 'Ravi Iyer' }) })).toBeNull();

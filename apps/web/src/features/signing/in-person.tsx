@@ -6,6 +6,7 @@ import type { TFunction } from 'i18next';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
+import { useMailDelivered } from '../../api/public-queries';
 import type { Outcome } from './action-panel';
 import { createInPersonClient, type InPersonClient } from './in-person-session';
 import { actionErrorMessage } from './sign-errors';
@@ -55,6 +56,8 @@ export function InPersonDialog({
   });
   const { reset } = form;
   const [error, setError] = useState<string | null>(null);
+  // Without a mail server the code only reaches the outbox: never say it was mailed.
+  const mailDelivered = useMailDelivered();
 
   // Every opening, for whoever it is, starts from sending a code.
   const recipientId = recipient?.recipientId ?? null;
@@ -108,7 +111,7 @@ export function InPersonDialog({
         )}
         {!sent ? (
           <>
-            <Text size="sm">{t('signing.inPerson.sendIntro', { name, email: recipient.email })}</Text>
+            <Text size="sm">{t(mailDelivered ? 'signing.inPerson.sendIntro' : 'signing.inPerson.sendIntroOutbox', { name, email: recipient.email })}</Text>
             <Group justify="flex-end" gap="sm">
               <Button variant="default" onClick={onClose}>
                 {t('signing.cancel')}
@@ -122,7 +125,7 @@ export function InPersonDialog({
           <form onSubmit={onSubmit} noValidate>
             <Stack gap="sm">
               <Text size="sm" role="status">
-                {t('signing.inPerson.sent', { name, email: sent.sentTo ?? recipient.email })}
+                {t(mailDelivered ? 'signing.inPerson.sent' : 'signing.inPerson.sentOutbox', { name, email: sent.sentTo ?? recipient.email })}
               </Text>
               <TextInput
                 label={t('signing.inPerson.code')}

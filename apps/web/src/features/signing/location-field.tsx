@@ -97,7 +97,7 @@ export function LocationField({ mode, value, onChange, error, inputRef }: Locati
         </Text>
       )}
       {problem && (
-        <Text size="xs" c="orange.9" role="alert">
+        <Text size="xs" c="orange" role="alert">
           {t(`signing.location.${problem}`)}
         </Text>
       )}

@@ -8,7 +8,9 @@ import { reasonLabel } from '../../ui/reason-label';
  * Why the person signs: one of the tenant's reasons (GET /v1/reasons, edited by admins; the
  * ceremony gets the enabled ones, the default first, in the ePak's viewer) or their own words.
  * The chosen text goes into the signature (`reason`) and into the signer's reason fields. The
- * reason stays optional: the default is listed first, not chosen for the signer.
+ * tenant's default (spec §9, default reason id 1) is chosen to start with (issue 22); the reason
+ * stays optional, so "No reason" can still be picked. It is asked once per ceremony: the same
+ * reason goes with every document's sign request.
  */
 export const OTHER_REASON = 'other';
 
@@ -20,6 +22,11 @@ export interface ReasonState {
 
 export const NO_REASON: ReasonState = { choice: '', other: '' };
 
+/** The tenant's default reason chosen (the one marked default, which the server sends first), or none when it offers none. */
+export function defaultReason(reasons: readonly SigningReason[]): ReasonState {
+  const chosen = reasons.find((reason) => reason.isDefault) ?? reasons[0];
+  return chosen ? { choice: reasonChoice(chosen), other: '' } : NO_REASON;
+}
 
 /** The option value of a reason: a built-in one's key (stable across tenants), else its id. */
 export const reasonChoice = (reason: Pick<SigningReason, 'key' | 'reasonId'>): string => reason.key ?? reason.reasonId;

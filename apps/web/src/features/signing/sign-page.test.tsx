@@ -54,7 +54,7 @@ describe('/sign', () => {
     await openSign();
     await waitFor(() => expect(screen.getAllByTestId('signing-tag')).toHaveLength(5));
 
-    expect(tagBox(mine.uuid).getAttribute('role')).toBe('button');
+    expect(tagBox(mine.uuid).tagName).toBe('BUTTON');
     for (const other of [theirs, custodians, earlierStep]) expect(tagBox(other.uuid).getAttribute('role')).toBe('note');
     expect(tagBox(theirs.uuid).getAttribute('aria-label')).toContain('Ravi Iyer');
     // spec §6: time stamps are always read-only; the server sets them.

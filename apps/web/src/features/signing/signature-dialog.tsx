@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import SignaturePad from 'signature_pad';
 import { acceptOf, readImageFile, type ImageFileProblem } from '../../ui/image-file';
 import { renderTypedSignature, SIGNATURE_FONT, SIGNATURE_INK, trimmedSignature } from './signature-image';
+import { SignerNameField } from './signer-name-field';
 
 /** What the person is making: their signature, or their initials (a smaller mark of the same kind). */
 export type MarkKind = 'signature' | 'initials';
@@ -19,6 +20,11 @@ export interface SignatureDialogProps {
   readonly kind: MarkKind;
   /** What the Type tab starts with: the person's name, or their initials. */
   readonly defaultText: string;
+  /**
+   * "Your full name", asked here of a signer the ePak knows only by address (issue 22): nothing is
+   * adopted without it, and the Type tab writes what they type.
+   */
+  readonly name?: { readonly value: string; readonly onChange: (value: string) => void } | undefined;
   readonly onClose: () => void;
   /** The mark as a PNG or JPEG data URL. */
   readonly onAdopt: (dataUrl: string) => void;
@@ -28,7 +34,7 @@ export interface SignatureDialogProps {
  * The signature popover of spec §2: draw (signature_pad), type (drawn in a handwriting font) or
  * upload a signature or initials. What is adopted is reused for every other field of its kind.
  */
-export function SignatureDialog({ opened, kind, defaultText, onClose, onAdopt }: SignatureDialogProps) {
+export function SignatureDialog({ opened, kind, defaultText, name, onClose, onAdopt }: SignatureDialogProps) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<Mode>('draw');
   const [drawn, setDrawn] = useState(false);
@@ -45,14 +51,19 @@ export function SignatureDialog({ opened, kind, defaultText, onClose, onAdopt }:
   const resetPicker = useRef<() => void>(null);
 
   // Each opening starts afresh with the person's name: they may have typed something else before.
+  // The name typed above the tabs (when asked) changes what the Type tab writes, and only that.
+  const [typedEdited, setTypedEdited] = useState(false);
   useEffect(() => {
     if (!opened) return;
-    setTyped(defaultText);
+    setTypedEdited(false);
     setDrawn(false);
     setUploaded(null);
     setUploadProblem(null);
     setFailed(false);
-  }, [opened, defaultText]);
+  }, [opened]);
+  useEffect(() => {
+    if (opened && !typedEdited) setTyped(defaultText);
+  }, [opened, defaultText, typedEdited]);
 
   // The pad lives while the Draw tab shows; the canvas is sized to its box at the screen's density
   // so strokes are sharp and land under the pointer.
@@ -96,7 +107,8 @@ export function SignatureDialog({ opened, kind, defaultText, onClose, onAdopt }:
     setUploaded(checked.dataUrl);
   };
 
-  const ready = mode === 'draw' ? drawn : mode === 'type' ? typed.trim() !== '' : uploaded !== null;
+  const nameGiven = !name || name.value.trim() !== '';
+  const ready = nameGiven && (mode === 'draw' ? drawn : mode === 'type' ? typed.trim() !== '' : uploaded !== null);
 
   const adopt = async () => {
     setBusy(true);
@@ -130,8 +142,9 @@ export function SignatureDialog({ opened, kind, defaultText, onClose, onAdopt }:
         <Text size="sm" c="dimmed">
           {t(kind === 'signature' ? 'signing.signature.intro' : 'signing.signature.initialsIntro')}
         </Text>
+        {name && <SignerNameField value={name.value} onChange={name.onChange} error={null} autoFocus />}
         <Tabs value={mode} onChange={(value) => setMode((value as Mode | null) ?? 'draw')} keepMounted={false}>
-          <Tabs.List grow>
+          <Tabs.List grow aria-label={t('signing.signature.ways')}>
             <Tabs.Tab value="draw">{t('signing.signature.draw')}</Tabs.Tab>
             <Tabs.Tab value="type">{t('signing.signature.type')}</Tabs.Tab>
             <Tabs.Tab value="upload">{t('signing.signature.upload')}</Tabs.Tab>
@@ -161,7 +174,8 @@ export function SignatureDialog({ opened, kind, defaultText, onClose, onAdopt }:
                 />
                 <Group justify="space-between">
                   <Text size="xs" c="dimmed">
-                    {t('signing.signature.drawHint')}
+                    {/* Drawing needs a pointer; the Type tab is the keyboard's full alternative (WCAG 2.1.1). */}
+                    {t('signing.signature.drawHint')} {t('signing.signature.keyboardHint')}
                   </Text>
                   <Button size="compact-sm" variant="subtle" onClick={clear} disabled={!drawn}>
                     {t('signing.signature.clear')}
@@ -176,7 +190,10 @@ export function SignatureDialog({ opened, kind, defaultText, onClose, onAdopt }:
                 label={t(kind === 'signature' ? 'signing.signature.typeLabel' : 'signing.signature.typeInitialsLabel')}
                 value={typed}
                 maxLength={kind === 'signature' ? 80 : 6}
-                onChange={(event) => setTyped(event.currentTarget.value)}
+                onChange={(event) => {
+                  setTyped(event.currentTarget.value);
+                  setTypedEdited(true);
+                }}
               />
               <Box
                 aria-hidden

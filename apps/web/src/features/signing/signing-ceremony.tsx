@@ -5,11 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { EpakManageTabs } from '../epak-manage';
 import type { Outcome } from './action-panel';
+import { CeremonyAnnouncer } from './ceremony-announcer';
 import { CeremonyDialogs } from './ceremony-dialogs';
 import { CeremonyDocument } from './ceremony-document';
 import { CeremonySide } from './ceremony-side';
 import { EpakDownloadButton } from './epak-download';
 import { EpakHeading } from './epak-summary';
+import { GuidedBar } from './guided-bar';
 import { pendingInPersonSigners } from './in-person-panel';
 import { OutcomeAlert, WhyNotAlert } from './outcome-alert';
 import { signingQueryKeys } from '../../api/signing-query-keys';
@@ -83,11 +85,12 @@ interface CeremonyProps {
 function Ceremony({ epak, person, onSignInPerson, onSettled, withDownload, withManage }: CeremonyProps) {
   const { t } = useTranslation();
   const ceremony = useCeremony({ epak, person, onSettled });
-  const { viewer, outcome, canAct, view } = ceremony;
+  const { viewer, outcome, canAct, view, phone } = ceremony;
   const current = view.current;
   if (!current) return <Text c="dimmed">{t('signing.noDocuments')}</Text>;
   const inPersonWaiting = onSignInPerson ? pendingInPersonSigners(epak) : [];
   const why = canAct ? null : inPersonWaiting.length > 0 ? 'hostInPerson' : whyCannotAct(epak, viewer);
+  const signingStep = viewer.stepType === 'SIGN' || viewer.stepType === 'INPERSONSIGN';
 
   const documents = (
     <Stack gap="lg">
@@ -102,6 +105,8 @@ function Ceremony({ epak, person, onSignInPerson, onSettled, withDownload, withM
         </Grid.Col>
       </Grid>
       <CeremonyDialogs ceremony={ceremony} />
+      <CeremonyAnnouncer announcer={ceremony.announcer} />
+      {phone && canAct && signingStep && <GuidedBar ceremony={ceremony} />}
     </Stack>
   );
   return (

@@ -70,7 +70,7 @@ describe('where the signer signs', () => {
     expect(screen.queryByText(L.required)).toBeNull();
     fireEvent.click(signButton());
     expect(await screen.findByText(en.signing.outcome.signedCompleted)).toBeTruthy();
-    expect(requestsTo('POST', paths.sign(DOC_A))[0]!.body).toEqual({ action: 'SIGN', values: [], location: 'Pune, Maharashtra' });
+    expect(requestsTo('POST', paths.sign(DOC_A))[0]!.body).toEqual({ action: 'SIGN', values: [], reason: en.signing.reasons.approve, location: 'Pune, Maharashtra' });
   });
 
   it('OPTIONAL: labelled optional, signs without it, and fills in the coordinates the browser gives', async () => {
@@ -85,7 +85,7 @@ describe('where the signer signs', () => {
     expect(getCurrentPosition).toHaveBeenCalledWith(expect.any(Function), expect.any(Function), { enableHighAccuracy: false, timeout: 10_000 });
     fireEvent.click(signButton());
     expect(await screen.findByText(en.signing.outcome.signedCompleted)).toBeTruthy();
-    expect(requestsTo('POST', paths.sign(DOC_A))[0]!.body).toEqual({ action: 'SIGN', values: [], location: '18.5204, 73.8567' });
+    expect(requestsTo('POST', paths.sign(DOC_A))[0]!.body).toEqual({ action: 'SIGN', values: [], reason: en.signing.reasons.approve, location: '18.5204, 73.8567' });
     expect(state.epak.viewer!.signedDocumentIds).toEqual([DOC_A]);
   });
 
@@ -94,7 +94,7 @@ describe('where the signer signs', () => {
     await openSign();
     fireEvent.click(signButton());
     expect(await screen.findByText(en.signing.outcome.signedCompleted)).toBeTruthy();
-    expect(requestsTo('POST', paths.sign(DOC_A))[0]!.body).toEqual({ action: 'SIGN', values: [] });
+    expect(requestsTo('POST', paths.sign(DOC_A))[0]!.body).toEqual({ action: 'SIGN', values: [], reason: en.signing.reasons.approve });
   });
 
   it('says why the browser gave no position, and typing still works', async () => {
@@ -136,7 +136,7 @@ describe('where the signer signs', () => {
     fireEvent.click(screen.getByRole('button', { name: en.signing.fields.done }));
     fireEvent.click(signButton());
     expect(await screen.findByText(en.signing.outcome.signedCompleted)).toBeTruthy();
-    expect(requestsTo('POST', paths.sign(DOC_A))[0]!.body).toEqual({ action: 'SIGN', values: [{ uuid: place.uuid, value: 'Chennai' }], location: 'Chennai' });
+    expect(requestsTo('POST', paths.sign(DOC_A))[0]!.body).toEqual({ action: 'SIGN', values: [{ uuid: place.uuid, value: 'Chennai' }], reason: en.signing.reasons.approve, location: 'Chennai' });
   });
 
   it('when the server asks for a location this screen did not know of, says so and shows the field', async () => {

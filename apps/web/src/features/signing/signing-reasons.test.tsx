@@ -10,7 +10,8 @@ import { BUILT_IN_REASONS, DOC_A, epakOf, EPAK_ID, paths, stubCeremony } from '.
 /**
  * The tenant's signing reasons in the ceremony (issue 8): the picker lists the enabled reasons the
  * ePak's viewer carries, the default first, built-in ones in the reader's language and the
- * tenant's own as typed, then "Other"; nothing is chosen for the signer (the reason is optional).
+ * tenant's own as typed, then "Other". The default is chosen to start with (issue 22); "No
+ * reason" stays on offer (the reason is optional).
  */
 vi.mock('../tag-editor/pdf-document', () => ({
   openPdf: vi.fn(async () => ({ pageCount: 1, renderPage: () => ({ promise: Promise.resolve(), cancel: () => undefined }), destroy: () => undefined })),
@@ -33,11 +34,11 @@ async function openSign() {
 const finance: SigningReason = { reasonId: '4c1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c09', key: null, text: 'Checked by finance', position: 5, enabled: true, isDefault: true };
 
 describe('the reason picker', () => {
-  it("lists the tenant's reasons as the viewer gives them, none chosen, and signs with the tenant's own words", async () => {
+  it("lists the tenant's reasons as the viewer gives them, its default chosen (issue 22), and signs with the tenant's own words", async () => {
     const [approve, , author] = BUILT_IN_REASONS;
-    const { requestsTo } = stubCeremony(epakOf({}, { reasons: [finance, approve!, author!] }), { [DOC_A]: [] });
+    const { requestsTo } = stubCeremony(epakOf({}, { reasons: [finance, { ...approve!, isDefault: false }, author!] }), { [DOC_A]: [] });
     await openSign();
-    expect(picker().value).toBe('');
+    expect(picker().value).toBe(finance.reasonId);
     expect([...picker().options].map((option) => option.textContent)).toEqual([R.none, 'Checked by finance', R.approve, R.author, R.other]);
 
     fireEvent.change(picker(), { target: { value: finance.reasonId } });

@@ -1,6 +1,6 @@
 import { Popover } from '@mantine/core';
 import { isFilledValue, type Rect, type TagValue } from '@pakt/domain';
-import type { CSSProperties, ReactNode } from 'react';
+import { useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SIGNATURE_FONT } from './signature-image';
 import type { ValueKind } from './signing-tags';
@@ -35,9 +35,17 @@ export interface SigningTagProps {
   readonly placeholder: string;
   readonly opened: boolean;
   readonly onClick: () => void;
+  /** The field got the focus (Tab, a click, the guide): where the guide goes on from. */
+  readonly onFocus?: () => void;
   readonly onClose: () => void;
   readonly editor: ReactNode;
 }
+
+/** WCAG 2.5.8: a pointer target is at least 24 x 24 CSS px, whatever the zoom makes of the box. */
+const MIN_TARGET = 24;
+
+/** A visible focus (WCAG 2.4.7, 2.4.13): 3 px of dark indigo (over 7:1 on white) off the box's edge. */
+const FOCUS_RING: CSSProperties = { outline: '3px solid var(--mantine-color-indigo-9)', outlineOffset: 2, boxShadow: '0 0 0 2px var(--mantine-color-white)' };
 
 function colours(presentation: TagPresentation, filled: boolean, required: boolean, highlighted: boolean) {
   if (highlighted) return { border: '2px solid var(--mantine-color-red-7)', background: 'color-mix(in srgb, var(--mantine-color-red-2) 55%, transparent)' };
@@ -64,12 +72,14 @@ function shownValue(value: TagValue): string {
 }
 
 /**
- * One tag over its page while signing. The signer's own fields are buttons: a click fills a
- * signature, initials or name at once, or opens the field's input beside it. Everything else is
- * shown for orientation only.
+ * One tag over its page while signing. The signer's own fields are buttons (real ones: in the tab
+ * order where they stand on the page, named for a screen reader, opened with Enter or Space): a
+ * click fills a signature, initials or name at once, or opens the field's input beside it.
+ * Everything else is shown for orientation only.
  */
 export function SigningTag(props: SigningTagProps) {
   const { t } = useTranslation();
+  const [focused, setFocused] = useState(false);
   const { shown, presentation, value } = props;
   const filled = isFilledValue(value);
   const image = typeof value === 'string' && IMAGE_DATA_URL.test(value) ? value : null;
@@ -87,6 +97,9 @@ export function SigningTag(props: SigningTagProps) {
     border: palette.border,
     background: palette.background,
     borderRadius: 2,
+    margin: 0,
+    font: 'inherit',
+    textAlign: 'start',
     overflow: 'hidden',
     display: 'flex',
     alignItems: 'center',
@@ -120,34 +133,58 @@ export function SigningTag(props: SigningTagProps) {
     );
   }
 
+  // A box smaller than a finger gets an invisible hit area around it: the box itself, drawn at
+  // the tag's place, keeps its size so it stays aligned with the page.
+  const smallTarget = shown.width < MIN_TARGET || shown.height < MIN_TARGET;
   return (
     <Popover opened={props.opened} onClose={props.onClose} position="bottom-start" withArrow shadow="md" trapFocus returnFocus closeOnEscape>
       <Popover.Target>
-        <div
+        <button
+          type="button"
+          // Redundant for a button, and kept: journeys and tools look fields up by it.
           role="button"
-          tabIndex={0}
           aria-label={props.label}
           aria-haspopup="dialog"
+          aria-expanded={props.opened}
           aria-invalid={props.highlighted || undefined}
           title={props.label}
           data-testid="signing-tag"
           data-tag-uuid={props.uuid}
+          data-field-uuid={props.uuid}
           data-presentation={presentation}
           data-filled={filled ? 'true' : undefined}
-          style={{ ...style, cursor: 'pointer', outlineOffset: 1 }}
+          data-focused={focused || undefined}
+          style={{ ...style, overflow: smallTarget ? 'visible' : 'hidden', padding: smallTarget ? 0 : style.padding, cursor: 'pointer', ...(focused ? FOCUS_RING : {}) }}
+          onFocus={() => {
+            setFocused(true);
+            props.onFocus?.();
+          }}
+          onBlur={() => setFocused(false)}
           onClick={(event) => {
             // The page under the box must not see the click.
             event.stopPropagation();
             props.onClick();
           }}
           onKeyDown={(event) => {
+            // Handled here, not left to the browser's click, so a held key does not repeat it.
             if (event.key !== 'Enter' && event.key !== ' ') return;
             event.preventDefault();
-            props.onClick();
+            if (!event.repeat) props.onClick();
+          }}
+          onKeyUp={(event) => {
+            // Space would click on release: it already acted on the way down.
+            if (event.key === ' ') event.preventDefault();
           }}
         >
-          {content}
-        </div>
+          {smallTarget ? (
+            <>
+              <span aria-hidden style={{ position: 'absolute', left: '50%', top: '50%', width: `max(100%, ${MIN_TARGET}px)`, height: `max(100%, ${MIN_TARGET}px)`, transform: 'translate(-50%, -50%)' }} />
+              <span style={{ display: 'flex', alignItems: 'center', justifyContent: style.justifyContent, width: '100%', height: '100%', overflow: 'hidden', padding: style.padding }}>{content}</span>
+            </>
+          ) : (
+            content
+          )}
+        </button>
       </Popover.Target>
       <Popover.Dropdown
         aria-label={t('signing.fields.editorLabel', { field: props.label })}

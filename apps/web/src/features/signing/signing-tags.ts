@@ -142,7 +142,7 @@ export interface RequiredProgress {
 export function requiredProgress(tags: readonly Tag[], values: Values, context: EditContext, options: { readonly reasonGiven: boolean } = { reasonGiven: false }): RequiredProgress {
   const required = fillableTags(tags)
     .filter((tag) => isRequiredTag(tag) && isEditable(tag, context))
-    .sort((a, b) => a.pageNumber - b.pageNumber || a.positionY - b.positionY || a.positionX - b.positionX);
+    .sort(byReadingOrder);
   const missing = required.filter((tag) => !isFilledValue(valueOf(tag, values)) && !filledBySigning(tag, options));
   return { filled: required.length - missing.length, total: required.length, missing };
 }
@@ -153,6 +153,26 @@ export function valuesToSend(tags: readonly Tag[], values: Values, context: Edit
     .filter((tag) => isEditable(tag, context))
     .map((tag) => ({ uuid: tag.uuid, value: valueOf(tag, values) }))
     .filter((fill) => isFilledValue(fill.value));
+}
+
+/** Reading order on a page: top to bottom, then left to right (pages first when they differ). */
+export function byReadingOrder(a: Pick<Tag, 'pageNumber' | 'positionX' | 'positionY'>, b: Pick<Tag, 'pageNumber' | 'positionX' | 'positionY'>): number {
+  return a.pageNumber - b.pageNumber || a.positionY - b.positionY || a.positionX - b.positionX;
+}
+
+/**
+ * The fields an adopted signature (or initials) goes into at once (issue 22): every one of the
+ * signer's editable fields of that kind, outside signature blocks. Composites and their members
+ * are left to the composite auto-fill question of spec §4, asked once.
+ */
+export function markTargets(tags: readonly Tag[], context: EditContext, kind: 'signature' | 'initials'): Tag[] {
+  const inBlocks = new Set(flattenTags(tags).filter((tag) => tag.type === 'composite').flatMap((composite) => [composite.uuid, ...flattenTags(composite.children ?? []).map((child) => child.uuid)]));
+  return fillableTags(tags).filter((tag) => !inBlocks.has(tag.uuid) && valueKindOf(tag) === kind && isEditable(tag, context));
+}
+
+/** The signer's date fields: each starts as today (issue 22), which they may change. */
+export function dateTargets(tags: readonly Tag[], context: EditContext): Tag[] {
+  return fillableTags(tags).filter((tag) => valueKindOf(tag) === 'date' && isEditable(tag, context));
 }
 
 /** The signer's composites (signature blocks), in page order: the auto-fill question is about them. */
@@ -194,6 +214,8 @@ export const NO_VIEWER: EpakViewer = {
   starred: false,
   geolocation: 'OFF',
   reasons: [],
+  signerName: null,
+  nameRequired: false,
 };
 
 /** Initials of a name as a signer writes them: first letters of the first and last words. */
@@ -214,6 +236,15 @@ export function formatTagDate(iso: string): string {
   if (!match) return '';
   const month = MONTHS[Number(match[2]) - 1];
   return month ? `${match[3]} ${month} ${match[1]}` : '';
+}
+
+/**
+ * Today, on the signer's own calendar, as a date field stores it. No tenant carries a date format
+ * of its own, so this is the app's: spec §9's default DD MMM YYYY (DEFAULT_DATE_FORMAT).
+ */
+export function todayTagDate(now: Date = new Date()): string {
+  const iso = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+  return formatTagDate(iso);
 }
 
 /** The other way, for showing a stored date in the date input again. */

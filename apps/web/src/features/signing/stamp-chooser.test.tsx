@@ -73,6 +73,7 @@ describe('the rubber-stamp chooser', () => {
     expect(requestsTo('POST', paths.sign(DOC_A))[0]!.body).toEqual({
       action: 'SIGN',
       values: [],
+      reason: en.signing.reasons.approve,
       rubberStamps: [{ rubberStampId: SEAL.rubberStampId, tagUuid: stampTag.uuid }],
     });
   });

@@ -6,6 +6,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { callApi } from '../../api/client';
+import { useMailDelivered } from '../../api/public-queries';
 import { useStartSession } from '../../api/session-lifecycle';
 import { useCurrentTenant, useCurrentUser } from '../../api/session-store';
 import { CheckIcon, MailIcon } from '../../ui/icons';
@@ -23,6 +24,8 @@ export function ThanksPage() {
   const token = searchParams.get('verify');
   const sentTo = (location.state as { verificationSentTo?: unknown } | null)?.verificationSentTo;
   const beginSession = useStartSession();
+  // Without a mail server the confirmation link only reaches the outbox: never say it was mailed.
+  const mailDelivered = useMailDelivered();
   const confirm = useMutation({
     mutationFn: (value: string) => callApi(verifyEmail, { body: { token: value } }, { failures: 'caller' }),
     onSuccess: (grant) => beginSession(grant),
@@ -49,7 +52,7 @@ export function ThanksPage() {
   } else if (token && confirm.isError) {
     body = (
       <Alert color="orange" variant="light" role="alert" ta="left">
-        {t('thanks.verifyFailed')}
+        {t(mailDelivered ? 'thanks.verifyFailed' : 'thanks.verifyFailedOutbox')}
       </Alert>
     );
   } else if (user && tenant) {
@@ -62,10 +65,10 @@ export function ThanksPage() {
     body = (
       <>
         <Text size="lg" c="dimmed" role="status">
-          {t('thanks.checkMail', { email: sentTo })}
+          {t(mailDelivered ? 'thanks.checkMail' : 'thanks.checkMailOutbox', { email: sentTo })}
         </Text>
         <Text size="sm" c="dimmed">
-          {t('thanks.checkMailHint')}
+          {t(mailDelivered ? 'thanks.checkMailHint' : 'thanks.checkMailHintOutbox')}
         </Text>
       </>
     );

@@ -1,4 +1,5 @@
 import { useEffect, useEffectEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { autoFillTargets, fillableTags, isCompositeComplete, ownComposites, valueKindOf, type Signer } from './signing-tags';
 import type { CeremonyTags } from './use-ceremony-tags';
 import type { SignerEntries, TagEntry } from './use-signer-entries';
@@ -6,8 +7,24 @@ import type { SignerEntries, TagEntry } from './use-signer-entries';
 /**
  * Composite auto-fill (spec §4): once the signer completes one of their signature blocks, the
  * others still open are offered to be filled the same way. Declining switches the toggle off.
+ * A signature adopted in a field outside the blocks fills the other such fields at once
+ * (use-signer-entries) and asks the same question about the blocks (issue 22): asked once,
+ * since accepting fills them and declining turns the offer off.
  */
-export function useAutoFill({ tags, entries, signer, canAct }: { readonly tags: CeremonyTags; readonly entries: SignerEntries; readonly signer: Signer; readonly canAct: boolean }) {
+export function useAutoFill({
+  tags,
+  entries,
+  signer,
+  canAct,
+  announce,
+}: {
+  readonly tags: CeremonyTags;
+  readonly entries: SignerEntries;
+  readonly signer: Signer;
+  readonly canAct: boolean;
+  readonly announce: (text: string) => void;
+}) {
+  const { t } = useTranslation();
   const [enabled, setEnabled] = useState(true);
   /** How many blocks the offer would fill; null when nothing is offered. */
   const [offer, setOffer] = useState<number | null>(null);
@@ -35,7 +52,17 @@ export function useAutoFill({ tags, entries, signer, canAct }: { readonly tags: 
     const composite = compositesOf(changed.documentId).find(
       (candidate) => candidate.uuid === changed.uuid || fillableTags(candidate.children ?? []).some((child) => child.uuid === changed.uuid),
     );
-    if (!composite || !isCompositeComplete(composite, entries.valuesOf(changed.documentId))) return;
+    if (!composite) {
+      // A signature just adopted in a field of its own: the blocks are asked about now.
+      if (changed.adopted !== 'signature') return;
+      const count = remainingCount('');
+      if (count > 0) {
+        setCompletedComposite('');
+        setOffer(count);
+      }
+      return;
+    }
+    if (!isCompositeComplete(composite, entries.valuesOf(changed.documentId))) return;
     const count = remainingCount(composite.uuid);
     if (count > 0) {
       setCompletedComposite(composite.uuid);
@@ -54,6 +81,7 @@ export function useAutoFill({ tags, entries, signer, canAct }: { readonly tags: 
       if (value) values.push({ documentId, uuid: tag.uuid, value });
     }
     entries.setValues(values);
+    if (values.length > 0) announce(t('signing.announce.blocksFilled', { count: values.length }));
   };
   const decline = () => {
     setOffer(null);

@@ -10,6 +10,7 @@ import { fillableTags, NO_VIEWER, valuesToSend } from './signing-tags';
 import type { CeremonyTags } from './use-ceremony-tags';
 import type { DocumentView } from './use-document-view';
 import type { SignerEntries } from './use-signer-entries';
+import type { SignerName } from './use-signer-name';
 import type { SigningPlace } from './use-signing-place';
 import type { StampUses } from './use-stamp-uses';
 
@@ -22,6 +23,10 @@ interface ActionsOptions {
   readonly view: DocumentView;
   /** Required fields still empty, on documents not yet signed. */
   readonly missing: readonly { documentId: string; uuid: string }[];
+  /** The name typed by a signer the ePak knows only by address (issue 22), sent with every document. */
+  readonly signerName: SignerName;
+  /** Says a change to a screen reader (the ceremony's live region). */
+  readonly announce: (text: string) => void;
   /** The action is done: the host says so and fetches where everyone stands (not awaited, so the button is free at once). */
   readonly onDone: (done: Omit<Outcome, 'settled'>) => void;
 }
@@ -30,7 +35,7 @@ interface ActionsOptions {
  * Sign, mark reviewed, reject: each refusal is said in the panel, and the fields it names are
  * pointed at. Signing goes document by document; each signed one is remembered at once.
  */
-export function useCeremonyActions({ epak, tags, entries, place, stamps, view, missing, onDone }: ActionsOptions) {
+export function useCeremonyActions({ epak, tags, entries, place, stamps, view, missing, signerName, announce, onDone }: ActionsOptions) {
   const { t } = useTranslation();
   const { callApi, scope } = useSigningApi();
   const queryClient = useQueryClient();
@@ -61,8 +66,10 @@ export function useCeremonyActions({ epak, tags, entries, place, stamps, view, m
     mutationFn: async () => {
       let last: SignDocumentResult | null = null;
       // One document after another, in the ePak's order: each is one revision sealed by the server.
-      for (const [index, document] of tags.unsignedDocuments.entries()) {
-        setSigning({ index, count: tags.unsignedDocuments.length });
+      // The reason, the location and the typed name are asked once and go with each of them.
+      const documents = tags.unsignedDocuments;
+      for (const [index, document] of documents.entries()) {
+        setSigning({ index, count: documents.length });
         const stamp = stamps.uses[document.documentId];
         last = await callApi(
           signEpakDocument,
@@ -74,6 +81,7 @@ export function useCeremonyActions({ epak, tags, entries, place, stamps, view, m
               ...(entries.chosenReason ? { reason: entries.chosenReason } : {}),
               ...(place.location ? { location: place.location } : {}),
               ...(stamp ? { rubberStamps: [stamp.use] } : {}),
+              ...(signerName.toSend ? { signerName: signerName.toSend } : {}),
             },
           },
           { failures: 'caller' },
@@ -83,6 +91,7 @@ export function useCeremonyActions({ epak, tags, entries, place, stamps, view, m
         queryClient.setQueryData<EpakDetail>(signingQueryKeys.epak(scope, ePakId), (old) =>
           old?.viewer ? { ...old, viewer: { ...old.viewer, signedDocumentIds: [...new Set([...old.viewer.signedDocumentIds, signedId])] } } : old,
         );
+        announce(t('signing.announce.documentSigned', { name: document.name, number: index + 1, count: documents.length }));
       }
       return last;
     },
@@ -96,6 +105,13 @@ export function useCeremonyActions({ epak, tags, entries, place, stamps, view, m
 
   const trySign = () => {
     setError(null);
+    if (signerName.missing) {
+      // Nothing can be signed under no name: the server would refuse it (-6).
+      const message = t('signing.name.required');
+      setError(message);
+      signerName.ask(message);
+      return;
+    }
     // The panel's field says so under itself; a location field on the pages is highlighted below.
     if (place.missing && place.panelAsks) place.setError(t('signing.location.required'));
     if (missing.length > 0) {

@@ -2,7 +2,8 @@ import { actOnEpakDocument, ZOOM_DEFAULTS, type EpakDetail, type PageGeometry } 
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { usePublicConfiguration } from '../../api/public-queries';
-import { clampZoom, fitToWidthZoom, stepZoom, type EpakDocument, type ZoomLimits } from '../tag-editor';
+import { clampZoom, stepZoom, type EpakDocument, type ZoomLimits } from '../tag-editor';
+import { fitWidthZoom } from './ceremony-zoom';
 import { signingQueryKeys } from '../../api/signing-query-keys';
 import { useSigningApi } from '../../api/signing-api';
 import { NO_VIEWER } from './signing-tags';
@@ -49,11 +50,16 @@ export function useDocumentView({ epak }: { readonly epak: EpakDetail }) {
   const scrollRef = useRef<HTMLDivElement | null>(null);
   const pageElements = useRef(new Map<number, HTMLElement>());
   const pages: readonly PageGeometry[] = current?.pages ?? [];
-  const zoom = customZoom === null ? fitToWidthZoom(available, pages, limits) : clampZoom(customZoom, limits);
+  // Fit to width is a mode (issue 22): while it is on, every new width (a resize, a phone turned)
+  // fits the page again; only a zoom the signer chooses is held to the limits.
+  const fitZoom = fitWidthZoom(available, pages) ?? clampZoom(1, limits);
+  const zoom = customZoom === null ? fitZoom : clampZoom(customZoom, limits);
   const zoomBy = (direction: 1 | -1) => {
     const next = stepZoom(zoom, direction, limits);
     if (next !== null) setCustomZoom(next);
   };
+  /** A zoom from a pinch (already held to the limits), or back to fitting the width. */
+  const setZoom = (next: number | 'fit') => setCustomZoom(next === 'fit' ? null : clampZoom(next, limits));
 
   // ---- going to a field ----
   // The field to bring into view once it is on the page: its page may render a few renders later,
@@ -91,8 +97,10 @@ export function useDocumentView({ epak }: { readonly epak: EpakDetail }) {
     setOpenTag,
     goTo,
     zoom,
+    fitZoom,
     limits,
     zoomBy,
+    setZoom,
     fitsWidth: customZoom === null,
     fitToWidth: () => setCustomZoom(null),
     setAvailable,

@@ -38,6 +38,12 @@ interface DocumentPagesProps {
   readonly onPageDrop: (point: PagePoint, type: TagType) => void;
   /** The width pages can take without scrolling sideways (fit-to-width fits the widest to it). */
   readonly onAvailableWidth: (width: number) => void;
+  /**
+   * The pages take the height they need and scroll with the page around them (the signing
+   * ceremony on a phone, issue 22): no box scrolling inside the page. Sideways they scroll only
+   * when zoomed in beyond the width.
+   */
+  readonly scrollsWithPage?: boolean;
 }
 
 /**
@@ -48,7 +54,7 @@ interface DocumentPagesProps {
  */
 export function DocumentPages(props: DocumentPagesProps) {
   const { t } = useTranslation();
-  const { document, pdf, zoom, scrollRef, pageElements } = props;
+  const { document, pdf, zoom, scrollRef, pageElements, scrollsWithPage = false } = props;
   const [near, setNear] = useState<ReadonlySet<number>>(() => new Set([1, 2]));
 
   useEffect(() => {
@@ -65,11 +71,12 @@ export function DocumentPages(props: DocumentPagesProps) {
           }
           return next;
         }),
-      { root, rootMargin: RENDER_MARGIN },
+      // Pages that scroll with the page are seen through the window, not their own box.
+      { root: scrollsWithPage ? null : root, rootMargin: RENDER_MARGIN },
     );
     for (const element of pageElements.current.values()) observer.observe(element);
     return () => observer.disconnect();
-  }, [scrollRef, pageElements, document.documentId, document.pages.length]);
+  }, [scrollRef, pageElements, document.documentId, document.pages.length, scrollsWithPage]);
 
   const { onAvailableWidth } = props;
   useEffect(() => {
@@ -113,9 +120,17 @@ export function DocumentPages(props: DocumentPagesProps) {
         role="region"
         aria-label={t('tagEditor.pages', { name: document.name })}
         data-testid="tag-editor-pages"
-        h={props.height}
+        data-scrolls-with-page={scrollsWithPage || undefined}
+        // A box that scrolls is reachable by keyboard, so its pages can be scrolled without a mouse
+        // (WCAG 2.1.1; axe: scrollable-region-focusable).
+        tabIndex={scrollsWithPage ? undefined : 0}
+        h={scrollsWithPage ? undefined : props.height}
         p={PAGES_PADDING}
-        style={{ overflow: 'auto', background: 'var(--mantine-color-gray-2)', borderRadius: 'var(--mantine-radius-sm)', overscrollBehavior: 'contain' }}
+        style={{
+          ...(scrollsWithPage ? { overflowX: 'auto', overflowY: 'hidden' } : { overflow: 'auto', overscrollBehavior: 'contain' }),
+          background: 'var(--mantine-color-gray-2)',
+          borderRadius: 'var(--mantine-radius-sm)',
+        }}
       >
         <Box style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 16, width: 'max-content', minWidth: '100%' }}>
           {document.pages.map((page, index) => (

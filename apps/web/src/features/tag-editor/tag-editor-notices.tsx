@@ -42,7 +42,7 @@ export function TagEditorNotices({ editor }: { readonly editor: TagEditorModel }
         </Alert>
       )}
       {outcome?.kind === 'saved' && !editor.anyUnsaved && (
-        <Text size="sm" c="teal.8" role="status">
+        <Text size="sm" c="teal" role="status">
           {t('tagEditor.saved')}
         </Text>
       )}

@@ -47,7 +47,7 @@ export function PaktRecordCard({ record }: { readonly record: PaktRecord }) {
             {
               label: t('verify.pakt.version'),
               value: (
-                <Text component="span" size="sm" fw={500} c={record.matches === 'current' ? 'teal.8' : 'orange.8'}>
+                <Text component="span" size="sm" fw={500} c={record.matches === 'current' ? 'teal' : 'orange'}>
                   {t(`verify.pakt.${record.matches}`)}
                 </Text>
               ),
@@ -55,7 +55,7 @@ export function PaktRecordCard({ record }: { readonly record: PaktRecord }) {
             {
               label: t('verify.pakt.auditChain'),
               value: (
-                <Text component="span" size="sm" fw={500} c={record.auditChainValid ? 'teal.8' : 'red.8'} data-testid="verify-audit-chain">
+                <Text component="span" size="sm" fw={500} c={record.auditChainValid ? 'teal' : 'red.8'} data-testid="verify-audit-chain">
                   {t(record.auditChainValid ? 'verify.pakt.auditValid' : 'verify.pakt.auditInvalid')}
                 </Text>
               ),

@@ -74,7 +74,7 @@ function useSignatureFacts(signature: VerifiedSignature): Fact[] {
     ) : (
       // Unsigned bytes after a signature are not wrong in themselves (a later signature, a filled
       // field); the revisions below say whether what they changed was allowed.
-      <Text component="span" size="sm" c="orange.8" fw={500}>
+      <Text component="span" size="sm" c="orange" fw={500}>
         {t('verify.signatures.unsignedAfter', {
           count: signature.revisionsAfter,
           bytes: signature.unsignedBytesAfter.toLocaleString(i18n.language),
@@ -94,7 +94,7 @@ function AnchorValue({ signature }: { readonly signature: VerifiedSignature }) {
   const { t } = useTranslation();
   if (signature.anchor === 'thisInstall') {
     return (
-      <Text component="span" size="sm" c="teal.8" fw={500}>
+      <Text component="span" size="sm" c="teal" fw={500}>
         {signature.anchorTenant
           ? t('verify.signatures.anchorThisInstall', { tenant: signature.anchorTenant })
           : t('verify.signatures.anchorThisInstallUnnamed')}

@@ -3,6 +3,7 @@ import type { WorkflowStateDefinition, WorkflowStateType } from '@pakt/domain';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ArrowDownIcon, ArrowUpIcon, TrashIcon } from '../../ui/icons';
+import { stateOptionLabel } from '../../ui/step-label';
 import { STATE_TYPE_COLORS } from './state-type-colors';
 import type { WorkflowFormState } from './use-workflow-form';
 import type { StepDraft } from './workflow-draft';
@@ -31,12 +32,7 @@ export function WorkflowStepEditor({
 
   const stateData = [
     { value: '', label: t('workflows.form.chooseState'), disabled: true },
-    ...states.map((state) => {
-      const type = typeLabel(state.type);
-      // "Review (Review)" says nothing twice: the type is added only when the name differs from it.
-      const label = state.name.trim().toLowerCase() === type.toLowerCase() ? state.name : t('workflows.form.stateOption', { name: state.name, type });
-      return { value: state.workflowStateId, label };
-    }),
+    ...states.map((state) => ({ value: state.workflowStateId, label: stateOptionLabel(t, state) })),
     // A state removed from the catalogue since the template was made: shown, so the select does not lie.
     ...(step.workflowStateId && !selected ? [{ value: step.workflowStateId, label: t('workflows.form.removedState') }] : []),
   ];

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { apiClient } from '../../api/client';
 import { sessionStore } from '../../api/session-store';
 import en from '../../i18n/en.json';
+import hi from '../../i18n/hi.json';
+import { chooseLanguage } from '../../i18n/i18n';
 import {
   adminUser,
   errorResponse,
@@ -143,6 +145,30 @@ describe('/workflows', () => {
     expect(within(saleDeed).getByText('By Asha Rao · Modified Mar 4, 2025 · 2 signers')).toBeTruthy();
     expect(screen.getByText('2 workflows')).toBeTruthy();
     expect(card('NDA')).toBeTruthy();
+  });
+
+  it('shows the built-in step names in Hindi and the names admins typed as typed', async () => {
+    await chooseLanguage('hi');
+    stubWorkflows([template()]);
+    sessionStore.set(signedInSession(adminUser, { tenantUuid: TENANT_ACME }));
+    renderApp('/workflows');
+    const saleDeed = await screen.findByRole('listitem', { name: 'Sale deed' });
+    const sequence = within(saleDeed).getByRole('list', { name: hi.workflows.list.steps });
+    const badges = within(sequence).getAllByRole('listitem').map((item) => item.querySelector('.mantine-Badge-label')?.textContent);
+    expect(badges).toEqual([
+      hi.workflows.list.stepBadge.replace('{{name}}', 'Legal review').replace('{{count}}', '1'),
+      hi.workflows.list.stepBadge.replace('{{name}}', hi.workflowStateTypes.SIGN).replace('{{count}}', '2'),
+    ]);
+
+    // The state choices of the form: a built-in state once, in Hindi; a named one with its type.
+    fireEvent.click(within(saleDeed).getByRole('button', { name: hi.workflows.list.editAria.replace('{{name}}', 'Sale deed') }));
+    await screen.findByRole('form', { name: hi.workflows.form.editTitle });
+    const select = within(form()).getAllByRole('combobox').find((element) => element.querySelector(`option[value="${SIGN}"]`));
+    const options = [...(select?.querySelectorAll('option') ?? [])].map((option) => option.textContent);
+    expect(options).toContain(hi.workflowStateTypes.SIGN);
+    expect(options).toContain(hi.workflowStateTypes.INPERSONSIGN);
+    expect(options).toContain(`Legal review (${hi.workflowStateTypes.REVIEW})`);
+    expect(options).not.toContain('Sign');
   });
 
   it('offers to create the first workflow when there is none', async () => {

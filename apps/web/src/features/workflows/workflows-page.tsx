@@ -12,6 +12,7 @@ import { PencilIcon, PlusIcon, RouteIcon, TrashIcon } from '../../ui/icons';
 import { STATE_TYPE_COLORS } from './state-type-colors';
 import { WorkflowFormDrawer } from './workflow-form';
 import { formatDate } from '../../ui/dates';
+import { stepLabel } from '../../ui/step-label';
 import { workflowQueryKeys } from './queries';
 
 /**
@@ -156,6 +157,7 @@ function StepSequence({ steps }: { readonly steps: readonly WorkflowStep[] }) {
     <Group component="ol" gap={6} m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('workflows.list.steps')}>
       {steps.map((step, index) => {
         const type = t(`workflowStateTypes.${step.type}`);
+        const name = stepLabel(t, step);
         const count = step.recipients.length;
         return (
           <Group component="li" key={step.order} gap={6} wrap="nowrap" maw="100%">
@@ -165,9 +167,9 @@ function StepSequence({ steps }: { readonly steps: readonly WorkflowStep[] }) {
               </Text>
             )}
             <Badge variant="light" color={STATE_TYPE_COLORS[step.type]} tt="none" title={type} aria-hidden maw="100%">
-              {t('workflows.list.stepBadge', { name: step.name, count })}
+              {t('workflows.list.stepBadge', { name, count })}
             </Badge>
-            <VisuallyHidden>{t('workflows.list.stepDescription', { order: step.order, name: step.name, type, count })}</VisuallyHidden>
+            <VisuallyHidden>{t('workflows.list.stepDescription', { order: step.order, name, type, count })}</VisuallyHidden>
           </Group>
         );
       })}
