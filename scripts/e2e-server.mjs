@@ -37,6 +37,8 @@ const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, '
     SETUP_TOKEN: setupToken,
     USER_SYNC_DIR: userSyncDir,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
+    // The journeys sign up on an install without a mail server, where sign-up is otherwise off.
+    FEATURE_SIGNUP: process.env.FEATURE_SIGNUP ?? 'true',
     // The journeys sign in far more than 20 times a minute, all from 127.0.0.1.
     RATE_LIMIT_SIGN_IN_PER_MINUTE: process.env.RATE_LIMIT_SIGN_IN_PER_MINUTE ?? '100000',
     RATE_LIMIT_PUBLIC_PER_MINUTE: process.env.RATE_LIMIT_PUBLIC_PER_MINUTE ?? '100000',

@@ -116,12 +116,14 @@ async function readEverything(page: Page, action: Locator) {
 }
 
 /** Clicks the person's signature field on the lease and makes their signature: drawn or typed. */
-async function adoptSignature(page: Page, how: 'draw' | 'type', name: string) {
+async function adoptSignature(page: Page, how: 'draw' | 'type', name: string, typedName?: string) {
   const field = page.locator('[data-testid="signing-tag"][role="button"]').first();
   await field.scrollIntoViewIfNeeded();
   await field.click();
   const dialog = page.getByRole('dialog', { name: signing.signature.title });
   await expect(dialog).toBeVisible();
+  // An outsider, known only by address, types the name they sign under (issue 22).
+  if (typedName) await dialog.getByLabel(signing.name.label).fill(typedName);
   if (how === 'draw') {
     // Drawn with the pointer, on the signature pad.
     const pad = dialog.getByTestId('signature-pad');
@@ -310,7 +312,7 @@ test('an ePak from compose to download: reviewed, signed by two invited colleagu
     await expect(signer.getByRole('heading', { level: 1, name: subject })).toBeVisible();
     const sign = signer.getByRole('button', { name: signing.actions.sign, exact: true });
     await readEverything(signer, sign);
-    await adoptSignature(signer, 'draw', '');
+    await adoptSignature(signer, 'draw', '', 'Rohan Tenant');
     await sign.click();
     await expect(signer.getByTestId('signing-outcome')).toHaveText(signing.outcome.signedWaiting, { timeout: 30_000 });
     await expect(sign).toHaveCount(0);

@@ -21,6 +21,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 
 export { expect };
 
@@ -32,6 +34,40 @@ export interface E2EServer {
   readonly setupTokenFile: string;
   /** The folder the server reads user sync-up feeds from (user-sync.spec.ts drops its feed there). */
   readonly userSyncDir: string;
+  /**
+   * The mail this server delivered over SMTP, as received by a real SMTP peer on loopback; null
+   * unless the spec asked for one (`test.use({ mailServer: true })`). Other servers keep their
+   * mail in the outbox, as an install without SMTP_URL does.
+   */
+  readonly mails: readonly ReceivedMail[] | null;
+}
+
+/** One message as the test SMTP server received it: the envelope's recipients and the raw message. */
+export interface ReceivedMail {
+  readonly to: readonly string[];
+  readonly raw: string;
+}
+
+/** A real SMTP server on a free loopback port, keeping what it receives. */
+async function startMailServer(): Promise<{ url: string; mails: ReceivedMail[]; close: () => Promise<void> }> {
+  const mails: ReceivedMail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    // Completed ePaks carry their documents: room for a few of them.
+    size: 50 * 1024 * 1024,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('latin1') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const { port } = smtp.server.address() as AddressInfo;
+  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
 }
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -65,7 +101,7 @@ const exited = (child: ChildProcess) =>
     else child.once('exit', () => resolve());
   });
 
-async function startServer(port: number): Promise<{ server: E2EServer; stop: () => Promise<void> }> {
+async function startServer(port: number, options: { mailServer: boolean }): Promise<{ server: E2EServer; stop: () => Promise<void> }> {
   const url = `http://127.0.0.1:${port}`;
   // A server left over from another run would answer for ours: refuse rather than test against it.
   if (await answersAlive(url)) throw new Error(`something already answers on ${url}: set E2E_PORT to a free range`);
@@ -73,14 +109,15 @@ async function startServer(port: number): Promise<{ server: E2EServer; stop: () 
   // The data directory is made here, so it is removed even if the server has to be killed.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `pakt-e2e-${port}-`));
   const userSyncDir = process.env.USER_SYNC_DIR ? path.join(process.env.USER_SYNC_DIR, String(port)) : path.join(repoRoot, `e2e/.tmp/user-sync-${port}`);
-  const server: E2EServer = { port, url, setupTokenFile: path.join(repoRoot, `e2e/.tmp/setup-token-${port}`), userSyncDir };
+  const mail = options.mailServer ? await startMailServer() : null;
+  const server: E2EServer = { port, url, setupTokenFile: path.join(repoRoot, `e2e/.tmp/setup-token-${port}`), userSyncDir, mails: mail?.mails ?? null };
   // Its own process group: the server and whatever it starts (an embedded database) can be
   // stopped together if asking politely is not enough.
   const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/e2e-server.mjs')], {
     cwd: repoRoot,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, E2E_PORT: String(port), E2E_DATA_DIR: dataDir, USER_SYNC_DIR: userSyncDir },
+    env: { ...process.env, E2E_PORT: String(port), E2E_DATA_DIR: dataDir, USER_SYNC_DIR: userSyncDir, ...(mail ? { SMTP_URL: mail.url } : {}) },
   });
   // The server's own output (warnings and errors at LOG_LEVEL=warn), marked with its port.
   const tail: string[] = [];
@@ -115,6 +152,7 @@ async function startServer(port: number): Promise<{ server: E2EServer; stop: () 
     }
     process.removeListener('exit', killGroup);
     fs.rmSync(dataDir, { recursive: true, force: true });
+    await mail?.close();
   };
 
   const deadline = Date.now() + START_TIMEOUT_MS;
@@ -128,19 +166,21 @@ async function startServer(port: number): Promise<{ server: E2EServer; stop: () 
   return { server, stop };
 }
 
-export const test = base.extend<object, { freshServer: boolean; server: E2EServer }>({
+export const test = base.extend<object, { freshServer: boolean; mailServer: boolean; server: E2EServer }>({
   /**
    * A spec that must see a server no other file has used (the first-run setup form) says
    * `test.use({ freshServer: true })`: a different worker option, so Playwright gives its tests a
    * worker, and so a server, of their own.
    */
   freshServer: [false, { scope: 'worker', option: true }],
+  /** A spec that reads delivered mail says `test.use({ mailServer: true })`: a worker whose server sends over SMTP. */
+  mailServer: [false, { scope: 'worker', option: true }],
   server: [
-    async ({ freshServer }, use, workerInfo) => {
+    async ({ freshServer, mailServer }, use, workerInfo) => {
       // Read only to make it this fixture's dependency: the option's value is what separates workers.
       void freshServer;
       const port = BASE_PORT + workerInfo.parallelIndex;
-      const { server, stop } = await startServer(port);
+      const { server, stop } = await startServer(port, { mailServer });
       current = server;
       try {
         await use(server);

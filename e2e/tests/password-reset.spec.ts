@@ -37,7 +37,7 @@ test('forgotten password: the reset mail in the root outbox leads to a new passw
 
     await fieldLabelled(page, en.common.email).fill(person.email);
     await page.getByRole('button', { name: en.forgotPassword.submit }).click();
-    await expect(page.getByRole('status')).toHaveText(en.forgotPassword.sent.replace('{{email}}', person.email));
+    await expect(page.getByRole('status')).toHaveText(en.forgotPassword.sentOutbox.replace('{{email}}', person.email));
     await saveScreenshotAtBothSizes(page, 'forgetpassword-sent');
   });
 

@@ -41,7 +41,7 @@ async function captureBothSizes(page: Page, name: string): Promise<void> {
 /** The /Reason strings of the signatures in a PDF (the server writes them as hex strings). */
 const reasonsIn = (pdf: Buffer) => [...pdf.toString('latin1').matchAll(/\/Reason <([0-9A-Fa-f]*)>/g)].map((match) => Buffer.from(match[1]!, 'hex').toString('latin1'));
 
-test("an admin adds a signing reason and makes it the default; a signer picks it and it is in the signature", async ({ page, request }, testInfo) => {
+test("an admin adds a signing reason and makes it the default; a signer signs with it, chosen already, and it is in the signature", async ({ page, request }, testInfo) => {
   test.setTimeout(180_000);
   const project = testInfo.project.name;
   const owner = { email: `meera.${project}@reasons.test`, firstName: 'Meera', lastName: 'Iyer', orgName: `Iyer Audits ${project}`, password: 'Reasons-password-2025' };
@@ -81,7 +81,7 @@ test("an admin adds a signing reason and makes it the default; a signer picks it
     await capture(page, 'reasons-default');
   });
 
-  await test.step('at /sign the new default is listed first, nothing chosen; the signer picks it and signs', async () => {
+  await test.step('at /sign the new default is listed first and chosen already; the signer signs with it', async () => {
     const headers = await apiHeadersOf(request, owner.email, owner.password);
     const epak = await composedEpakThroughApi(request, {
       headers,
@@ -103,9 +103,9 @@ test("an admin adds a signing reason and makes it the default; a signer picks it
     await adoptTypedSignature(page, signature.uuid);
     const panel = page.getByRole('region', { name: signing.panel.signHeading });
     const picker = panel.getByRole('combobox', { name: signing.reasons.label });
-    await expect(picker).toHaveValue('');
+    // The new default is listed first and already chosen (issue 22): the signer need not pick it.
+    await expect(picker.locator('option:checked')).toHaveText(reason);
     await expect(picker.locator('option')).toHaveText([signing.reasons.none, reason, signing.reasons.approve, signing.reasons.agree, signing.reasons.author, signing.reasons.witness, signing.reasons.other]);
-    await picker.selectOption({ label: reason });
     await panel.scrollIntoViewIfNeeded();
     await captureBothSizes(page, 'reasons-ceremony');
     await panel.getByRole('button', { name: signing.actions.sign, exact: true }).click();

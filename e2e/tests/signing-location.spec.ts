@@ -113,7 +113,7 @@ test('with geolocation MANDATORY a signer must say where they sign (typed at /si
     await outsider.goto(link.pathname + link.search);
     await expect(outsider.getByRole('heading', { level: 1, name: subject })).toBeVisible();
     await expect(outsider.locator('[data-testid="tag-editor-page"][data-rendered="true"]')).toHaveCount(1, { timeout: 20_000 });
-    await adoptTypedSignature(outsider, signatureOf[external]!);
+    await adoptTypedSignature(outsider, signatureOf[external]!, { typedName: 'Anil Varghese' });
     const panel = outsider.getByRole('region', { name: signing.panel.signHeading });
     const place = panel.getByRole('textbox', { name: L.label });
     await panel.getByRole('button', { name: L.useCurrent }).click();

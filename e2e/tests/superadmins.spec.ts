@@ -117,7 +117,7 @@ test('root invites a tenant’s first super admin, who registers, registers a se
     await inDialog(dialog, en.common.email).fill(second.email);
     await dialog.getByRole('button', { name: s.register.submit }).click();
     await expect(dialog).toBeHidden();
-    await expect(page.getByRole('status').filter({ hasText: s.register.done.replace('{{email}}', second.email) })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: s.register.doneOutbox.replace('{{email}}', second.email) })).toBeVisible();
     await expect(rowOf(second.email).getByTestId('superadmin-status')).toHaveText(s.status.invited);
 
     await registerFromInvitation(request, await mailedInvitation(request, second.email), second);

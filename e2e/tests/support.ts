@@ -393,12 +393,14 @@ export function expectValidSignedPdf(bytes: Buffer, signatures: number, prefix: 
   return { folder, pdf };
 }
 
-/** At /sign: opens the signature field `tagUuid`, adopts the typed signature the dialog offers, and waits for it to close. */
-export async function adoptTypedSignature(page: Page, tagUuid: string): Promise<void> {
+/** At /sign: opens the signature field `tagUuid`, adopts the typed signature the dialog offers (under `typedName`, for an outsider), and waits for it to close. */
+export async function adoptTypedSignature(page: Page, tagUuid: string, options: { readonly typedName?: string } = {}): Promise<void> {
   const field = page.locator(`[data-testid="signing-tag"][data-tag-uuid="${tagUuid}"]`);
   await field.scrollIntoViewIfNeeded();
   await field.click();
   const dialog = page.getByRole('dialog', { name: en.signing.signature.title });
+  // An external signer, known only by address, types the name they sign under first.
+  if (options.typedName) await dialog.getByLabel(en.signing.name.label).fill(options.typedName);
   await dialog.getByRole('tab', { name: en.signing.signature.type }).click();
   await dialog.getByRole('button', { name: en.signing.signature.adopt }).click();
   await expect(dialog).toBeHidden();

@@ -38,14 +38,14 @@ test('sign up, confirm the address, enrol an authenticator on the profile, and s
     await page.getByRole('button', { name: en.signup.submit }).click();
     await expect(page).toHaveURL(/\/thanks$/);
     await expect(h1(page)).toHaveText(en.thanks.title);
-    await expect(page.getByText(en.thanks.checkMail.replace('{{email}}', person.email))).toBeVisible();
+    await expect(page.getByText(en.thanks.checkMailOutbox.replace('{{email}}', person.email))).toBeVisible();
     await saveScreenshotAtBothSizes(page, 'thanks-check-mail');
   });
 
   await test.step('signing in before confirming is refused, and mails the link again', async () => {
     await page.getByRole('link', { name: en.common.signIn }).click();
     await signInWith(page, person.email, person.password);
-    await expect(page.getByRole('alert')).toHaveText(en.login.errors.pending);
+    await expect(page.getByRole('alert')).toHaveText(en.login.errors.pendingOutbox);
     await saveScreenshotAtBothSizes(page, 'login-pending');
   });
 
@@ -89,6 +89,7 @@ test('sign up, confirm the address, enrol an authenticator on the profile, and s
   });
 
   let secret = '';
+  let recoveryCodes: string[] = [];
   await test.step('the profile enrols an authenticator app', async () => {
     await page.getByRole('button', { name: en.shell.accountMenu.replace('{{name}}', name) }).click();
     await page.getByRole('menuitem', { name: en.shell.profile }).click();
@@ -114,7 +115,20 @@ test('sign up, confirm the address, enrol an authenticator on the profile, and s
 
     await fieldLabelled(page, en.authenticate.appCode).fill(await generate({ secret }));
     await page.getByRole('button', { name: en.profile.twoFactor.confirm }).click();
+
+    // The ten recovery codes, shown this once; the dialog closes only once they are stored.
+    const codesDialog = page.getByRole('dialog', { name: en.profile.recoveryCodes.title });
+    await expect(codesDialog.getByTestId('recovery-code')).toHaveCount(10);
+    recoveryCodes = (await codesDialog.getByTestId('recovery-code').allTextContents()).map((code) => code.trim());
+    for (const code of recoveryCodes) expect(code).toMatch(/^[a-z2-7]{5}-[a-z2-7]{5}$/);
+    await expect(codesDialog.getByText(en.profile.recoveryCodes.storeNow)).toBeVisible();
+    await expect(codesDialog.getByRole('button', { name: en.profile.recoveryCodes.done })).toBeDisabled();
+    await saveScreenshotAtBothSizes(page, 'profile-recovery-codes');
+    await codesDialog.getByRole('checkbox', { name: en.profile.recoveryCodes.acknowledge }).check();
+    await codesDialog.getByRole('button', { name: en.profile.recoveryCodes.done }).click();
+    await expect(codesDialog).toBeHidden();
     await expect(section.getByRole('status')).toHaveText(en.profile.twoFactor.enabledNotice);
+    await expect(page.getByTestId('recovery-codes-left')).toHaveText(en.profile.recoveryCodes.left_other.replace('{{count}}', '10'));
     await expect(page.getByTestId('two-factor-status')).toHaveText(en.profile.twoFactor.on);
     await saveScreenshotAtBothSizes(page, 'profile-totp-on');
   });
@@ -139,5 +153,19 @@ test('sign up, confirm the address, enrol an authenticator on the profile, and s
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(h1(page)).toHaveText(en.home.welcome.replace('{{name}}', person.firstName));
     await expect(page.getByTestId('current-tenant')).toHaveText(person.orgName);
+  });
+
+  await test.step('a saved recovery code signs in in place of the app', async () => {
+    await logOutAs(page, name);
+    await signInWith(page, person.email, person.password);
+    await expect(page).toHaveURL(/\/authenticate$/);
+    await page.getByRole('button', { name: en.authenticate.recovery.open }).click();
+    await expect(page.getByText(en.authenticate.recovery.intro)).toBeVisible();
+    await fieldLabelled(page, en.authenticate.recovery.label).fill(recoveryCodes[0]!);
+    await saveScreenshotAtBothSizes(page, 'authenticate-recovery-code');
+    await page.getByRole('button', { name: en.authenticate.submit }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto('/profile');
+    await expect(page.getByTestId('recovery-codes-left')).toHaveText(en.profile.recoveryCodes.left_other.replace('{{count}}', '9'));
   });
 });
