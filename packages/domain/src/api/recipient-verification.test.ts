@@ -39,12 +39,12 @@ describe('signer verification in the contract', () => {
     ['1234567', false],
     ['12a456', false],
   ])('takes %j as a code: %s', (code, ok) => {
-    expect(confirmVerificationCode.body.safeParse({ code }).success).toBe(ok);
+    expect(confirmVerificationCode.body!.safeParse({ code }).success).toBe(ok);
   });
 
   it('sends by mail unless text is asked for', () => {
-    expect(sendVerificationCode.body.parse({})).toEqual({ channel: 'email' });
-    expect(sendVerificationCode.body.parse({ channel: 'sms' })).toEqual({ channel: 'sms' });
-    expect(sendVerificationCode.body.safeParse({ channel: 'fax' }).success).toBe(false);
+    expect(sendVerificationCode.body!.parse({})).toEqual({ channel: 'email' });
+    expect(sendVerificationCode.body!.parse({ channel: 'sms' })).toEqual({ channel: 'sms' });
+    expect(sendVerificationCode.body!.safeParse({ channel: 'fax' }).success).toBe(false);
   });
 });
