@@ -249,7 +249,7 @@ test('bulk signing: each selected ePak signed or skipped, with the reason', { ta
   await expect(results.getByRole('listitem').first()).toContainText(ready);
   await expect(results.getByRole('listitem').first()).toContainText(inbox.bulk.signResult.SIGNED);
   await saveViewportScreenshot(page, testInfo, 'bulk-sign-results');
-  await page.getByRole('button', { name: inbox.bulk.close }).click();
+  await page.getByRole('button', { name: inbox.bulk.close, exact: true }).click();
   await expect(rows(page, phone)).toHaveCount(0);
   await openFolder(page, phone, 'Completed');
   await expect(rows(page, phone).first()).toContainText(ready);

@@ -84,7 +84,7 @@ test('root invites a tenant’s first super admin, who registers, registers a se
     await expect(dialog.getByRole('status')).toContainText(s.root.done.replace('{{email}}', first.email).replace('{{tenant}}', tenantName));
     await expect(dialog.getByRole('textbox', { name: s.root.link })).toHaveValue(/\/register\?invite=[^&]+&tenant=[0-9a-f-]{36}$/);
     await shot(page, project, 'root-superadmin-invited');
-    await dialog.getByRole('button', { name: s.root.close }).click();
+    await dialog.getByRole('button', { name: s.root.close, exact: true }).click();
     await expect(dialog).toBeHidden();
     await logOutAs(page, `${ROOT.firstName} ${ROOT.lastName}`);
   });

@@ -70,7 +70,7 @@ test('an admin invites from a CSV file with a bad row; the invited person regist
     await expect(failed).toContainText(u.csv.rowErrors.email);
     if (desktop) await captureBoth(page, 'users-csv-result', undefined, false);
     else await expectNoHorizontalOverflow(page);
-    await dialog.getByRole('button', { name: u.close }).click();
+    await dialog.getByRole('button', { name: u.close, exact: true }).click();
     await expect(rowOf(joiner.email).getByTestId('user-status')).toHaveText(u.status.invited);
   });
 
