@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Card, Code, Group, Stack, Text, TextInput, Title 
 import { recoveryCodeStatus } from '@pakt/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { FormEvent } from 'react';
 import { callApi } from '../../api/client';
 import { ShieldIcon } from '../../ui/icons';
 import { PasswordField } from '../../ui/password-field';
@@ -36,24 +37,29 @@ export function TwoFactorSection({ enabled }: { readonly enabled: boolean }) {
     />
   );
 
+  // Starting, switching off and new recovery codes each ask for the password the same way.
+  const passwordForm = (form: { onSubmit: (event?: FormEvent<HTMLFormElement>) => void; intro: string; submit: string; pending: boolean; color?: 'red' }) => (
+    <form onSubmit={form.onSubmit} noValidate>
+      <Stack gap="sm">
+        <Text size="sm">{form.intro}</Text>
+        {errorAlert}
+        {passwordField}
+        <Group gap="sm">
+          <Button type="submit" color={form.color} loading={form.pending}>
+            {form.submit}
+          </Button>
+          <Button variant="subtle" color="gray" onClick={cancel}>
+            {t('profile.twoFactor.cancel')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+
   let body;
   if (step.kind === 'password') {
     body = (
-      <form onSubmit={onStart} noValidate>
-        <Stack gap="sm">
-          <Text size="sm">{t('profile.twoFactor.passwordIntro')}</Text>
-          {errorAlert}
-          {passwordField}
-          <Group gap="sm">
-            <Button type="submit" loading={start.isPending}>
-              {t('profile.twoFactor.continue')}
-            </Button>
-            <Button variant="subtle" color="gray" onClick={cancel}>
-              {t('profile.twoFactor.cancel')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+      passwordForm({ onSubmit: onStart, intro: t('profile.twoFactor.passwordIntro'), submit: t('profile.twoFactor.continue'), pending: start.isPending })
     );
   } else if (step.kind === 'scan') {
     body = (
@@ -96,39 +102,11 @@ export function TwoFactorSection({ enabled }: { readonly enabled: boolean }) {
     );
   } else if (step.kind === 'disable') {
     body = (
-      <form onSubmit={onDisable} noValidate>
-        <Stack gap="sm">
-          <Text size="sm">{t('profile.twoFactor.disableIntro')}</Text>
-          {errorAlert}
-          {passwordField}
-          <Group gap="sm">
-            <Button type="submit" color="red" loading={disable.isPending}>
-              {t('profile.twoFactor.disable')}
-            </Button>
-            <Button variant="subtle" color="gray" onClick={cancel}>
-              {t('profile.twoFactor.cancel')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+      passwordForm({ onSubmit: onDisable, intro: t('profile.twoFactor.disableIntro'), submit: t('profile.twoFactor.disable'), pending: disable.isPending, color: 'red' as const })
     );
   } else if (step.kind === 'regenerate') {
     body = (
-      <form onSubmit={onRegenerate} noValidate>
-        <Stack gap="sm">
-          <Text size="sm">{t('profile.recoveryCodes.regenerateIntro')}</Text>
-          {errorAlert}
-          {passwordField}
-          <Group gap="sm">
-            <Button type="submit" loading={regenerate.isPending}>
-              {t('profile.recoveryCodes.regenerate')}
-            </Button>
-            <Button variant="subtle" color="gray" onClick={cancel}>
-              {t('profile.twoFactor.cancel')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+      passwordForm({ onSubmit: onRegenerate, intro: t('profile.recoveryCodes.regenerateIntro'), submit: t('profile.recoveryCodes.regenerate'), pending: regenerate.isPending })
     );
   } else {
     body = (
