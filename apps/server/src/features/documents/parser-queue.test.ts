@@ -1,6 +1,8 @@
 import { DomainError } from '@pakt/domain';
 import { describe, expect, it } from 'vitest';
 import { ParserQueue } from './parser-queue';
+import { inspectPdf, sandboxChildrenAlive } from './sandbox';
+import { CORPUS } from '../../test/corpus';
 
 /** A job the test finishes when it wants: no sleeps, no timing. */
 function controllable<T = string>() {
@@ -96,6 +98,26 @@ describe('the parser queue', () => {
     next.finish('fine');
     expect(await c).toBe('fine');
     expect({ running: queue.running, waiting: queue.waiting }).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('keeps at most N sandbox children alive at once, however many uploads arrive together', async () => {
+    const queue = new ParserQueue({ concurrency: 2, maxWaiting: 10 });
+    const before = sandboxChildrenAlive();
+    // How many children are alive just after each one has started (it starts within inspectPdf's call).
+    const alive: number[] = [];
+    const inspect = () => {
+      const result = inspectPdf(`${CORPUS}plain-1p-pdftex.pdf`, 10);
+      alive.push(sandboxChildrenAlive());
+      return result;
+    };
+    const uploads = Array.from({ length: 6 }, () => queue.run(inspect));
+    expect({ running: queue.running, waiting: queue.waiting }).toEqual({ running: 2, waiting: 4 });
+    const results = await Promise.all(uploads);
+    expect(results.map((r) => r.ok)).toEqual([true, true, true, true, true, true]);
+    // Two ran side by side, never a third: each child's memory is bounded, so the children's together is too.
+    expect(alive).toHaveLength(6);
+    expect(Math.max(...alive) - before).toBe(2);
+    expect(sandboxChildrenAlive()).toBe(before);
   });
 
   it('drops a waiting job whose client went away, without running it', async () => {

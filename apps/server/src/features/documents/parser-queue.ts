@@ -6,10 +6,17 @@ export const PARSER_RETRY_AFTER_SECONDS = 10;
 
 /**
  * A bounded queue for the work that starts parsing and conversion children (the PDF sandbox,
- * LibreOffice). Each child may take up to its memory limit, so without a bound a handful of
- * parallel uploads of decompression bombs take the machine's memory: at most `concurrency` jobs
- * run at once in this process, at most `maxWaiting` wait their turn, and beyond that a job is
- * refused at once (-2, 503 with Retry-After) before it starts anything.
+ * LibreOffice, the anchors' text reader, the verifier's child). Each child may take up to its
+ * memory limit, so without a bound a handful of parallel uploads of decompression bombs take the
+ * machine's memory: at most `concurrency` jobs run at once in this process, at most `maxWaiting`
+ * wait their turn, and beyond that a job is refused at once (-2, 503 with Retry-After) before it
+ * starts anything.
+ *
+ * Every child of ours is started inside a turn (documents.ts, anchors/text-extraction.ts,
+ * verify/verify-document.ts), and a turn runs its children one after another, so at most
+ * `concurrency` children live at once (DOCUMENT_PARSERS, 2 by default), each within its own
+ * resident limit (sandbox.ts: 512 MB to inspect a PDF, 1 GB to convert an image, merge, read text
+ * or verify; LibreOffice is bounded in time only).
  */
 export class ParserQueue {
   readonly concurrency: number;

@@ -9,9 +9,16 @@
  * under the TypeScript loader pdf.js alone takes seconds to load instead of a fraction of one.
  * For the same reason each mode loads only the libraries it needs.
  *
+ * Inspection never holds the file whole: pdf.js reads it by ranges, from the file on disk, only
+ * the parts it parses (the cross-reference, the catalog, the page tree, the pages and their
+ * annotations), and the look for /Encrypt passes over it 1 MB at a time, so a 100 MB file costs
+ * this process what its structure costs, not its size.
+ * Conversions and merges still read their inputs whole: pdf-lib needs every byte in memory.
+ *
  * Input: the job as JSON in argv[2]. Output: one JSON line on stdout (sandbox-protocol.ts).
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 
 /** @typedef {import('./sandbox-protocol').SandboxFailure} SandboxFailure */
 /** @typedef {import('./sandbox-protocol').InspectResult} InspectResult */
@@ -21,11 +28,21 @@ import fs from 'node:fs';
 /** @typedef {import('@pakt/domain').PreconfiguredTag} PreconfiguredTag */
 /** @typedef {{ width: number, height: number }} Size */
 /** @typedef {{ width: number, height: number, rgba: Uint8Array }} Raster */
+/** @typedef {import('pdfjs-dist/types/src/display/api').DocumentInitParameters} DocumentSource */
 
 /** Images beyond this many pixels are refused before decoding: a few bytes can claim gigapixels. */
 const MAX_IMAGE_PIXELS = 80_000_000;
 /** An image larger than A4 at 72 dpi is scaled down to fit it; smaller ones keep their size. */
 const A4 = { short: 595.28, long: 841.89 };
+/**
+ * pdf.js asks for the file in slices of this size and keeps only the slices it asked for: small
+ * enough that a page tree or a cross-reference table costs little more than its own bytes, large
+ * enough that a table spread over a few hundred KB is not asked for in hundreds of round trips.
+ */
+const RANGE_CHUNK_BYTES = 128 * 1024;
+/** The scan for /Encrypt reads the file this much at a time. */
+const SCAN_BYTES = 1024 * 1024;
+const NOT_A_PDF = 'The file is not a readable PDF: it is damaged or not a PDF at all.';
 
 /**
  * @param {SandboxFailure['reason']} reason
@@ -65,27 +82,138 @@ function fieldTypeOf(annotation) {
 }
 
 /**
- * An /Encrypt entry in a trailer: pdf.js decrypts empty-password files without saying so.
- * @param {Buffer} bytes
+ * Whether the file holds `needle` anywhere, read one slice at a time: the last bytes of each slice
+ * are carried into the next, so a match across two slices is found too. Memory: one slice.
+ * @param {number} fd
+ * @param {string} needle
  */
-function isEncrypted(bytes) {
-  return bytes.includes('/Encrypt');
+function fileIncludes(fd, needle) {
+  const pattern = Buffer.from(needle, 'latin1');
+  const carry = pattern.length - 1;
+  const buffer = Buffer.allocUnsafe(SCAN_BYTES + carry);
+  let kept = 0;
+  let position = 0;
+  for (;;) {
+    const read = fs.readSync(fd, buffer, kept, SCAN_BYTES, position);
+    if (read === 0) return false;
+    const filled = kept + read;
+    if (buffer.subarray(0, filled).includes(pattern)) return true;
+    kept = Math.min(carry, filled);
+    buffer.copy(buffer, 0, filled - kept, filled);
+    position += read;
+  }
+}
+
+/**
+ * @param {number} fd
+ * @param {number} begin
+ * @param {number} end
+ */
+function readRange(fd, begin, end) {
+  // A Uint8Array of its own (not a slice of Node's pool): pdf.js takes its whole buffer.
+  const bytes = new Uint8Array(end - begin);
+  const read = fs.readSync(fd, bytes, 0, bytes.length, begin);
+  if (read !== bytes.length) throw new Error(`short read at ${begin}`);
+  return bytes;
+}
+
+/**
+ * pdf.js's source for a file read by ranges: the first slice at once (the header is always
+ * read), every other slice when pdf.js asks for it. disableAutoFetch keeps pdf.js from fetching
+ * the rest in the background, disableStream from reading the file front to back.
+ * @param {typeof import('pdfjs-dist/legacy/build/pdf.mjs')} pdfjs
+ * @param {number} fd
+ * @param {number} size
+ * @param {{ closed: boolean }} state  set once the document is done with: a late read is dropped
+ */
+function rangeSource(pdfjs, fd, size, state) {
+  const transport = new pdfjs.PDFDataRangeTransport(size, readRange(fd, 0, Math.min(size, RANGE_CHUNK_BYTES)));
+  transport.requestDataRange = (begin, end) => {
+    const chunk = new Uint8Array(end - begin);
+    fs.read(fd, chunk, 0, chunk.length, begin, (error, read) => {
+      if (state.closed) return;
+      // The file is our own scratch copy and does not change; a failed read ends the job plainly
+      // rather than leaving pdf.js to wait for the time limit.
+      if (error || read !== chunk.length) answer(fail('invalid', 'The file could not be read.'));
+      else transport.onDataRange(begin, chunk);
+    });
+  };
+  return { range: transport, rangeChunkSize: RANGE_CHUNK_BYTES, disableAutoFetch: true, disableStream: true };
+}
+
+/**
+ * pdf.js, by default without the canvas library it draws with. At import it requires
+ * @napi-rs/canvas (Skia: some 40 MB resident in every child) and takes DOMMatrix, ImageData and
+ * Path2D from it, but inspection draws nothing. Inert stand-ins are put where Node's require finds
+ * them first (require.cache, which Node documents as writable) and on the global object, so a
+ * drawing call would throw, never draw.
+ * @param {{ canvas: boolean }} options  canvas: load it as before (the bench's whole-file side)
+ */
+async function loadPdfjs(options) {
+  const module = 'pdfjs-dist/legacy/build/pdf.mjs';
+  if (!options.canvas) {
+    class Inert {}
+    const standIns = { DOMMatrix: Inert, ImageData: Inert, Path2D: Inert };
+    // Resolved from pdf.js's own place, as its require does.
+    const fromPdfjs = createRequire(createRequire(import.meta.url).resolve(module));
+    try {
+      const filename = fromPdfjs.resolve('@napi-rs/canvas');
+      fromPdfjs.cache[filename] = /** @type {NodeJS.Module} */ (/** @type {unknown} */ ({ id: filename, filename, loaded: true, exports: standIns, children: [], paths: [] }));
+    } catch {
+      // Not installed: pdf.js says so and goes on with the globals below.
+    }
+    for (const [name, value] of Object.entries(standIns)) if (!Reflect.has(globalThis, name)) Reflect.set(globalThis, name, value);
+  }
+  return import('pdfjs-dist/legacy/build/pdf.mjs');
 }
 
 /**
  * @param {string} input
  * @param {number} maxPages
+ * @param {boolean} wholeFile  the former way, the file read into memory whole and pdf.js loaded
+ *   with its canvas library (kept for the upload bench's side-by-side comparison, bench/src/upload.ts)
  * @returns {Promise<InspectResult>}
  */
-async function inspect(input, maxPages) {
+async function inspect(input, maxPages, wholeFile) {
   // The legacy build runs on Node 20; eval stays off whatever the file asks for.
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const bytes = fs.readFileSync(input);
-  const encrypted = isEncrypted(bytes);
+  const pdfjs = await loadPdfjs({ canvas: wholeFile });
+  const state = { closed: false };
+  const fd = fs.openSync(input, 'r');
+  try {
+    /** @type {DocumentSource} */
+    let source;
+    /** An /Encrypt entry in a trailer: pdf.js decrypts empty-password files without saying so. */
+    let encrypted;
+    if (wholeFile) {
+      const bytes = fs.readFileSync(fd);
+      encrypted = bytes.includes('/Encrypt');
+      source = { data: new Uint8Array(bytes) };
+    } else {
+      const { size } = fs.fstatSync(fd);
+      if (size === 0) return fail('invalid', NOT_A_PDF);
+      // One pass front to back, a slice at a time, as hashing is: the file is never held whole.
+      encrypted = fileIncludes(fd, '/Encrypt');
+      source = rangeSource(pdfjs, fd, size, state);
+    }
+    return await inspectDocument(pdfjs, source, maxPages, encrypted);
+  } finally {
+    state.closed = true;
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * @param {typeof import('pdfjs-dist/legacy/build/pdf.mjs')} pdfjs
+ * @param {DocumentSource} source
+ * @param {number} maxPages
+ * @param {boolean} encrypted
+ * @returns {Promise<InspectResult>}
+ */
+async function inspectDocument(pdfjs, source, maxPages, encrypted) {
   let document;
   try {
     document = await pdfjs.getDocument({
-      data: new Uint8Array(bytes),
+      ...source,
       isEvalSupported: false,
       disableFontFace: true,
       useSystemFonts: false,
@@ -95,7 +223,7 @@ async function inspect(input, maxPages) {
     if (error instanceof Error && error.name === 'PasswordException') {
       return fail('password', 'The PDF is protected by a password, so it cannot be opened to be signed. Upload it without the password.');
     }
-    return fail('invalid', 'The file is not a readable PDF: it is damaged or not a PDF at all.');
+    return fail('invalid', NOT_A_PDF);
   }
   try {
     if (document.numPages < 1) return fail('invalid', 'The PDF has no pages.');
@@ -346,7 +474,7 @@ async function merge(inputs, output) {
 async function run(job) {
   switch (job.mode) {
     case 'inspect':
-      return inspect(job.input, job.maxPages);
+      return inspect(job.input, job.maxPages, job.wholeFile ?? false);
     case 'image':
       return imageToPdf(job.input, job.format, job.output);
     case 'merge':
@@ -354,14 +482,23 @@ async function run(job) {
   }
 }
 
+let answered = false;
+
+/**
+ * Writes the one answer and exits once it has gone out. Writes to a pipe are synchronous on Linux,
+ * but not on every platform Node runs on, where exiting straight after write() can cut an answer
+ * longer than the pipe's buffer (64 KB), as a PDF with thousands of form fields gives.
+ * @param {InspectResult | WriteResult} result
+ */
+function answer(result) {
+  if (answered) return;
+  answered = true;
+  process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
+}
+
 run(/** @type {SandboxJob} */ (JSON.parse(process.argv[2] ?? '{}')))
-  // Exit only once the answer has gone out. Writes to a pipe are synchronous on Linux, but not on
-  // every platform Node runs on, where exiting straight after write() can cut an answer longer than
-  // the pipe's buffer (64 KB), as a PDF with thousands of form fields gives.
-  .then((result) => {
-    process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
-  })
+  .then(answer)
   .catch((/** @type {unknown} */ error) => {
     process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-    process.stdout.write(`${JSON.stringify(fail('invalid', 'The file could not be read.'))}\n`, () => process.exit(0));
+    answer(fail('invalid', 'The file could not be read.'));
   });

@@ -28,6 +28,7 @@ export const WriteResult = z.discriminatedUnion('ok', [z.object({ ok: z.literal(
 export type WriteResult = z.infer<typeof WriteResult>;
 
 export type SandboxJob =
-  | { mode: 'inspect'; input: string; maxPages: number }
+  /** wholeFile: the former read of the file into memory whole, for the upload bench's comparison only. */
+  | { mode: 'inspect'; input: string; maxPages: number; wholeFile?: boolean }
   | { mode: 'image'; input: string; format: string; output: string }
   | { mode: 'merge'; inputs: string[]; output: string };
