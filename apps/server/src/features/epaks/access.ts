@@ -1,4 +1,18 @@
-import { DomainError, enforce, type EpakResource, type EpakViewer, invalidInput, notFound, ResponseCode, type SignerStatus, type WorkflowStateType } from '@pakt/domain';
+import {
+  type CeremonyRubberStamps,
+  DomainError,
+  enforce,
+  type EpakResource,
+  type EpakViewer,
+  type GeolocationType,
+  invalidInput,
+  notFound,
+  type RecipientVerification,
+  ResponseCode,
+  type SignerStatus,
+  type SigningReason,
+  type WorkflowStateType,
+} from '@pakt/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks, epakUserStates, users } from '../../platform/db/schema';
@@ -6,7 +20,7 @@ import { listCeremonyReasons } from '../reasons';
 import { loadTenantSettings } from '../identity';
 import { ceremonyStamps } from '../rubber-stamps';
 import { loadViewerVerification } from './recipient-verification';
-import { nameRequiredFor, recordedName } from './signer-name';
+import { nameRequiredFor, recordedName, type SignerRecord } from './signer-name';
 
 /** Who is asking, inside which tenant. */
 export interface EpakActor {
@@ -37,18 +51,35 @@ export async function loadVisibleEpak(db: Db, actor: EpakActor, epakId: string, 
   const query = db.select().from(epaks).where(and(eq(epaks.id, epakId), eq(epaks.tenantId, actor.tenantId)));
   const [epak] = options.forUpdate ? await query.for('update') : await query;
   if (!epak) throw notFound('No such ePak.');
-  const isOwner = epak.ownerId === actor.userId;
   // The owner sees and manages without being a recipient: the lookup is spared unless it matters.
-  const needsRecipient = !isOwner || options.action === 'epak.respond';
-  const [mine] = needsRecipient
+  const [mine] = needsRecipientFact(actor, epak, options.action)
     ? await db
         .select({ id: epakRecipients.id })
         .from(epakRecipients)
         .where(and(eq(epakRecipients.epakId, epak.id), eq(epakRecipients.userId, actor.userId)))
         .limit(1)
     : [];
-  const resource: EpakResource = { tenantId: epak.tenantId, ownerId: epak.ownerId, status: epak.status, actorIsRecipient: mine !== undefined };
-  enforce(actor, options.action ?? 'epak.view', resource);
+  return enforceOnEpak(actor, epak, { actorIsRecipient: mine !== undefined, action: options.action });
+}
+
+/** Whether the rule for `action` needs to know if the caller is a recipient (the owner views and manages without). */
+export const needsRecipientFact = (actor: EpakActor, epak: Pick<EpakRow, 'ownerId'>, action?: EpakAction): boolean =>
+  epak.ownerId !== actor.userId || action === 'epak.respond';
+
+/**
+ * The rule loadVisibleEpak applies, for an ePak of the caller's tenant read elsewhere (the ePak
+ * detail reads it in one statement with everything else): the domain policy decides, here in
+ * TypeScript, never in SQL. `actorIsRecipient` counts only where needsRecipientFact says it does.
+ */
+export function enforceOnEpak<E extends Pick<EpakRow, 'tenantId' | 'ownerId' | 'status'>>(
+  actor: EpakActor,
+  epak: E,
+  facts: { actorIsRecipient: boolean; action?: EpakAction | undefined },
+): { epak: E; isOwner: boolean; resource: EpakResource } {
+  const isOwner = epak.ownerId === actor.userId;
+  const actorIsRecipient = needsRecipientFact(actor, epak, facts.action) && facts.actorIsRecipient;
+  const resource: EpakResource = { tenantId: epak.tenantId, ownerId: epak.ownerId, status: epak.status, actorIsRecipient };
+  enforce(actor, facts.action ?? 'epak.view', resource);
   return { epak, isOwner, resource };
 }
 
@@ -76,61 +107,126 @@ export interface ViewerOptions {
   readonly smsAvailable?: boolean;
 }
 
-/** What the caller may do with an ePak (EpakDetail.viewer). */
+/** One of the caller's places in an ePak, as the viewer reads it. */
+export interface ViewerPlace {
+  readonly id: string;
+  readonly status: string;
+  /** Its step's order. */
+  readonly order: number;
+  readonly type: string;
+  readonly signedName: string | null;
+}
+
+/** The place the viewer speaks of: the caller's in the step under way, else their latest (one place per step at most). */
+export function viewerPlace<P extends Pick<ViewerPlace, 'order'>>(places: readonly P[], currentStep: number | null): P | undefined {
+  return places.find((p) => p.order === currentStep) ?? [...places].sort((a, b) => b.order - a.order)[0];
+}
+
+/** Something waits for the caller now: their place in the step under way is open, on an ePak still under way. */
+export function viewerCanAct(epak: Pick<EpakRow, 'status' | 'deletedAt' | 'archivedAt' | 'currentStep'>, place: Pick<ViewerPlace, 'order' | 'status'> | undefined): boolean {
+  return (
+    epak.status === 'InProgress' &&
+    !epak.deletedAt &&
+    !epak.archivedAt &&
+    place !== undefined &&
+    place.order === epak.currentStep &&
+    (place.status === 'Pending' || place.status === 'DelegatePending')
+  );
+}
+
+/** What the viewer is made of, however it was read (loadViewer's queries, or the ePak detail's one statement). */
+export interface ViewerFacts {
+  /** viewerPlace of the caller's places. */
+  readonly place: ViewerPlace | undefined;
+  /** viewerCanAct for that place. */
+  readonly canAct: boolean;
+  /** The caller's star and read state of the ePak, when they have one. */
+  readonly state: { readonly starred: boolean; readonly read: boolean; readonly viewedDocumentIds: unknown } | undefined;
+  /** The ePak's documents. */
+  readonly documentIds: readonly string[];
+  /** The documents signed in `place`. */
+  readonly signedDocumentIds: string[];
+  /** The ePak's tenant's geolocation setting, unset when it has none. */
+  readonly geolocation: GeolocationType | undefined;
+  /** The caller's record. */
+  readonly me: SignerRecord | undefined;
+  readonly reasons: SigningReason[];
+  readonly rubberStamps: CeremonyRubberStamps;
+  readonly verification: RecipientVerification | undefined;
+}
+
+/** The viewer from its facts: the rules of EpakDetail.viewer, in one place for both ways of reading them. */
+export function presentViewer(actor: EpakActor, epak: Pick<EpakRow, 'ownerId' | 'viewEnforced'>, facts: ViewerFacts): EpakViewer {
+  const { place, state, documentIds, canAct, me } = facts;
+  const viewed = ((state?.viewedDocumentIds as string[] | undefined) ?? []).filter((id) => documentIds.includes(id));
+  const isRead = Boolean(state?.read) || (documentIds.length > 0 && documentIds.every((id) => viewed.includes(id)));
+  const signedName = place?.signedName ?? null;
+  return {
+    isOwner: epak.ownerId === actor.userId,
+    recipientId: place?.id ?? null,
+    stepOrder: place?.order ?? null,
+    stepType: (place?.type as WorkflowStateType | undefined) ?? null,
+    status: (place?.status as SignerStatus | undefined) ?? null,
+    canAct,
+    isRead,
+    // Spec §5: eligible when the ePak is not view-enforced, or the caller has read it.
+    eligibleForAction: !epak.viewEnforced || isRead,
+    viewedDocumentIds: viewed,
+    signedDocumentIds: facts.signedDocumentIds,
+    starred: state?.starred ?? false,
+    // OFF when unset, as resolveTenantSettings fills it in.
+    geolocation: facts.geolocation ?? 'OFF',
+    reasons: facts.reasons,
+    rubberStamps: facts.rubberStamps,
+    verification: facts.verification,
+    signerName: signedName ?? (me ? recordedName(me) : null),
+    nameRequired: canAct && me !== undefined && nameRequiredFor(me, signedName),
+  };
+}
+
+/** The rubber-stamp chooser of a caller who cannot act (only asked while the caller can sign). */
+export const noCeremonyStamps = (): CeremonyRubberStamps => ({ available: false, stamps: [] });
+
+/**
+ * What the caller may do with an ePak (EpakDetail.viewer), read with one query per fact: for the
+ * commands that answer a viewer inside their transaction. The ePak detail reads the same facts in
+ * one statement (epak-detail-sql.ts).
+ */
 export async function loadViewer(db: Db, actor: EpakActor, epak: EpakRow, options: ViewerOptions = {}): Promise<EpakViewer> {
   const mine = await db
     .select({ id: epakRecipients.id, status: epakRecipients.status, order: epakSteps.position, type: epakSteps.type, signedName: epakRecipients.signedName })
     .from(epakRecipients)
     .innerJoin(epakSteps, eq(epakSteps.id, epakRecipients.stepId))
     .where(and(eq(epakRecipients.epakId, epak.id), eq(epakRecipients.userId, actor.userId)));
-  const current = mine.find((r) => r.order === epak.currentStep) ?? [...mine].sort((a, b) => b.order - a.order)[0];
+  const place = viewerPlace(mine, epak.currentStep);
   const [state] = await db
     .select()
     .from(epakUserStates)
     .where(and(eq(epakUserStates.epakId, epak.id), eq(epakUserStates.userId, actor.userId)));
   const documentIds = (await db.select({ id: epakDocuments.id }).from(epakDocuments).where(eq(epakDocuments.epakId, epak.id))).map((d) => d.id);
-  const viewed = ((state?.viewedDocumentIds as string[] | undefined) ?? []).filter((id) => documentIds.includes(id));
-  const isRead = Boolean(state?.readAt) || (documentIds.length > 0 && documentIds.every((id) => viewed.includes(id)));
-  const signed = current
+  const signed = place
     ? (
         await db
           .select({ documentId: epakDocumentRevisions.epakDocumentId })
           .from(epakDocumentRevisions)
-          .where(and(eq(epakDocumentRevisions.recipientId, current.id), inArray(epakDocumentRevisions.epakDocumentId, documentIds.length ? documentIds : ['00000000-0000-0000-0000-000000000000'])))
+          .where(and(eq(epakDocumentRevisions.recipientId, place.id), inArray(epakDocumentRevisions.epakDocumentId, documentIds.length ? documentIds : ['00000000-0000-0000-0000-000000000000'])))
       ).map((r) => r.documentId)
     : [];
-  const canAct =
-    epak.status === 'InProgress' &&
-    !epak.deletedAt &&
-    !epak.archivedAt &&
-    current !== undefined &&
-    current.order === epak.currentStep &&
-    (current.status === 'Pending' || current.status === 'DelegatePending');
+  const canAct = viewerCanAct(epak, place);
   // Read from the ePak's tenant, not the caller's session: a signing-link session cannot read it.
-  // OFF when unset, as resolveTenantSettings fills it in.
   const { geolocationType } = await loadTenantSettings(db, epak.tenantId);
   const [me] = await db.select({ email: users.email, firstName: users.firstName, lastName: users.lastName, type: users.type }).from(users).where(eq(users.id, actor.userId));
-  const signedName = current?.signedName ?? null;
-  return {
-    isOwner: epak.ownerId === actor.userId,
-    recipientId: current?.id ?? null,
-    stepOrder: current?.order ?? null,
-    stepType: (current?.type as WorkflowStateType | undefined) ?? null,
-    status: (current?.status as SignerStatus | undefined) ?? null,
+  return presentViewer(actor, epak, {
+    place,
     canAct,
-    isRead,
-    // Spec §5: eligible when the ePak is not view-enforced, or the caller has read it.
-    eligibleForAction: !epak.viewEnforced || isRead,
-    viewedDocumentIds: viewed,
+    state: state && { starred: state.starred, read: Boolean(state.readAt), viewedDocumentIds: state.viewedDocumentIds },
+    documentIds,
     signedDocumentIds: signed,
-    starred: state?.starred ?? false,
-    geolocation: geolocationType ?? 'OFF',
+    geolocation: geolocationType,
+    me,
     reasons: await listCeremonyReasons(db, epak.tenantId),
-    // Only asked while the caller can sign: the chooser serves nothing else.
-    rubberStamps: canAct ? await ceremonyStamps({ db, tenantId: epak.tenantId, userId: actor.userId }) : { available: false, stamps: [] },
+    rubberStamps: canAct ? await ceremonyStamps({ db, tenantId: epak.tenantId, userId: actor.userId }) : noCeremonyStamps(),
     // Signer verification (issue 22): where the caller's place stands; masked addresses, never the code.
-    verification: await loadViewerVerification(db, current?.id ?? null, { smsAvailable: options.smsAvailable ?? false }),
-    signerName: signedName ?? (me ? recordedName(me) : null),
-    nameRequired: canAct && me !== undefined && nameRequiredFor(me, signedName),
-  };
+    verification: await loadViewerVerification(db, place?.id ?? null, { smsAvailable: options.smsAvailable ?? false }),
+  });
 }

@@ -24,12 +24,13 @@ import {
   presetValueProblems,
   withDerivedBounds,
   type WorkflowStateType,
+  type UserType,
   fullName,
 } from '@pakt/domain';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
-import { assertActionable, loadViewer, loadVisibleEpak, type ViewerOptions } from './access';
-import { revisionsByDocument } from './revisions';
+import { assertActionable, enforceOnEpak, loadVisibleEpak, type ViewerOptions } from './access';
+import { readEpakDetail, viewerOfDetailRow } from './epak-detail-sql';
 import { epakDocuments, epakRecipients, epakSteps, epaks, memberships, users } from '../../platform/db/schema';
 import { resolveComposeDocuments } from './resolve-compose-documents';
 import { listStates } from '../workflows';
@@ -237,38 +238,32 @@ export async function loadOwnEpak(db: Db, scope: Scope, epakId: string) {
   return row;
 }
 
-/** An ePak as its owner or one of its recipients sees it, with what the caller may do with it. */
+/**
+ * An ePak as its owner or one of its recipients sees it, with what the caller may do with it: one
+ * prepared statement (epak-detail-sql.ts), then the visibility policy and the viewer's rules.
+ */
 export async function loadEpakDetail(db: Db, scope: Scope, epakId: string, options: ViewerOptions = {}): Promise<EpakDetail> {
   const actor = { tenantId: scope.tenantId, userId: scope.ownerId };
-  const { epak } = await loadVisibleEpak(db, actor, epakId);
-  const docs = await db.select().from(epakDocuments).where(eq(epakDocuments.epakId, epak.id)).orderBy(asc(epakDocuments.position));
-  const steps = await db.select().from(epakSteps).where(eq(epakSteps.epakId, epak.id)).orderBy(asc(epakSteps.position));
-  const recipients = await db
-    .select({ recipient: epakRecipients, user: users })
-    .from(epakRecipients)
-    .innerJoin(users, eq(users.id, epakRecipients.userId))
-    .where(eq(epakRecipients.epakId, epak.id))
-    .orderBy(asc(epakRecipients.position));
-  const revisionCounts = await revisionsByDocument(db, docs.map((doc) => doc.id));
-  const [owner] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, epak.ownerId));
-  const presentedSteps = steps.map((step) => ({
-    order: step.position,
-    workflowStateId: step.workflowStateId,
-    name: step.name,
-    type: step.type as WorkflowStateType,
-    recipients: recipients
-      .filter(({ recipient }) => recipient.stepId === step.id)
-      .map(({ recipient, user }) => ({
-        recipientId: recipient.id,
-        userId: user.id,
-        email: user.email,
-        // The name typed where they signed is how this ePak knows them (issue 22).
-        firstName: recipient.signedName ?? user.firstName,
-        lastName: recipient.signedName ? '' : user.lastName,
-        type: user.type,
-        status: recipient.status as SignerStatus,
-        verificationRequired: recipient.verificationRequired,
-      })),
+  const read = await readEpakDetail(db, actor, epakId);
+  if (!read) throw notFound('No such ePak.');
+  const { detail } = read;
+  const { epak } = enforceOnEpak(actor, read.epak, { actorIsRecipient: detail.places.length > 0 });
+  const presentedSteps = detail.steps.map(([order, workflowStateId, name, type, recipients]) => ({
+    order,
+    workflowStateId,
+    name,
+    type: type as WorkflowStateType,
+    recipients: recipients.map(([recipientId, userId, email, firstName, lastName, userType, status, verificationRequired, signedName]) => ({
+      recipientId,
+      userId,
+      email,
+      // The name typed where they signed is how this ePak knows them (issue 22).
+      firstName: signedName ?? firstName,
+      lastName: signedName ? '' : lastName,
+      type: userType as UserType,
+      status: status as SignerStatus,
+      verificationRequired,
+    })),
   }));
   return {
     ePakId: epak.id,
@@ -277,14 +272,14 @@ export async function loadEpakDetail(db: Db, scope: Scope, epakId: string, optio
     status: epak.status as EpakStatus,
     signingPolicy: epak.signingPolicy as SigningPolicy,
     workflowId: epak.workflowId,
-    documents: docs.map((doc) => ({
-      documentId: doc.id,
-      sourceDocumentId: doc.sourceDocumentId,
-      name: doc.name,
-      pageCount: doc.pageCount,
-      pages: doc.pages as PageGeometry[],
-      revisions: revisionCounts.get(doc.id)?.length ?? 0,
-      signatureState: (doc.signatureState as DocumentSignatureState | null) ?? null,
+    documents: detail.documents.map(([documentId, sourceDocumentId, name, pageCount, pages, signatureState, revisions]) => ({
+      documentId,
+      sourceDocumentId,
+      name,
+      pageCount,
+      pages: pages as PageGeometry[],
+      revisions,
+      signatureState: (signatureState as DocumentSignatureState | null) ?? null,
     })),
     steps: presentedSteps,
     currentStep: epak.currentStep,
@@ -293,10 +288,10 @@ export async function loadEpakDetail(db: Db, scope: Scope, epakId: string, optio
     notificationStartDate: epak.notificationStartAt?.toISOString() ?? null,
     viewEnforced: epak.viewEnforced,
     ownerId: epak.ownerId,
-    ownerName: owner ? fullName(owner) : '',
+    ownerName: detail.ownerFirstName !== null && detail.ownerLastName !== null ? fullName({ firstName: detail.ownerFirstName, lastName: detail.ownerLastName }) : '',
     createdOn: epak.createdAt.toISOString(),
     modifiedOn: epak.updatedAt.toISOString(),
-    viewer: await loadViewer(db, actor, epak, options),
+    viewer: viewerOfDetailRow(actor, epak, detail, options),
   };
 }
 

@@ -93,8 +93,14 @@ export async function assertRecipientVerified(db: Db, recipientId: string, actio
   if (place) assertPlaceVerified(place, action);
 }
 
+/** What presentVerification reads of a place. */
+export type VerificationPlace = Pick<
+  RecipientRow,
+  'verificationRequired' | 'verifiedAt' | 'verificationCodeHash' | 'verificationCodeSentAt' | 'verificationCodeExpiresAt' | 'verificationAttempts' | 'verificationLockedUntil'
+>;
+
 /** Where a place stands, as the ceremony is told: masked addresses, never the code. */
-export function presentVerification(place: RecipientRow, user: Pick<UserRow, 'email' | 'phone'>, options: { smsAvailable: boolean; now: Date }): RecipientVerification {
+export function presentVerification(place: VerificationPlace, user: Pick<UserRow, 'email' | 'phone'>, options: { smsAvailable: boolean; now: Date }): RecipientVerification {
   const { now } = options;
   const locked = place.verificationLockedUntil && place.verificationLockedUntil > now ? place.verificationLockedUntil : null;
   const outstanding =

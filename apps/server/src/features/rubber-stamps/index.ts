@@ -4,4 +4,5 @@
  */
 export { applyStamps, resolveStampUses } from './apply';
 export type { ResolvedStamp } from './apply';
-export { ceremonyStamps, loadAvailableStamp, mayApplyStamps } from './rubber-stamps';
+export { ceremonyStamps, loadAvailableStamp, mayApplyStamps, presentCeremonyStamps, stampsAvailableTo } from './rubber-stamps';
+export type { StampChoiceRow } from './rubber-stamps';

@@ -14,7 +14,7 @@ import {
   type RubberStamp,
   type ShareRubberStampBody,
 } from '@pakt/domain';
-import { and, asc, eq, exists, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, exists, inArray, or, type Placeholder, type SQL } from 'drizzle-orm';
 import { Readable } from 'node:stream';
 import type { Db } from '../../platform/db/database';
 import { groupMembers, groups, memberships, rubberStamps, rubberStampShares, users } from '../../platform/db/schema';
@@ -46,8 +46,11 @@ export const notAStampImage = () =>
   new DomainError(ResponseCode.INVALID_INPUT, 'Please select image in jpg/png/jpeg', { issues: [{ path: 'file', message: 'imageTypeNotAllowed' }] });
 const noSuchStamp = () => notFound('No such rubber stamp.');
 
-/** The stamps `userId` may apply: their own, or shared with them or with a group of theirs. */
-function availableTo(db: Db, tenantId: string, userId: string): SQL {
+/**
+ * The stamps `userId` may apply: their own, or shared with them or with a group of theirs. The ids
+ * may be placeholders, for a statement prepared once (the ePak detail's, stampsAvailableTo).
+ */
+function availableTo(db: Db, tenantId: string | Placeholder, userId: string | Placeholder): SQL {
   const theirGroups = db.select({ id: groupMembers.groupId }).from(groupMembers).where(and(eq(groupMembers.tenantId, tenantId), eq(groupMembers.userId, userId)));
   const shared = db
     .select({ one: rubberStampShares.id })
@@ -123,7 +126,7 @@ async function presentAll(db: Db, actor: StampActor, rows: readonly Row[]): Prom
   }));
 }
 
-const byOwnThenName = (actor: StampActor) => (a: Row, b: Row) =>
+const byOwnThenName = (actor: Pick<StampActor, 'userId'>) => (a: Pick<Row, 'ownerId' | 'name' | 'id'>, b: Pick<Row, 'ownerId' | 'name' | 'id'>) =>
   Number(b.ownerId === actor.userId) - Number(a.ownerId === actor.userId) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
 
 /** The caller's passcode flag in their tenant (false when they are not a member). */
@@ -290,10 +293,35 @@ export async function stampSettingsOf(db: Db, tenantId: string, userId: string):
 export async function ceremonyStamps(options: { db: Db; tenantId: string; userId: string }): Promise<CeremonyRubberStamps> {
   const { db, tenantId, userId } = options;
   if (!(await mayApplyStamps(db, tenantId, userId))) return { available: false, stamps: [] };
-  const actor = { tenantId, userId, role: 'signer' as const };
-  const rows = (await db.select().from(rubberStamps).where(availableTo(db, tenantId, userId))).sort(byOwnThenName(actor));
-  return {
-    available: true,
-    stamps: rows.map((row) => ({ rubberStampId: row.id, name: row.name, width: row.width, height: row.height, owned: row.ownerId === userId })),
-  };
+  return { available: true, stamps: stampChoices(await db.select().from(rubberStamps).where(availableTo(db, tenantId, userId)), userId) };
+}
+
+/** What the chooser shows of a stamp, and sorts by. */
+export type StampChoiceRow = Pick<Row, 'id' | 'name' | 'width' | 'height' | 'ownerId'>;
+
+/** The chooser's list: the caller's own stamps first, then by name. */
+function stampChoices(rows: readonly StampChoiceRow[], userId: string): CeremonyRubberStamps['stamps'] {
+  return [...rows]
+    .sort(byOwnThenName({ userId }))
+    .map((row) => ({ rubberStampId: row.id, name: row.name, width: row.width, height: row.height, owned: row.ownerId === userId }));
+}
+
+/**
+ * availableTo as a condition on rubber_stamps (the table unaliased), for a statement prepared once
+ * with placeholders: the ePak detail reads the chooser's stamps in its one statement.
+ */
+export function stampsAvailableTo(db: Db, tenantId: string | Placeholder, userId: string | Placeholder): SQL {
+  return availableTo(db, tenantId, userId);
+}
+
+/**
+ * ceremonyStamps from facts read elsewhere (the ePak detail's one statement): the tenant's flag, the
+ * caller's passcode flag there (an active membership's) and the stamps stampsAvailableTo finds,
+ * null when they were not read. The same rule (mayUseRubberStamp) and the same order.
+ */
+export function presentCeremonyStamps(options: { rubberStampEnabled: boolean; passcodeFlag: boolean; userId: string; rows: readonly StampChoiceRow[] | null }): CeremonyRubberStamps {
+  const rubberStampEnabled = options.rubberStampEnabled === true;
+  if (!mayUseRubberStamp({ rubberStampEnabled, passcodeFlag: rubberStampEnabled && options.passcodeFlag })) return { available: false, stamps: [] };
+  if (!options.rows) throw new Error('the stamps a caller may apply were not read');
+  return { available: true, stamps: stampChoices(options.rows, options.userId) };
 }
