@@ -106,7 +106,8 @@ export function route<E extends Endpoint>(
           return tenantSettingsOf(request, current);
         },
       });
-      // Checked and written when it was made (serializeAnswer): sent as it is.
+      // Written when it was made, checked there (serializeAnswer) or, for the inbox's hot page, built
+      // field by field from the contract's types and parsed by its route tests: sent as it is.
       if (data instanceof SerializedAnswer) return reply.type('application/json; charset=utf-8').send(data.json);
       if (endpoint.binaryResponse) {
         const body = data as BinaryBody;

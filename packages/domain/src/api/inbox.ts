@@ -47,6 +47,18 @@ export const InboxQuery = z
     folder: Folder.default('Inbox'),
     /** 0-based page number. */
     pg: z.coerce.number().int().min(0).max(100_000).default(0),
+    /**
+     * Where the page starts instead of `pg`: the `nextCursor` of the page before, with the same
+     * folder, sort and order (opaque: the server checks what it holds, -6 when it is not one of
+     * its own for this folder, sort and order). Read as a range of the sort's index after that
+     * page's last row, so a deep page costs what the first does, and rows that did not move
+     * between two pages are neither repeated nor skipped. `pg` is then only echoed back.
+     */
+    cursor: z
+      .string()
+      .max(2048)
+      .regex(/^[A-Za-z0-9_-]+$/, 'a nextCursor of the inbox')
+      .optional(),
     size: z.coerce
       .number()
       .int()
@@ -123,6 +135,11 @@ export const InboxPage = z.object({
   counts: FolderCounts,
   /** With a search: how many of the caller's ePaks match it in each folder (filters left out). */
   searchHits: z.record(Folder, z.number().int().min(0)).optional(),
+  /**
+   * The `cursor` of the next page (same folder, sort, order and filters), null on the last page.
+   * The server always sends it; optional only so that older answers still parse.
+   */
+  nextCursor: z.string().nullable().optional(),
 });
 export type InboxPage = z.infer<typeof InboxPage>;
 

@@ -1,9 +1,10 @@
-import { INBOX_SORTS, InboxQuery } from '@pakt/domain';
+import { INBOX_SORTS, InboxQuery, type InboxSort } from '@pakt/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTenant, makeUser } from '../../test/factories';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import { encodeInboxCursor } from './inbox-cursor';
 import { inboxStatement } from './list-inbox';
 
 /**
@@ -59,17 +60,42 @@ describe('a page of a folder', () => {
     ]);
   });
 
-  it.each(INBOX_SORTS.flatMap((sort) => (['asc', 'desc'] as const).map((order) => [sort, order] as const)))('sorted by %s %s is one index range', async (sort, order) => {
-    const query = new PgDialect().sqlToQuery(inboxStatement(actor, InboxQuery.parse({ folder: 'Pending', sort, order, pg: 2 })));
-    const { rows } = await database.executeSql(`explain ${query.sql}`, query.params);
+  /** The plan of the page's rows (the probe CTE's subtree); the summaries' small per-ePak sorts (folders, places) are not in it. */
+  async function pagePlan(query: InboxQuery): Promise<string> {
+    const statement = new PgDialect().sqlToQuery(inboxStatement(actor, query));
+    const { rows } = await database.executeSql(`explain ${statement.sql}`, statement.params);
     const lines = (rows as Array<{ 'QUERY PLAN': string }>).map((row) => row['QUERY PLAN']);
-    // The page is the CTE's subtree; the summaries' small per-ePak sorts (folders, places) are not.
-    const start = lines.findIndex((line) => line.trim() === 'CTE page');
+    const start = lines.findIndex((line) => line.trim() === 'CTE probe');
     expect(start, lines.join('\n')).toBeGreaterThanOrEqual(0);
     const depth = (line: string) => line.length - line.trimStart().length;
     const end = lines.findIndex((line, i) => i > start && depth(line) <= depth(lines[start]!));
-    const plan = lines.slice(start, end === -1 ? undefined : end).join('\n');
-    expect(plan, plan).toMatch(new RegExp(`Index (Only )?Scan( Backward)? using ${INDEX_OF_SORT[sort]} on epak_inbox`));
+    return lines.slice(start, end === -1 ? undefined : end).join('\n');
+  }
+  const indexScans = (plan: string, sort: InboxSort) => plan.match(new RegExp(`Index (Only )?Scan( Backward)? using ${INDEX_OF_SORT[sort]} on epak_inbox`, 'g'))?.length ?? 0;
+  const SORTS_AND_ORDERS = INBOX_SORTS.flatMap((sort) => (['asc', 'desc'] as const).map((order) => [sort, order] as const));
+  /** A cursor after some row of the owner's Pending folder, with a key of each sort's type (or none). */
+  const cursorOf = (sort: InboxSort, order: 'asc' | 'desc', key: string | null) =>
+    encodeInboxCursor({ folder: 'Pending', sort, order, key, id: '80000000-0000-4000-8000-000000000000' });
+
+  it.each(SORTS_AND_ORDERS)('sorted by %s %s, page 2 by number, is one index range', async (sort, order) => {
+    const plan = await pagePlan(InboxQuery.parse({ folder: 'Pending', sort, order, pg: 2 }));
+    expect(indexScans(plan, sort), plan).toBe(1);
     expect(plan, plan).not.toMatch(/\bSort\b/);
+  });
+
+  it.each(SORTS_AND_ORDERS)('sorted by %s %s, a page after a cursor is one index range (two for a crossing into undated rows)', async (sort, order) => {
+    const key = sort === 'subject' ? 'subject 2000' : '2024-06-01T00:00:00.123456Z';
+    const plan = await pagePlan(InboxQuery.parse({ folder: 'Pending', sort, order, cursor: cursorOf(sort, order, key) }));
+    // Up from a date the undated rows come next: a second range, merged in order, each cut at the page.
+    const crossing = sort === 'expiredOn' && order === 'asc';
+    expect(indexScans(plan, sort), plan).toBe(crossing ? 2 : 1);
+    expect(plan, plan).not.toMatch(/Seq Scan|Bitmap/);
+    if (!crossing) expect(plan, plan).not.toMatch(/\bSort\b/);
+  });
+
+  it.each(['asc', 'desc'] as const)('sorted by expiredOn %s, a page after an undated row reads the undated rows by id (and down, then the dated ones)', async (order) => {
+    const plan = await pagePlan(InboxQuery.parse({ folder: 'Pending', sort: 'expiredOn', order, cursor: cursorOf('expiredOn', order, null) }));
+    expect(indexScans(plan, 'expiredOn'), plan).toBe(order === 'desc' ? 2 : 1);
+    expect(plan, plan).not.toMatch(/Seq Scan|Bitmap/);
   });
 });

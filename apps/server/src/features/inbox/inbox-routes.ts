@@ -1,12 +1,8 @@
-import {
-  can,
-  enforce,
-  inboxApi,
-} from '@pakt/domain';
+import { can, enforce, inboxApi, SUCCESS_CODE } from '@pakt/domain';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/app-context';
 import { actorOf, tenantActorOf } from '../../http/auth-guard';
-import { route, type SerializedAnswer, serializeAnswer } from '../../http/route';
+import { route, SerializedAnswer } from '../../http/route';
 import { changesByClockAt, keptInboxPage, type KeptPage } from './kept-pages';
 import { listInbox } from './list-inbox';
 import { PageCache } from './page-cache';
@@ -33,8 +29,12 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: AppContext) {
       read: async () => {
         const now = new Date();
         const page = await listInbox({ database: ctx.database, actor, query, now });
-        // Kept as sent: checked against the response schema and written once.
-        return { value: serializeAnswer(inboxApi.listEpaks, page), validUntil: changesByClockAt(page, now.getTime()) };
+        // Written once and sent as it is (kept as sent when the cache is on). Not parsed by the
+        // response schema again at each request: for a 50-row page that took twice as long as
+        // writing it (0.19 against 0.09 ms, about a tenth of the server's CPU per request), for an
+        // answer listInbox builds field by field from the contract's types; the route tests parse
+        // every answer with InboxPage and check that nothing changes.
+        return { value: new SerializedAnswer(JSON.stringify({ code: SUCCESS_CODE, data: page })), validUntil: changesByClockAt(page, now.getTime()) };
       },
     });
   });

@@ -26,6 +26,14 @@ describe('keptInboxPage', () => {
     expect(await page(query, 20)).toBe('read 3');
   });
 
+  it('keeps a page started by a cursor apart from the page numbered the same', async () => {
+    const { page } = world();
+    expect(await page(InboxQuery.parse({ folder: 'Inbox' }), 0)).toBe('read 1');
+    expect(await page(InboxQuery.parse({ folder: 'Inbox', cursor: 'abc' }), 0)).toBe('read 2');
+    expect(await page(InboxQuery.parse({ folder: 'Inbox', cursor: 'abd' }), 0)).toBe('read 3');
+    expect(await page(InboxQuery.parse({ folder: 'Inbox', cursor: 'abc' }), 0)).toBe('read 2');
+  });
+
   it('reads again when the clock changes the page, and always for a search', async () => {
     const { page } = world();
     const query = InboxQuery.parse({ folder: 'Completed' });

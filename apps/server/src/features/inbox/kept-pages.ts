@@ -31,7 +31,7 @@ export async function keptInboxPage<T>(options: {
   const { rows } = await database.executeSql(VERSION_SQL, [actor.userId, actor.tenantId], { name: 'inbox-version' });
   // bigint arrives as a string from pg; a person without inbox rows yet has no version row.
   const version = Number((rows[0] as { version: string | number } | undefined)?.version ?? 0);
-  const key = `${actor.userId} ${actor.tenantId} ${query.folder} ${query.sort} ${query.order} ${query.pg} ${query.size} ${query.starred ?? ''} ${query.unread ?? ''}`;
+  const key = `${actor.userId} ${actor.tenantId} ${query.folder} ${query.sort} ${query.order} ${query.pg} ${query.size} ${query.starred ?? ''} ${query.unread ?? ''} ${query.cursor ?? ''}`;
   const kept = cache.get(key, version, now);
   if (kept && now < kept.validUntil) return kept.value;
   // The version is read before the page: a page read after a later change is kept under the

@@ -110,6 +110,22 @@ describe('/epaks on a desktop', { timeout: 20_000 }, () => {
     expect(router.state.location.search).toBe('?starred=true&unread=true');
   });
 
+  it("asks for the next page from where the page before ended (its cursor), and by number otherwise", async () => {
+    restore = wideScreen();
+    sessionStore.set(signedInSession());
+    const { requestsTo } = stubApi(
+      inboxRoutes((query) => {
+        const pg = Number(query.get('pg') ?? 0);
+        return inboxPage([lease, nda], { counts, total: 120, pg, nextCursor: `after-page-${pg}` });
+      }),
+    );
+    renderApp('/epaks');
+    await screen.findByTestId('epak-table');
+    expect(lastListQuery(requestsTo)).not.toHaveProperty('cursor');
+    fireEvent.click(screen.getByRole('button', { name: en.inbox.paging.next }));
+    await waitFor(() => expect(lastListQuery(requestsTo)).toMatchObject({ pg: '1', cursor: 'after-page-0' }));
+  });
+
   it('stars an ePak and shows it at once', async () => {
     restore = wideScreen();
     // The fake server keeps the star, as the real one does: the list fetched again agrees.

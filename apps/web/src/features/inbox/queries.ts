@@ -48,9 +48,17 @@ export function refreshInbox(queryClient: QueryClient): Promise<void> {
 /** One page of a folder. Refetched every EPAK_LIST_REFRESH_MS (spec §9) while it is shown. */
 export function useInboxPage(state: InboxState, search: InboxSearch | null, ts: string | null = null) {
   const session = useSession();
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: inboxQueryKeys.list(session?.tenantUuid, state, search, ts),
-    queryFn: ({ signal }) => callApi(listEpaks, { query: inboxRequestQuery(state, search) }, { signal }),
+    queryFn: ({ signal }) => {
+      // The page after one already read starts where that one ended (its nextCursor): a range of
+      // the index however deep, and no row repeated or skipped when the list moved in between.
+      // A page reached otherwise (a jump, a link) is asked by its number.
+      const before = state.pg > 0 ? queryClient.getQueryData<InboxPage>(inboxQueryKeys.list(session?.tenantUuid, { ...state, pg: state.pg - 1 }, search, ts)) : undefined;
+      const query = inboxRequestQuery(state, search);
+      return callApi(listEpaks, { query: before?.nextCursor ? { ...query, cursor: before.nextCursor } : query }, { signal });
+    },
     refetchInterval: EPAK_LIST_REFRESH_MS,
     // Paging or sorting keeps the rows on screen until the next ones arrive, instead of a blank table.
     placeholderData: keepPreviousData,
