@@ -1,12 +1,25 @@
 /**
- * Sealing one signer's step on a large PDF (issue 5): our incremental update, side by side with
- * the naive pipeline (pdf-lib load, draw, full save, then hash and sign) and with one SHA-256
- * pass over the file, the floor any signer has to pay. Each run happens in a fresh child process,
- * so its peak memory (VmHWM from /proc) is its own, and times the second of two runs there, as a
- * warm server would do it; runs alternate between pipelines so machine noise hits them alike,
- * and the medians are compared as ratios.
+ * Sealing one signer's step on a large PDF (issues 5 and 23), in two parts of one run.
  *
- *   npm run bench:seal -w @pakt/bench        (SEAL_PAGES=500 SEAL_MB=20 SEAL_RUNS=5 by default)
+ * 1. Sealing alone, in-process: our incremental update (read the file, seal, write the tail), side
+ *    by side with one SHA-256 pass over the file (the floor any signer pays) and with what a
+ *    pdf-lib pipeline does: one load and one full save of the whole file per signer (draw, save,
+ *    hash, sign, write). Each run happens in a fresh child process, so its peak memory (VmHWM
+ *    from /proc) is its own, and times the second of two runs there, as a warm server would;
+ *    runs alternate between pipelines and the medians are compared. No database, storage or HTTP:
+ *    this is the sealing code's own cost, not what a signer waits for.
+ * 2. What a signer waits for (sign-step.ts): the HTTP sign request on a running server with
+ *    PostgreSQL, from request to committed revision, interleaved with a SHA-256 pass over the
+ *    same file, p50 and p95 over SEAL_SAMPLES fresh ePaks per file.
+ *
+ * Both on two 500-page, 20 MB files: synthetic pages and real-world pages (seal-files.ts).
+ *
+ *   npm run bench:seal -w @pakt/bench
+ *   SEAL_PAGES=500 SEAL_MB=20
+ *   SEAL_RUNS=5            # part 1: runs per pipeline and file
+ *   SEAL_SAMPLES=200       # part 2: timed sign requests per file (0: skip part 2)
+ *   SEAL_DATABASE=embedded # part 2: or external (BENCH_DATABASE_URL)
+ *   SEAL_CPU_PROF=1        # part 2: profile the server over the sign requests
  */
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -14,71 +27,32 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import { shownSizeOfRect, textAppearance, type Rotation } from '../../apps/server/src/platform/sealing/appearance';
 import { sealRevision } from '../../apps/server/src/platform/sealing/seal';
 import { maxCmsSize, signDigest } from '../../apps/server/src/platform/signing/cms';
 import { createTenantCa, issueSealCertificate, type TenantCertificate } from '../../apps/server/src/platform/signing/tenant-ca';
+import { describeSource, makeSealFile, type Source, SOURCES } from './seal-files';
+import { loadavg } from './server-process';
+import { measureSignSteps, renderSignSteps, type SignStepDatabase, type SignStepRun } from './sign-step';
 
 const PAGES = Number(process.env.SEAL_PAGES ?? 500);
 const MEGABYTES = Number(process.env.SEAL_MB ?? 20);
 const RUNS = Number(process.env.SEAL_RUNS ?? 5);
-const PIPELINES = ['hash', 'incremental', 'naive'] as const;
+const SAMPLES = Number(process.env.SEAL_SAMPLES ?? 200);
+/** The end-to-end target: a signing step within this many hash passes. */
+const TARGET = 3;
+const PIPELINES = ['hash', 'incremental', 'resave'] as const;
 type Pipeline = (typeof PIPELINES)[number];
+const LABELS: Record<Pipeline, string> = {
+  hash: 'one SHA-256 pass over the file (the floor)',
+  incremental: 'ours: incremental update + PAdES seal (RSA 3072), tail written',
+  resave: 'pdf-lib: one load and one full save per signer (draw, save, SHA-256, sign, file written)',
+};
 
 interface Keys {
   readonly ca: TenantCertificate;
   readonly seal: TenantCertificate;
-}
-
-const CORPUS = fileURLToPath(new URL('../../../shared/corpus/pdfs/', import.meta.url));
-/** Real-world pages, copied in turn: two books (fonts, many small objects) and scans. */
-const CORPUS_SOURCES = ['pages-352-freeculture.pdf', 'pages-117-geotopo.pdf', 'mixed-sizes-scans-6p.pdf', 'form-irs-1040-2010.pdf'];
-const SOURCES = ['synthetic', 'corpus'] as const;
-type Source = (typeof SOURCES)[number];
-
-/** Random bytes in image-like streams until the file is about MEGABYTES large. */
-function padTo(doc: PDFDocument, bytes: number, pieces: number): void {
-  if (bytes <= 0) return;
-  const each = Math.ceil(bytes / pieces);
-  for (let i = 0; i < pieces; i++) {
-    doc.context.register(doc.context.stream(crypto.randomBytes(each), { Type: 'XObject', Subtype: 'Image', Width: 1, Height: 1, ColorSpace: 'DeviceGray', BitsPerComponent: 8 }));
-  }
-}
-
-/**
- * PAGES pages copied round-robin from real files of the shared corpus (fonts, content streams,
- * annotations, form fields: tens of thousands of small objects, as real documents have), then
- * padded with image data to about MEGABYTES MB.
- */
-async function makeCorpusPdf(file: string): Promise<void> {
-  const doc = await PDFDocument.create();
-  const sources = await Promise.all(CORPUS_SOURCES.map(async (name) => PDFDocument.load(fs.readFileSync(path.join(CORPUS, name)), { ignoreEncryption: true })));
-  // One copyPages call per source, so pages of one book share its fonts as they do in the book.
-  const wanted = sources.map(() => 0);
-  for (let i = 0; i < PAGES; i++) wanted[i % sources.length]! += 1;
-  const copied = await Promise.all(
-    sources.map((source, which) => doc.copyPages(source, Array.from({ length: wanted[which]! }, (_, k) => k % source.getPageCount()))),
-  );
-  for (let i = 0; i < PAGES; i++) doc.addPage(copied[i % sources.length]![Math.floor(i / sources.length)]!);
-  const unpadded = (await doc.save({ useObjectStreams: true })).length;
-  padTo(doc, MEGABYTES * 1024 * 1024 - unpadded, PAGES);
-  fs.writeFileSync(file, await doc.save({ useObjectStreams: true }));
-}
-
-/** A PDF of PAGES pages and about MEGABYTES MB: each page carries its share as a compressed-poorly content stream. */
-async function makePdf(file: string): Promise<void> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const perPage = Math.floor((MEGABYTES * 1024 * 1024) / PAGES);
-  for (let i = 0; i < PAGES; i++) {
-    const page = doc.addPage([595, 842]);
-    page.drawText(`Page ${i + 1} of ${PAGES}`, { x: 72, y: 770, size: 14, font, color: rgb(0, 0, 0) });
-    // Random bytes as an image-like stream do not compress: the file really is MEGABYTES large.
-    const noise = doc.context.stream(crypto.randomBytes(perPage), { Type: 'XObject', Subtype: 'Image', Width: 1, Height: 1, ColorSpace: 'DeviceGray', BitsPerComponent: 8 });
-    doc.context.register(noise);
-  }
-  fs.writeFileSync(file, await doc.save({ useObjectStreams: true }));
 }
 
 function peakMb(): number {
@@ -115,17 +89,25 @@ async function runPipeline(pipeline: Pipeline, file: string, keys: Keys): Promis
     // and serves the previous revision's bytes before it, so only the tail is written.
     fs.writeFileSync(`${file}.sealed-tail`, sealed.tail);
   } else {
+    // What a pipeline built on pdf-lib does for every signer: load the whole file, save it whole.
     const doc = await PDFDocument.load(source);
     const page = doc.getPage(Math.floor(PAGES / 2));
     page.drawText('Signed by Asha Rao', { x: 72, y: 72, size: 12 });
     const saved = Buffer.from(await doc.save());
     sign(crypto.createHash('sha256').update(saved).digest());
-    fs.writeFileSync(`${file}.naive`, saved);
+    fs.writeFileSync(`${file}.resaved`, saved);
   }
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+interface InProcess {
+  readonly source: Source;
+  readonly sizeMb: number;
+  readonly ms: Record<Pipeline, number>;
+  readonly peakMb: Record<Pipeline, number>;
+}
 
 async function main() {
   const child = process.argv.find((arg) => arg.startsWith('--pipeline='));
@@ -142,21 +124,44 @@ async function main() {
   // SEAL_KEEP=dir keeps the generated files (and keys) there, for profiling one pipeline alone.
   const kept = process.env.SEAL_KEEP;
   const dir = kept ? (fs.mkdirSync(kept, { recursive: true }), kept) : fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-bench-seal-'));
-  const ca = await createTenantCa({ tenantName: 'Bench Ltd', keyAlgorithm: 'rsa-3072' });
-  const keys: Keys = { ca, seal: await issueSealCertificate({ ca, tenantName: 'Bench Ltd' }) };
-  const keysFile = path.join(dir, 'keys.json');
-  fs.writeFileSync(keysFile, JSON.stringify(keys));
-  const self = fileURLToPath(import.meta.url);
-  for (const source of SOURCES) {
-    const file = path.join(dir, `${source}.pdf`);
-    await (source === 'corpus' ? makeCorpusPdf(file) : makePdf(file));
-    await measure(source, file, keysFile, self);
+  try {
+    const ca = await createTenantCa({ tenantName: 'Bench Ltd', keyAlgorithm: 'rsa-3072' });
+    const keys: Keys = { ca, seal: await issueSealCertificate({ ca, tenantName: 'Bench Ltd' }) };
+    const keysFile = path.join(dir, 'keys.json');
+    fs.writeFileSync(keysFile, JSON.stringify(keys));
+    const self = fileURLToPath(import.meta.url);
+    const files: Array<{ source: Source; file: string }> = [];
+    for (const source of SOURCES) {
+      const file = path.join(dir, `${source}.pdf`);
+      await makeSealFile(source, { file, pages: PAGES, megabytes: MEGABYTES });
+      files.push({ source, file });
+    }
+    const loadBefore = loadavg();
+    console.log(`part 1, sealing alone: ${RUNS} runs per pipeline and file; load ${loadBefore}`);
+    const inProcess = files.map(({ source, file }) => measureInProcess(source, file, keysFile, self));
+    const loadBetween = loadavg();
+    let endToEnd: SignStepRun | undefined;
+    if (SAMPLES > 0) {
+      console.log(`part 2, the HTTP signing step: ${SAMPLES} samples per file; load ${loadBetween}`);
+      const profileDir = process.env.SEAL_CPU_PROF === '1' ? fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-bench-seal-prof-')) : undefined;
+      endToEnd = await measureSignSteps({
+        files,
+        pages: PAGES,
+        samples: SAMPLES,
+        warmup: Number(process.env.SEAL_WARMUP ?? 5),
+        database: (process.env.SEAL_DATABASE ?? 'embedded') as SignStepDatabase,
+        profileDir,
+      });
+      if (endToEnd.profile) console.log(`\nServer CPU profile over the sign requests:\n${endToEnd.profile}\n(profile kept in ${profileDir})`);
+    }
+    console.log(`\n${render({ inProcess, loadBefore, loadBetween, endToEnd })}`);
+  } finally {
+    if (!kept) fs.rmSync(dir, { recursive: true, force: true });
   }
-  if (!kept) fs.rmSync(dir, { recursive: true, force: true });
 }
 
-async function measure(source: Source, file: string, keysFile: string, self: string) {
-  const results: Record<Pipeline, { ms: number[]; peakMb: number[] }> = { hash: { ms: [], peakMb: [] }, incremental: { ms: [], peakMb: [] }, naive: { ms: [], peakMb: [] } };
+function measureInProcess(source: Source, file: string, keysFile: string, self: string): InProcess {
+  const results: Record<Pipeline, { ms: number[]; peakMb: number[] }> = { hash: { ms: [], peakMb: [] }, incremental: { ms: [], peakMb: [] }, resave: { ms: [], peakMb: [] } };
   for (let run = 0; run < RUNS; run++) {
     for (const pipeline of PIPELINES) {
       const out = spawnSync(process.execPath, ['--import', 'tsx', self, `--pipeline=${pipeline}`, file, keysFile], { encoding: 'utf8', maxBuffer: 1 << 20 });
@@ -166,15 +171,41 @@ async function measure(source: Source, file: string, keysFile: string, self: str
       results[pipeline].peakMb.push(peak);
     }
   }
-  const size = fs.statSync(file).size / (1024 * 1024);
-  const hash = median(results.hash.ms);
-  const incremental = median(results.incremental.ms);
-  const naive = median(results.naive.ms);
-  console.log(`\n${source} file: ${PAGES} pages, ${size.toFixed(1)} MB; ${RUNS} runs each, medians.`);
-  for (const pipeline of PIPELINES) {
-    console.log(`${pipeline.padEnd(12)} ${median(results[pipeline].ms).toFixed(0).padStart(7)} ms   peak RSS ${median(results[pipeline].peakMb).toFixed(0)} MB`);
-  }
-  console.log(`naive / incremental: ${(naive / incremental).toFixed(1)}x   incremental / hash: ${(incremental / hash).toFixed(1)}x`);
+  const of = (pick: (r: { ms: number[]; peakMb: number[] }) => number[]) =>
+    Object.fromEntries(PIPELINES.map((pipeline) => [pipeline, median(pick(results[pipeline]))])) as Record<Pipeline, number>;
+  const measured: InProcess = { source, sizeMb: fs.statSync(file).size / (1024 * 1024), ms: of((r) => r.ms), peakMb: of((r) => r.peakMb) };
+  console.log(
+    `  ${source}: ${PIPELINES.map((p) => `${p} ${measured.ms[p].toFixed(0)} ms (peak ${measured.peakMb[p].toFixed(0)} MB)`).join(', ')}; ` +
+      `resave / incremental ${(measured.ms.resave / measured.ms.incremental).toFixed(1)}x, incremental / hash ${(measured.ms.incremental / measured.ms.hash).toFixed(1)}x`,
+  );
+  return measured;
+}
+
+function render(args: { inProcess: InProcess[]; loadBefore: string; loadBetween: string; endToEnd: SignStepRun | undefined }): string {
+  const { inProcess, endToEnd } = args;
+  return [
+    "## Sealing one signer's step (20 MB, 500 pages)",
+    '',
+    `Run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ${os.cpus().length} cores, \`npm run bench:seal -w @pakt/bench\` ` +
+      `(bench/src/seal.ts, bench/src/sign-step.ts), ${PAGES} pages, ${MEGABYTES} MB.`,
+    '',
+    '### What a signer waits for: the HTTP sign request, end to end',
+    '',
+    ...(endToEnd ? renderSignSteps(endToEnd, TARGET) : ['(not run: SEAL_SAMPLES=0)']),
+    '',
+    '### Sealing alone, in-process (no database, storage or HTTP)',
+    '',
+    `${RUNS} runs per pipeline and file, each in a fresh child process timing its second run, alternating; medians. Load average before ${args.loadBefore}, after ${args.loadBetween}.`,
+    '',
+    `| file | ${PIPELINES.map((p) => LABELS[p]).join(' | ')} | pdf-lib resave / ours | ours / hash |`,
+    '|---|---:|---:|---:|---:|---:|',
+    ...inProcess.map(
+      (r) =>
+        `| ${describeSource[r.source]}, ${r.sizeMb.toFixed(1)} MB | ${PIPELINES.map((p) => `${r.ms[p].toFixed(0)} ms (${r.peakMb[p].toFixed(0)} MB)`).join(' | ')} | ` +
+        `${(r.ms.resave / r.ms.incremental).toFixed(1)}x | ${(r.ms.incremental / r.ms.hash).toFixed(1)}x |`,
+    ),
+    '',
+  ].join('\n');
 }
 
 await main();

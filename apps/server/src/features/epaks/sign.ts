@@ -32,7 +32,7 @@ import { epakDocumentRevisions, epakDocuments, epakRecipients, epakSteps, epaks,
 import type { PdfBox } from '../../platform/pdf/pdf-file';
 import { shownSizeOfRect, textAppearance, type Rotation } from '../../platform/sealing/appearance';
 import { qrPng } from '../../platform/sealing/qr-image';
-import { prepareForSealing } from '../../platform/sealing/repair';
+import { type PreparedSource, prepareForSealing } from '../../platform/sealing/repair';
 import { type FieldRequest, type SealImage, sealRevision, type SignatureRequest } from '../../platform/sealing/seal';
 import { SealError } from '../../platform/sealing/seal-error';
 import { loadTenantSettings } from '../identity';
@@ -350,11 +350,10 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
   const [doc] = await db.select().from(epakDocuments).where(and(eq(epakDocuments.id, options.documentId), eq(epakDocuments.epakId, epak.id)));
   if (!doc) throw new DomainError(ResponseCode.DOCUMENT_DOES_NOT_EXIST, 'No such document in this ePak.');
 
-  const signedRevisions = await db
-    .select({ recipientId: epakDocumentRevisions.recipientId, seq: epakDocumentRevisions.seq })
-    .from(epakDocumentRevisions)
-    .where(eq(epakDocumentRevisions.epakDocumentId, doc.id));
-  const revisionOf = new Map(signedRevisions.filter((r) => r.recipientId !== null).map((r) => [r.recipientId!, r.seq]));
+  // Read once, for the retry check here and the file sealed over below (the transaction checks
+  // again that no revision came meanwhile).
+  const revisions = await revisionsOf(db, doc.id);
+  const revisionOf = new Map(revisions.filter((r) => r.recipientId !== null).map((r) => [r.recipientId!, r.seq]));
   const currentPlace = places.find((place) => place.stepOrder === epak.currentStep);
   const retried = alreadySigned({ places, current: currentPlace, revisions: revisionOf, tags: doc.tags as Tag[], body });
   if (retried) return presentResult(db, { epakId: epak.id, documentId: doc.id, recipientId: retried.place.recipientId, revision: retried.revision });
@@ -397,12 +396,11 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
   const { tags: filledTags, filled } = fillSignerTags({ tags: stamped(doc.tags as Tag[]), signer, body, documentId: doc.id, at });
   const seal = await ensureTenantSeal({ db, vault: ctx.vault, tenantId: actor.tenantId, keyAlgorithm: ctx.config.sealKeyAlgorithm });
 
-  const revisions = await revisionsOf(db, doc.id);
   const before = currentVersion(doc, revisions);
   const current = await readCurrentDocumentHashed(ctx.storage, doc, revisions);
   // A file poppler can only read after rebuilding its cross-reference is rewritten once, before
   // its first signature (sealing/repair.ts); from then on everything is appended.
-  const prepared = revisions.length === 0 ? await prepareForSealing(current.bytes).catch(sealRefusal) : { source: current.bytes, repaired: false };
+  const prepared: PreparedSource = revisions.length === 0 ? await prepareForSealing(current.bytes).catch(sealRefusal) : { source: current.bytes, repaired: false };
 
   const { request, uses } = signatureOf({ tags: filled, pages, signer, body, at });
   const owners = ownersUndrawn(filledTags);
@@ -421,6 +419,8 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
     sign: (digest) => signDigest({ digest, key: seal.sealPrivateKeyPem, certificate: seal.sealCertificatePem, chain }),
     // A repaired file is other bytes than the ones hashed while reading.
     ...(prepared.repaired ? {} : { sourceHash: current.hash }),
+    // Opened once: the check before the first signature has read it already.
+    ...(prepared.file ? { file: prepared.file } : {}),
   }).catch(sealRefusal);
 
   // The bytes exist on disk before any row points at them.
@@ -439,7 +439,7 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
       .select()
       .from(epakDocumentRevisions)
       .where(and(eq(epakDocumentRevisions.epakDocumentId, doc.id), eq(epakDocumentRevisions.recipientId, signer.recipientId)));
-    if (again) return { revision: again.seq };
+    if (again) return { revision: again.seq, result: null };
     const [docNow] = await tx.select().from(epakDocuments).where(eq(epakDocuments.id, doc.id));
     const revisionsNow = await tx.select().from(epakDocumentRevisions).where(eq(epakDocumentRevisions.epakDocumentId, doc.id)).orderBy(asc(epakDocumentRevisions.seq));
     if (currentVersion(docNow!, revisionsNow).sha256 !== before.sha256) return 'moved' as const;
@@ -488,10 +488,20 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
     });
 
     // With the caller's last document their place is done and the engine moves on.
-    const docIds = (await tx.select({ id: epakDocuments.id }).from(epakDocuments).where(eq(epakDocuments.epakId, epak.id))).map((d) => d.id);
+    const docIds = (await tx.select({ id: epakDocuments.id }).from(epakDocuments).where(eq(epakDocuments.epakId, epak.id)).orderBy(asc(epakDocuments.position))).map((d) => d.id);
     const signedIds = new Set(
       (await tx.select({ id: epakDocumentRevisions.epakDocumentId }).from(epakDocumentRevisions).where(eq(epakDocumentRevisions.recipientId, signer.recipientId))).map((r) => r.id),
     );
+    // The answer, from what this transaction read and wrote (presentResult would read it all again after the commit).
+    const answer = (epakStatus: string, signerStatus: string): SignDocumentResult => ({
+      ePakId: epak.id,
+      documentId: doc.id,
+      documentStatus: 'Signed',
+      signerStatus: signerStatus as SignerStatus,
+      epakStatus: epakStatus as SignDocumentResult['epakStatus'],
+      remainingDocumentIds: docIds.filter((id) => !signedIds.has(id)),
+      revision: seq,
+    });
     if (docIds.every((id) => signedIds.has(id))) {
       const result = transition(state.state, { type: 'sign', recipientId: signer.recipientId });
       if (!result.ok) throw new DomainError(ResponseCode[result.code], result.reason);
@@ -516,11 +526,13 @@ async function attemptSign(options: SignDocumentOptions, db: Db): Promise<SignDo
         comment: body.reason,
         commentBy: 'signer',
       });
+      const after = result.state.steps.flatMap((step) => step.recipients).find((r) => r.recipientId === signer.recipientId);
+      return { revision: seq, result: answer(result.state.status, after?.status ?? place!.status) };
     }
-    return { revision: seq };
+    return { revision: seq, result: answer(locked.status, place!.status) };
   });
   if (committed === 'moved') return 'moved';
-  return presentResult(db, { epakId: epak.id, documentId: doc.id, recipientId: signer.recipientId, revision: committed.revision });
+  return committed.result ?? presentResult(db, { epakId: epak.id, documentId: doc.id, recipientId: signer.recipientId, revision: committed.revision });
 }
 
 /** What the activity log keeps of the stamps applied: which, and under what name then. */

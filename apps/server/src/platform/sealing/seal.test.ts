@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import { decodeTextString, type PdfString } from '../pdf/objects';
-import { openPdfFile } from '../pdf/pdf-file';
+import { openPdfFile, type PdfFile } from '../pdf/pdf-file';
 import { certifiedPdf } from '../../test/test-pdf-builder';
 import { maxCmsSize, signDigest } from '../signing/cms';
 import { createSealFixture, nssDatabaseTrusting, run, type SealFixture } from '../../test/signing-support';
@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => fixture?.cleanup());
 
 /** A signer's step on page `pageIndex`: a 150 x 50 box (as shown) near the page's top-left corner. */
-async function signStep(source: Buffer, signer: string, pageIndex = 0, sourceHash?: crypto.Hash) {
+async function signStep(source: Buffer, signer: string, pageIndex = 0, sourceHash?: crypto.Hash, opened?: PdfFile) {
   const file = openPdfFile(source);
   const page = file.pages()[pageIndex]!;
   const rotate = page.rotate as Rotation;
@@ -52,6 +52,7 @@ async function signStep(source: Buffer, signer: string, pageIndex = 0, sourceHas
     cmsMaxSize: maxCmsSize({ certificate: fixture.seal.certificatePem, chain }),
     sign: (digest) => signDigest({ digest, key: fixture.seal.privateKeyPkcs8Pem, certificate: fixture.seal.certificatePem, chain }),
     ...(sourceHash ? { sourceHash } : {}),
+    ...(opened ? { file: opened } : {}),
   });
 }
 
@@ -117,6 +118,22 @@ describe('a signer step sealed as an incremental update', () => {
     expect(read.digest('hex')).toBe(first.sha256);
     const checked = pdfsig(second.bytes, 'two-hashed.pdf');
     expect([checked.signatures, checked.valid], checked.output).toEqual([2, 2]);
+  });
+
+  it('goes on from the file opened before the first signature, sealing what it seals from the bytes, and refuses a file of other bytes', async () => {
+    const source = fs.readFileSync(path.join(CORPUS, 'plain-1p-pdftex.pdf'));
+    const prepared = await prepareForSealing(source);
+    expect(prepared.file?.buffer).toBe(source);
+    const fromFile = await signStep(source, 'Asha Rao', 0, undefined, prepared.file);
+    const fromBytes = await signStep(source, 'Asha Rao');
+    // The same revision but for the signature value itself (ECDSA signs with a fresh nonce).
+    expect(fromFile.byteRange).toEqual(fromBytes.byteRange);
+    const [, contentsStart, contentsEnd] = fromFile.byteRange.map((n) => n - source.length);
+    expect(fromFile.tail.subarray(0, contentsStart)).toEqual(fromBytes.tail.subarray(0, contentsStart));
+    expect(fromFile.tail.subarray(contentsEnd)).toEqual(fromBytes.tail.subarray(contentsEnd));
+    const checked = pdfsig(fromFile.bytes, 'from-opened.pdf');
+    expect([checked.signatures, checked.valid], checked.output).toEqual([1, 1]);
+    await expect(signStep(Buffer.from(source), 'Asha Rao', 0, undefined, prepared.file)).rejects.toThrow(/not the source/);
   });
 
   it("draws the signer's other values as read-only fields in the same revision: text, a transparent PNG, a JPEG", async () => {

@@ -87,6 +87,11 @@ export interface SealOptions {
    * the whole file again. Left as it is.
    */
   readonly sourceHash?: crypto.Hash;
+  /**
+   * `source` already opened (prepareForSealing's), without a password: sealing goes on from the
+   * objects read there instead of parsing the file again. It must be `source` itself.
+   */
+  readonly file?: PdfFile;
 }
 
 export interface SealedRevision {
@@ -219,7 +224,8 @@ function assertChangesAllowed(file: PdfFile): void {
 }
 
 export async function sealRevision(options: SealOptions): Promise<SealedRevision> {
-  const file = openPdfFile(options.source, options.password === undefined ? {} : { password: options.password });
+  if (options.file && options.file.buffer !== options.source) throw new Error('sealRevision: the opened file given is not the source');
+  const file = options.file ?? openPdfFile(options.source, options.password === undefined ? {} : { password: options.password });
   assertChangesAllowed(file);
   const request = options.signature;
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LocalFileStorage } from './file-storage';
+import { FileNotFoundError, LocalFileStorage } from './file-storage';
 
 // The behaviour every store shares is in file-storage-contract.test.ts; these are local disk's own.
 let root: string;
@@ -52,6 +52,17 @@ describe('LocalFileStorage', () => {
     }
     await expect(storage.put(Readable.from(failing()))).rejects.toThrow('connection reset');
     expect(fs.readdirSync(path.join(root, 'tmp'))).toEqual([]);
+  });
+
+  it('reads a whole file straight into a buffer at an offset, and refuses one that does not fit', async () => {
+    const stored = await storage.put(Readable.from(['%PDF-1.7\n', 'hello']));
+    const target = Buffer.alloc(20, '.');
+    expect(await storage.readInto(stored.sha256, target, 3)).toBe(stored.size);
+    expect(target.toString('latin1')).toBe('...%PDF-1.7\nhello...');
+    const small = Buffer.alloc(stored.size + 2, '.');
+    await expect(storage.readInto(stored.sha256, small, 3)).rejects.toBeInstanceOf(RangeError);
+    expect(small.toString('latin1')).toBe('.'.repeat(stored.size + 2));
+    await expect(storage.readInto(sha('nothing'), target, 0)).rejects.toBeInstanceOf(FileNotFoundError);
   });
 
   it('sweeps nothing, and lists nothing, before the first put', async () => {

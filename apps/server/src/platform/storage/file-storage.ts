@@ -39,6 +39,12 @@ export interface FileStorage {
    */
   get(sha256: string, range?: ByteRange): Promise<Readable>;
   stat(sha256: string): Promise<StoredFile | undefined>;
+  /**
+   * Optional, for a store on local disk: the whole file read straight into `target` from
+   * `offset`, with no chunks to allocate and copy; answers its size. Throws FileNotFoundError
+   * when absent, RangeError (nothing read) when it is larger than the room left in `target`.
+   */
+  readInto?(sha256: string, target: Buffer, offset: number): Promise<number>;
   delete(sha256: string): Promise<void>;
   /**
    * Deletes the file unless it was written at or after `cutoff` (a put of the same content may
@@ -141,6 +147,30 @@ export class LocalFileStorage implements FileStorage {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new FileNotFoundError(sha256);
       throw error;
+    }
+  }
+
+  async readInto(sha256: string, target: Buffer, offset: number): Promise<number> {
+    let handle: fs.promises.FileHandle;
+    try {
+      handle = await fs.promises.open(this.pathOf(sha256), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new FileNotFoundError(sha256);
+      throw error;
+    }
+    try {
+      // A stored file never changes under its name: its size now is its size.
+      const { size } = await handle.stat();
+      if (size > target.length - offset) throw new RangeError(`stored file ${sha256} (${size} bytes) is larger than the ${target.length - offset} bytes left`);
+      let read = 0;
+      while (read < size) {
+        const { bytesRead } = await handle.read(target, offset + read, size - read, read);
+        if (bytesRead === 0) break;
+        read += bytesRead;
+      }
+      return read;
+    } finally {
+      await handle.close();
     }
   }
 
