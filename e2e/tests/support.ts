@@ -156,15 +156,26 @@ export async function rootMail(
   match: { readonly recipient: string; readonly subject?: string; readonly kind?: string; readonly bodyIncludes?: string },
 ): Promise<RootMail> {
   const headers = await rootHeaders(request);
-  const { messages } = await callData(request, systemOutbox, { headers, query: { recipient: match.recipient } });
-  const mail = messages.find(
-    (m) =>
-      m.recipient === match.recipient &&
-      (match.subject === undefined || m.subject === match.subject) &&
-      (match.kind === undefined || m.kind === match.kind) &&
-      (match.bodyIncludes === undefined || !!m.body?.includes(match.bodyIncludes)),
-  );
-  expect(mail, `a message ${JSON.stringify(match)} in root's outbox`).toBeDefined();
+  // Mail is queued after the change commits and written by a job: wait for it as for an element.
+  let mail: Awaited<ReturnType<typeof readOutbox>>[number] | undefined;
+  async function readOutbox() {
+    return (await callData(request, systemOutbox, { headers, query: { recipient: match.recipient } })).messages;
+  }
+  await expect
+    .poll(
+      async () => {
+        mail = (await readOutbox()).find(
+          (m) =>
+            m.recipient === match.recipient &&
+            (match.subject === undefined || m.subject === match.subject) &&
+            (match.kind === undefined || m.kind === match.kind) &&
+            (match.bodyIncludes === undefined || !!m.body?.includes(match.bodyIncludes)),
+        );
+        return mail !== undefined;
+      },
+      { message: `a message ${JSON.stringify(match)} in root's outbox` },
+    )
+    .toBe(true);
   // Root sees the whole text of a channel nothing delivers, as on this install.
   expect(mail!.body, `the text of "${mail!.subject}" to ${mail!.recipient}`).not.toBeNull();
   return { ...mail!, body: mail!.body! };
