@@ -40,7 +40,7 @@ test('the session lives in an httpOnly cookie under a strict CSP: sign-in, reloa
   await page.exposeFunction('reportCspViolation', (text: string) => problems.push(`csp: ${text}`));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
-      (window as unknown as { reportCspViolation(text: string): void }).reportCspViolation(`${event.violatedDirective} ${event.blockedURI}`);
+      (window as unknown as { reportCspViolation(text: string): void }).reportCspViolation(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}:${event.columnNumber}`);
     });
   });
 

@@ -46,8 +46,13 @@ async function openEveryItem(page: Page, who: string): Promise<string[]> {
   const reached: string[] = [];
   for (const name of names) {
     await page.getByRole('button', { name: en.menu.open }).click();
-    await page.locator('a[role="menuitem"]').filter({ hasText: new RegExp(`^${name}$`) }).click();
+    const item = page.locator('a[role="menuitem"]').filter({ hasText: new RegExp(`^${name}$`) });
+    const target = new URL((await item.getAttribute('href')) ?? '', page.url()).pathname;
+    await item.click();
     await expect(page.getByRole('menuitem')).toHaveCount(0);
+    // A page's code loads when it is first opened, and until then the page before stays: its
+    // title is read once the address is the item's.
+    await expect(page).toHaveURL((url) => url.pathname === target);
     await expect(h1(page)).toBeVisible();
     const title = (await h1(page).textContent()) ?? '';
     expect(DEAD_ENDS, `${who}'s "${name}" opens a page (${page.url()})`).not.toContain(title);

@@ -1,12 +1,11 @@
 import { DEFAULT_LANGUAGE, LANGUAGE_CODES, LanguageCode } from '@pakt/domain';
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { STORAGE_KEYS } from '../api/storage-keys';
+import { bundles } from './bundles';
 import en from './en.json';
-import hi from './hi.json';
 
-/** Every shipped bundle; a language of `LANGUAGE_CODES` without one here fails the build. */
-export const bundles = { en, hi } satisfies Record<LanguageCode, unknown>;
+export { bundles };
 
 export const LANGUAGE_STORAGE_KEY = STORAGE_KEYS.language;
 
@@ -48,17 +47,42 @@ function reflectOnDocument(language: string): void {
   document.documentElement.dir = i18n.dir(language);
 }
 
-void i18n.use(initReactI18next).init({
-  resources: Object.fromEntries(
-    Object.entries(bundles).map(([code, translation]) => [code, { translation }]),
-  ),
-  lng: readStoredLanguage() ?? DEFAULT_LANGUAGE,
-  fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: [...LANGUAGE_CODES],
-  // Bundles are imported, so initialising synchronously avoids a first render of raw keys.
-  initAsync: false,
-  interpolation: { escapeValue: false },
-});
+/**
+ * Fetches a language's bundle (bundles.ts) the first time i18next needs it: when the language is
+ * chosen, applied from configuration or stored from an earlier visit. i18next switches only once
+ * the bundle is in, so changeLanguage() resolves with the texts ready and no raw keys are shown.
+ */
+const bundleLoader: BackendModule = {
+  type: 'backend',
+  // read() returns a promise instead of taking a callback.
+  callbackApi: false,
+  init: () => undefined,
+  read: async (language: string) => {
+    const code = LanguageCode.safeParse(language);
+    // Only shipped languages are asked for (supportedLngs); anything else has no texts of its own.
+    return code.success ? bundles[code.data]() : {};
+  },
+};
+
+/**
+ * Resolves once the starting language's texts are loaded: at once for English (in the script),
+ * after its bundle's download for a stored other language. main.tsx waits for it before the first
+ * render, so a returning Hindi reader never sees English or raw keys flash first.
+ */
+export const languageReady: Promise<unknown> = i18n
+  .use(bundleLoader)
+  .use(initReactI18next)
+  .init({
+    resources: { [DEFAULT_LANGUAGE]: { translation: en } },
+    // English is given above; the other languages come through bundleLoader when needed.
+    partialBundledLanguages: true,
+    lng: readStoredLanguage() ?? DEFAULT_LANGUAGE,
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: [...LANGUAGE_CODES],
+    // English is in the script, so starting in it is synchronous (the tests rely on that).
+    initAsync: false,
+    interpolation: { escapeValue: false },
+  });
 
 i18n.on('languageChanged', reflectOnDocument);
 reflectOnDocument(i18n.language);

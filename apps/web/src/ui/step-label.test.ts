@@ -6,6 +6,8 @@ import { i18n } from '../i18n/i18n';
 import { reasonLabel } from './reason-label';
 import { stateOptionLabel, stepLabel } from './step-label';
 
+// Hindi is fetched when first needed (i18n/bundles.ts): load it before fixing a t to it.
+await i18n.loadLanguages('hi');
 const inHindi = i18n.getFixedT('hi');
 const inEnglish = i18n.getFixedT('en');
 

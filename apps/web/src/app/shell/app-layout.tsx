@@ -1,29 +1,28 @@
-import { AppShell, Container, Group, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Container, Group, Progress, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { Link, Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { AnnouncementBanner } from '../../features/announcements/announcement-banner';
 import { useLogout, useSessionKeepAlive, useSessionTimer, useSessionUserRefresh } from '../../api/session-lifecycle';
 import { useSession } from '../../api/session-store';
 import { useLanguageSync } from '../../i18n/use-languages';
-import { NotificationProvider } from '../../features/notifications/notification-provider';
 import { PaktMark } from '../../ui/icons';
 import { FlashNotice } from '../../ui/flash-notice';
 import { useLandingPath } from '../../api/access';
 import { shouldShowLanguageSelector } from './header-rules';
-import { GlobalSearch } from './global-search';
 import { firstSegment } from './global-search-rules';
 import { LanguageSelector } from '../../ui/language-selector';
-import { IdleSignOutWarning } from './idle-sign-out-warning';
-import { MainMenu } from './main-menu';
-import { TenantSelector } from './tenant-selector';
-import { UserWidget } from './user-widget';
+import { useSignedInChrome } from './use-signed-in-chrome';
 
 const WIDE_PAGES: readonly string[] = ['epaks', 'dashboard'];
 
 export function AppLayout() {
   const { t } = useTranslation();
   const location = useLocation();
+  // A page visited for the first time downloads its chunk before it shows (routes.tsx).
+  const loadingPage = useNavigation().state === 'loading';
   const session = useSession();
+  // Menus, search, account and notifications: fetched once someone is signed in.
+  const chrome = useSignedInChrome(session !== null);
   const landingPath = useLandingPath().path;
   const logout = useLogout();
   useLanguageSync();
@@ -41,6 +40,7 @@ export function AppLayout() {
   return (
     <AppShell header={{ height: 60 }} padding={{ base: 'sm', sm: 'lg' }}>
       <AppShell.Header>
+        {loadingPage && <Progress value={100} animated size={3} radius={0} pos="absolute" left={0} right={0} bottom={0} aria-label={t('shell.loadingPage')} />}
         <Group h="100%" px={{ base: 'sm', sm: 'lg' }} justify="space-between" wrap="nowrap" gap="sm">
           <Group gap="xs" wrap="nowrap">
             {/* The logo leads where sign-in does: the person's landing page (signed out, the product page). */}
@@ -52,13 +52,13 @@ export function AppLayout() {
                 </Text>
               </Group>
             </UnstyledButton>
-            <MainMenu />
+            {chrome && <chrome.MainMenu />}
           </Group>
           <Group gap="sm" wrap="nowrap" miw={0}>
-            <GlobalSearch />
+            {chrome && <chrome.GlobalSearch />}
             {showLanguage && <LanguageSelector />}
-            <TenantSelector />
-            <UserWidget />
+            {chrome && <chrome.TenantSelector />}
+            {chrome && <chrome.UserWidget />}
           </Group>
         </Group>
       </AppShell.Header>
@@ -75,9 +75,9 @@ export function AppLayout() {
           the next page scrolled); back and forward return to where the person was. */}
       <ScrollRestoration />
       {/* Spec §7: realtime notifications (toasts, desktop notifications) of the signed-in person. */}
-      <NotificationProvider />
+      {chrome && <chrome.NotificationProvider />}
       {/* A minute before the UIS session ends for inactivity: stay, or sign out now. */}
-      <IdleSignOutWarning onSignOut={() => void logout('logout')} />
+      {chrome && <chrome.IdleSignOutWarning onSignOut={() => void logout('logout')} />}
     </AppShell>
   );
 }
