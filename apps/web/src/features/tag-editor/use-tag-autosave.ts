@@ -19,8 +19,8 @@ export interface TagEditorAutoSave {
 type Documents = Readonly<Record<string, DocumentTags>>;
 
 /**
- * The autosave itself. A save under way is never doubled: the edits made meanwhile change the
- * documents once it has answered, which starts the quiet time again. A refused save is not
+ * The autosave itself. A save under way is never doubled, not even by a flush: the edits made
+ * meanwhile change the documents once it has answered, which starts the quiet time again. A refused save is not
  * retried by itself (the editor shows why, on the field); the next edit tries again.
  */
 export function useTagAutoSave(options: {
@@ -33,12 +33,30 @@ export function useTagAutoSave(options: {
   const latest = useRef({ documents, anyUnsaved, save });
   latest.current = { documents, anyUnsaved, save };
   const delayMs = autoSave?.delayMs;
+  // The save under way, whoever started it (the quiet time or a flush), settled either way. Two
+  // saves of one document in flight could land in either order, the older last, and the server
+  // would keep fewer fields than the editor shows as saved: so a save always waits for this one.
+  const inFlight = useRef<Promise<void> | null>(null);
+  const startSave = (docs: Documents): Promise<void> => {
+    const run = latest.current.save.mutateAsync(docs);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    inFlight.current = settled;
+    void settled.then(() => {
+      if (inFlight.current === settled) inFlight.current = null;
+    });
+    return run;
+  };
+  const startSaveRef = useRef(startSave);
+  startSaveRef.current = startSave;
 
   useEffect(() => {
     if (delayMs === undefined || !anyUnsaved || save.isPending || save.isError) return;
     const timer = window.setTimeout(() => {
       const now = latest.current;
-      if (now.anyUnsaved && !now.save.isPending) now.save.mutate(now.documents);
+      if (now.anyUnsaved && !now.save.isPending && !inFlight.current) startSaveRef.current(now.documents).catch(() => undefined);
     }, delayMs);
     return () => window.clearTimeout(timer);
   }, [delayMs, documents, anyUnsaved, save.isPending, save.isError]);
@@ -60,10 +78,12 @@ export function useTagAutoSave(options: {
   useEffect(() => {
     if (!flushRef) return;
     flushRef.current = async () => {
+      // Whatever is under way finishes first; then what is still unsaved goes, as it is now.
+      while (inFlight.current) await inFlight.current;
       const now = latest.current;
       if (!now.anyUnsaved) return true;
       try {
-        await now.save.mutateAsync(now.documents);
+        await startSaveRef.current(now.documents);
         return true;
       } catch {
         return false;
