@@ -100,10 +100,38 @@ test('an external signer on a phone signs a two-page ePak field by field, under 
   const context = await browser.newContext(PHONE);
   const phone = await context.newPage();
 
-  await test.step('on the phone, the link opens the pages fitted to the screen, with the guided bar', async () => {
+  await test.step('on the phone, the link shows the first page as the server drew it while the PDF is still on its way', async () => {
+    // The PDF is held back, as a slow line would: the picture is what the signer sees first.
+    let releasePdf = () => {};
+    const pdfHeld = new Promise<void>((resolve) => (releasePdf = resolve));
+    const download = `**/msbapi/v2/epaks/${ePakId}/documents/${documentId}/download`;
+    await phone.route(download, async (route) => {
+      await pdfHeld;
+      await route.fallback();
+    });
+    const pictureAsked = phone.waitForRequest((asked) => asked.url().includes(`/documents/${documentId}/pages/1/preview?width=`));
     const link = linkIn(await rootMail(request, { recipient: external, bodyIncludes: '/emailsign?token=' }), /https?:\/\/\S+\/emailsign\?token=\S+/);
     await phone.goto(link.pathname + link.search);
     await expect(phone.getByRole('heading', { level: 1, name: subject })).toBeVisible();
+    // 390 CSS px at a density of 2, capped at 1.5 for the first look: the 640 px picture.
+    expect(new URL((await pictureAsked).url()).searchParams.get('width')).toBe('640');
+    const first = phone.locator('[data-testid="tag-editor-page"]').first();
+    await expect(first).toHaveAttribute('data-picture', 'shown');
+    await expect(first).not.toHaveAttribute('data-rendered', 'true');
+    const picture = first.locator('img');
+    expect(await picture.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(640);
+    const [pictureBox, pageBox] = [(await picture.boundingBox())!, (await first.boundingBox())!];
+    expect(Math.abs(pictureBox.width - pageBox.width)).toBeLessThan(1);
+    expect(Math.abs(pictureBox.height - pageBox.height)).toBeLessThan(1);
+    await saveScreenshotAtBothSizes(phone, 'signing-first-look-picture');
+    releasePdf();
+    await phone.unroute(download);
+    // pdf.js then draws the page over the picture, which goes.
+    await expect(first).toHaveAttribute('data-rendered', 'true', { timeout: 20_000 });
+    await expect(picture).toHaveCount(0);
+  });
+
+  await test.step('on the phone, the link opens the pages fitted to the screen, with the guided bar', async () => {
     await expect(phone.locator('[data-testid="tag-editor-page"][data-rendered="true"]').first()).toBeVisible({ timeout: 20_000 });
     // Fit to width: the page is as wide as the screen allows, and nothing scrolls sideways.
     const pageBox = (await phone.locator('[data-testid="tag-editor-page"]').first().boundingBox())!;

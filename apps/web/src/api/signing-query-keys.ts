@@ -9,4 +9,5 @@ export const signingQueryKeys = {
   // The revision count is part of the key: each signature adds one, and the file and tags change.
   tags: (scope: string, ePakId: string, documentId: string, revisions: number) => ['signing', scope, ePakId, 'tags', documentId, revisions] as const,
   pdf: (scope: string, ePakId: string, documentId: string, revisions: number) => ['signing', scope, ePakId, 'pdf', documentId, revisions] as const,
+  preview: (scope: string, ePakId: string, documentId: string, revisions: number, width: number) => ['signing', scope, ePakId, 'preview', documentId, revisions, width] as const,
 };

@@ -252,6 +252,23 @@ export const downloadEpakDocument = defineEndpoint({
   response: z.custom<BinaryBody>(),
 });
 
+/** Widths a page picture may be asked for, in device pixels (the server keeps a few per page). */
+export const PAGE_PREVIEW_WIDTHS = [360, 480, 640, 800, 960, 1280] as const;
+
+export const previewEpakDocumentPage = defineEndpoint({
+  method: 'GET',
+  path: '/msbapi/v2/epaks/:ePakId/documents/:documentId/pages/:page/preview',
+  access: 'tenant',
+  action: 'epak.act',
+  signingLink: true,
+  summary:
+    'A PNG of one page of the current file of a document, drawn on the server at one of a few widths, shown to a signer while the PDF itself loads (same readers as the download). -6 for a page the document does not have, -228 when the page cannot be drawn.',
+  params: BlockParams.extend({ page: z.coerce.number().int().min(1).max(100_000) }),
+  query: z.object({ width: z.coerce.number().pipe(z.literal(PAGE_PREVIEW_WIDTHS)) }),
+  binaryResponse: true,
+  response: z.custom<BinaryBody>(),
+});
+
 export const startEpak = defineEndpoint({
   method: 'POST',
   path: '/msbapi/v2/epaks/:ePakId/start',

@@ -9,3 +9,5 @@ export type { SandboxFailure } from './sandbox-protocol';
 export type { DocumentLimits } from './documents';
 export { findLibreOffice } from './office';
 export { parserQueueOf } from './parser-queue';
+export type { ParserQueue } from './parser-queue';
+export { childEnvironment } from './child-environment';

@@ -21,6 +21,9 @@ import { signDocument } from './sign';
 import { smsAvailableOn } from './recipient-verification';
 import { recordDocumentView, setEpakStatus } from './status';
 import { rangedFile } from '../../platform/storage/file-storage';
+import { parserQueueOf } from '../documents';
+import { renderPagePreview } from './page-preview';
+import { clientGoneSignal } from '../../http/client-gone';
 
 export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
@@ -61,6 +64,23 @@ export function registerEpakRoutes(app: FastifyInstance, ctx: AppContext) {
     return { contentType: 'application/pdf', size: bytes.length, fileName, stream: Readable.from([bytes]) };
   });
 
+
+  route(app, ctx, epakApi.previewEpakDocumentPage, async ({ auth, params, query, reply }) => {
+    const { epak, doc } = await loadEpakDocument(db, scopeOf(auth), params.ePakId, params.documentId);
+    if (params.page > doc.pageCount) throw invalidInput(`The document has ${doc.pageCount} page(s); there is no page ${params.page}.`, [{ path: 'page', message: 'outOfRange' }]);
+    const revisions = await revisionsOf(db, doc.id);
+    const png = await renderPagePreview({
+      documentId: doc.id,
+      revisions: revisions.length,
+      page: params.page,
+      width: query.width,
+      // Checked against its recorded SHA-256 like a download: a picture of a tampered file is never drawn.
+      read: () => readServableDocument({ db, storage: ctx.storage, tenantId: auth.tenant.id, actorId: auth.user.id, epak, doc, revisions }),
+      parsers: parserQueueOf(ctx),
+      signal: clientGoneSignal(reply),
+    });
+    return { contentType: 'image/png', size: png.length, stream: Readable.from([png]) };
+  });
 
   route(app, ctx, epakSigningApi.signEpakDocument, async ({ auth, params, body, request }) => {
     const result = await signDocument({

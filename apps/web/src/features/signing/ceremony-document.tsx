@@ -71,6 +71,7 @@ export function CeremonyDocument({ ceremony, current }: { readonly ceremony: Cer
             key={current.documentId}
             document={current}
             pdf={view.pdf}
+            pictureOf={view.pictureOf}
             zoom={view.zoom}
             scrollRef={view.scrollRef}
             pageElements={view.pageElements}

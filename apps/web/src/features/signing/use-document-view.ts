@@ -1,12 +1,13 @@
-import { actOnEpakDocument, ZOOM_DEFAULTS, type EpakDetail, type PageGeometry } from '@pakt/domain';
+import { actOnEpakDocument, displayedSize, ZOOM_DEFAULTS, type EpakDetail, type PageGeometry } from '@pakt/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { usePublicConfiguration } from '../../api/public-queries';
 import { clampZoom, stepZoom, type EpakDocument, type ZoomLimits } from '../tag-editor';
 import { fitWidthZoom } from './ceremony-zoom';
 import { signingQueryKeys } from '../../api/signing-query-keys';
 import { useSigningApi } from '../../api/signing-api';
 import { NO_VIEWER } from './signing-tags';
+import { usePagePreview } from './use-page-preview';
 import { useSigningPdf } from './use-signing-pdf';
 
 /**
@@ -21,22 +22,7 @@ export function useDocumentView({ epak }: { readonly epak: EpakDetail }) {
   const [documentId, setDocumentId] = useState(epak.documents[0]?.documentId ?? '');
   const current: EpakDocument | undefined = epak.documents.find((document) => document.documentId === documentId) ?? epak.documents[0];
   const currentId = current?.documentId ?? '';
-  const { pdf, revisions: shownRevisions } = useSigningPdf(ePakId, currentId, current?.revisions ?? 0);
   const [openTag, setOpenTag] = useState<string | null>(null);
-
-  // View enforcement (spec §5): a document counts as opened once its pages are shown to the person.
-  const reportedViews = useRef(new Set<string>());
-  useEffect(() => {
-    if (pdf.status !== 'ready' || !currentId || viewer.recipientId === null) return;
-    if (viewer.viewedDocumentIds.includes(currentId) || reportedViews.current.has(currentId)) return;
-    reportedViews.current.add(currentId);
-    const epakKey = signingQueryKeys.epak(scope, ePakId);
-    callApi(actOnEpakDocument, { params: { epakId: ePakId, documentId: currentId, action: 'view' } }, { failures: 'caller' }).then(
-      (next) => queryClient.setQueryData<EpakDetail>(epakKey, (old) => (old ? { ...old, viewer: next } : old)),
-      // Not recorded: the next showing of the document tries again.
-      () => reportedViews.current.delete(currentId),
-    );
-  }, [pdf.status, currentId, viewer.recipientId, viewer.viewedDocumentIds, callApi, ePakId, queryClient, scope]);
 
   // ---- zoom ----
   const configuration = usePublicConfiguration();
@@ -60,6 +46,39 @@ export function useDocumentView({ epak }: { readonly epak: EpakDetail }) {
   };
   /** A zoom from a pinch (already held to the limits), or back to fitting the width. */
   const setZoom = (next: number | 'fit') => setCustomZoom(next === 'fit' ? null : clampZoom(next, limits));
+
+  // ---- the PDF, after a picture of its first page ----
+  // Until pdf.js has drawn a page here once, the server's picture of the first page comes first
+  // (issue 23: on a slow phone line the picture is tens of KB, pdf.js and the file ten times that).
+  // Its width waits for the pages' box to be measured (0 until then), so it fits the screen.
+  const [drawnOnce, setDrawnOnce] = useState(false);
+  const firstPage = pages[0];
+  const preview = usePagePreview({
+    ePakId,
+    documentId: currentId,
+    revisions: current?.revisions ?? 0,
+    cssWidth: available !== 0 && firstPage ? displayedSize(firstPage).width * zoom : 0,
+    wanted: !drawnOnce,
+  });
+  const { pdf, revisions: shownRevisions } = useSigningPdf(ePakId, currentId, current?.revisions ?? 0, { start: drawnOnce || preview.settled });
+  useEffect(() => {
+    if (pdf.status === 'ready') setDrawnOnce(true);
+  }, [pdf.status]);
+  const pictureOf = useCallback((pageNumber: number) => (pageNumber === 1 ? preview.url : null), [preview.url]);
+
+  // View enforcement (spec §5): a document counts as opened once its pages are shown to the person.
+  const reportedViews = useRef(new Set<string>());
+  useEffect(() => {
+    if (pdf.status !== 'ready' || !currentId || viewer.recipientId === null) return;
+    if (viewer.viewedDocumentIds.includes(currentId) || reportedViews.current.has(currentId)) return;
+    reportedViews.current.add(currentId);
+    const epakKey = signingQueryKeys.epak(scope, ePakId);
+    callApi(actOnEpakDocument, { params: { epakId: ePakId, documentId: currentId, action: 'view' } }, { failures: 'caller' }).then(
+      (next) => queryClient.setQueryData<EpakDetail>(epakKey, (old) => (old ? { ...old, viewer: next } : old)),
+      // Not recorded: the next showing of the document tries again.
+      () => reportedViews.current.delete(currentId),
+    );
+  }, [pdf.status, currentId, viewer.recipientId, viewer.viewedDocumentIds, callApi, ePakId, queryClient, scope]);
 
   // ---- going to a field ----
   // The field to bring into view once it is on the page: its page may render a few renders later,
@@ -92,6 +111,7 @@ export function useDocumentView({ epak }: { readonly epak: EpakDetail }) {
     setDocumentId,
     show,
     pdf,
+    pictureOf,
     shownRevisions,
     openTag,
     setOpenTag,

@@ -44,6 +44,11 @@ interface DocumentPagesProps {
    * when zoomed in beyond the width.
    */
   readonly scrollsWithPage?: boolean;
+  /**
+   * A picture of a page drawn elsewhere (the server's, for a signer's first look: issue 23), shown
+   * in its box until pdf.js has drawn the page over it; null for none.
+   */
+  readonly pictureOf?: (pageNumber: number) => string | null;
 }
 
 /**
@@ -54,7 +59,9 @@ interface DocumentPagesProps {
  */
 export function DocumentPages(props: DocumentPagesProps) {
   const { t } = useTranslation();
-  const { document, pdf, zoom, scrollRef, pageElements, scrollsWithPage = false } = props;
+  const { document, pdf, zoom, scrollRef, pageElements, scrollsWithPage = false, pictureOf } = props;
+  // While the first page's picture stands in for it, the loading note would cover its text.
+  const pictureShown = pdf.status === 'loading' && Boolean(pictureOf?.(1));
   const [near, setNear] = useState<ReadonlySet<number>>(() => new Set([1, 2]));
 
   useEffect(() => {
@@ -96,7 +103,7 @@ export function DocumentPages(props: DocumentPagesProps) {
 
   return (
     <Box pos="relative">
-      {pdf.status !== 'ready' && (
+      {pdf.status !== 'ready' && !pictureShown && (
         // Below the first page's "Page 1 of N" label (padding, then a line of text), not over it.
         <Box pos="absolute" top={PAGES_PADDING + 32} left={8} right={8} style={{ zIndex: 5 }}>
           {pdf.status === 'loading' ? (
@@ -141,6 +148,7 @@ export function DocumentPages(props: DocumentPagesProps) {
               page={page}
               zoom={zoom}
               pdf={near.has(index + 1) ? pdf.pdf : null}
+              picture={pictureOf?.(index + 1) ?? null}
               armed={props.armed}
               register={(element) => {
                 if (element) pageElements.current.set(index + 1, element);
@@ -165,6 +173,8 @@ interface PageViewProps {
   readonly zoom: number;
   /** Set while the page is near the visible part: then it is drawn. */
   readonly pdf: PdfDocument | null;
+  /** A picture of the page to show until pdf.js has drawn it. */
+  readonly picture: string | null;
   readonly armed: boolean;
   readonly register: (element: HTMLElement | null) => void;
   readonly onClick: (element: HTMLElement, clientX: number, clientY: number) => void;
@@ -172,13 +182,16 @@ interface PageViewProps {
   readonly children: ReactNode;
 }
 
-function PageView({ pageNumber, pageCount, page, zoom, pdf, armed, register, onClick, onDrop, children }: PageViewProps) {
+function PageView({ pageNumber, pageCount, page, zoom, pdf, picture, armed, register, onClick, onDrop, children }: PageViewProps) {
   const { t } = useTranslation();
   const labelId = useId();
   const size = displayedSize(page);
   const width = size.width * zoom;
   const height = size.height * zoom;
   const [rendered, setRendered] = useState(false);
+  const [pictureLoaded, setPictureLoaded] = useState<string | null>(null);
+  const drawn = pdf !== null && rendered;
+  const showsPicture = picture !== null && !drawn;
   return (
     <Box>
       <Text size="xs" c="dimmed" ta="center" mb={4} id={labelId}>
@@ -189,7 +202,8 @@ function PageView({ pageNumber, pageCount, page, zoom, pdf, armed, register, onC
         role="group"
         aria-labelledby={labelId}
         data-page-number={pageNumber}
-        data-rendered={pdf && rendered ? 'true' : undefined}
+        data-rendered={drawn ? 'true' : undefined}
+        data-picture={showsPicture && pictureLoaded === picture ? 'shown' : undefined}
         data-testid="tag-editor-page"
         onClick={(event) => onClick(event.currentTarget, event.clientX, event.clientY)}
         onDragOver={(event) => {
@@ -212,6 +226,10 @@ function PageView({ pageNumber, pageCount, page, zoom, pdf, armed, register, onC
           cursor: armed ? 'crosshair' : 'default',
         }}
       >
+        {showsPicture && (
+          // Decorative for assistive technology, as the canvas is: the tags carry what is to be done.
+          <img src={picture} alt="" aria-hidden draggable={false} onLoad={() => setPictureLoaded(picture)} style={{ position: 'absolute', inset: 0, width, height, display: 'block', pointerEvents: 'none' }} />
+        )}
         {pdf && <PageCanvas key={zoom} pdf={pdf} pageNumber={pageNumber} zoom={zoom} width={width} height={height} onRendered={setRendered} />}
         {children}
       </div>

@@ -35,12 +35,19 @@ export function usePdfDocument(ePakId: string, documentId: string): PdfState {
  * A pdf.js document opened from fetched bytes, destroyed when the bytes change or the component
  * goes; shared by the tag editor and the signing ceremony, which fetch their bytes differently.
  */
-export function useOpenedPdf(bytes: { readonly data: ArrayBuffer | undefined; readonly isError: boolean; readonly refetch: () => void }): PdfState {
+export function useOpenedPdf(
+  bytes: { readonly data: ArrayBuffer | undefined; readonly isError: boolean; readonly refetch: () => void },
+  options: { readonly preload?: boolean } = {},
+): PdfState {
   const [opened, setOpened] = useState<{ readonly source: ArrayBuffer; readonly pdf: PdfDocument | null } | null>(null);
   const [attempt, setAttempt] = useState(0);
 
-  // pdf.js and its worker load while the bytes download, not after them (pdfjs-loader.ts).
-  useEffect(() => preloadPdfJs(), []);
+  // pdf.js and its worker load while the bytes download, not after them (pdfjs-loader.ts); a
+  // caller with something to show first holds them back until it is shown (`preload: false`).
+  const preload = options.preload ?? true;
+  useEffect(() => {
+    if (preload) preloadPdfJs();
+  }, [preload]);
 
   useEffect(() => {
     const source = bytes.data;
