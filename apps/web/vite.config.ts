@@ -102,6 +102,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which chunks each page needs, so the server can name a signing
+    // page's chunks in the HTML it answers for that page (apps/server/src/http/web-app.ts).
+    manifest: true,
     rolldownOptions: {
       treeshake: {
         // The contract (packages/domain) and the app's features and UI run nothing when imported:

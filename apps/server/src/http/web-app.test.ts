@@ -158,3 +158,69 @@ describe('compressed copies made at build time', () => {
     expect(res.json().code).toBe(-1);
   });
 });
+
+describe('a signing page names its chunks in its HTML', () => {
+  // Vite's manifest of a build: the signing page imports the ceremony, which imports a chunk the
+  // entry already has (named in index.html) and one shared with the other signing page.
+  const PAGE_INDEX = [
+    '<!doctype html><html><head>',
+    '<script type="module" crossorigin src="/assets/index-e1.js"></script>',
+    '<link rel="modulepreload" crossorigin href="/assets/react-r1.js">',
+    '</head><body><div id="root"></div></body></html>',
+  ].join('\n');
+  const MANIFEST = {
+    'index.html': { file: 'assets/index-e1.js', isEntry: true, imports: ['_react-r1.js'] },
+    '_react-r1.js': { file: 'assets/react-r1.js' },
+    'src/features/signing/email-sign-page.tsx': { file: 'assets/email-sign-page-p1.js', isDynamicEntry: true, imports: ['_react-r1.js', '_ceremony-c1.js'] },
+    'src/features/signing/sign-page.tsx': { file: 'assets/sign-page-p2.js', isDynamicEntry: true, imports: ['_ceremony-c1.js'] },
+    '_ceremony-c1.js': { file: 'assets/ceremony-c1.js', imports: ['_react-r1.js', '_modal-m1.js'], css: ['assets/ceremony-c1.css'] },
+    '_modal-m1.js': { file: 'assets/modal-m1.js', imports: ['_ceremony-c1.js'] },
+  };
+  let pages: TestApp;
+  let dir: string;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pakt-web-manifest-'));
+    fs.mkdirSync(path.join(dir, 'assets'));
+    fs.mkdirSync(path.join(dir, '.vite'));
+    writeWithCopies(path.join(dir, 'index.html'), PAGE_INDEX);
+    fs.writeFileSync(path.join(dir, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
+    pages = await buildTestApp({ env: { WEB_DIST_DIR: dir } });
+  });
+  afterAll(async () => {
+    await pages.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const open = (url: string, acceptEncoding?: string) => pages.app.inject({ method: 'GET', url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+  const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((match) => match[1]);
+
+  it('lists every chunk the page imports, directly or not, once, leaving out those index.html already names', async () => {
+    const emailSign = await open('/emailsign?token=abc');
+    expect(emailSign.statusCode).toBe(200);
+    expect(emailSign.headers['content-type']).toMatch(/^text\/html/);
+    expect(emailSign.headers['cache-control']).toBe('no-cache');
+    expect(preloads(emailSign.body)).toEqual(['/assets/react-r1.js', '/assets/email-sign-page-p1.js', '/assets/ceremony-c1.js', '/assets/modal-m1.js']);
+    // The rest of the page is index.html as built; the links go in its head.
+    expect(emailSign.body.replace(/ {4}<link rel="modulepreload" crossorigin href="\/assets\/(email-sign-page-p1|ceremony-c1|modal-m1)\.js">\n/g, '')).toBe(PAGE_INDEX.replace('</head>', '  </head>'));
+    const sign = await open('/sign?ePakId=1');
+    expect(preloads(sign.body)).toEqual(['/assets/react-r1.js', '/assets/sign-page-p2.js', '/assets/ceremony-c1.js', '/assets/modal-m1.js']);
+  });
+
+  it('sends it compressed as the browser accepts, saying the answer varies; other pages get index.html as built', async () => {
+    const br = await open('/emailsign?token=abc', 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(preloads(zlib.brotliDecompressSync(br.rawPayload).toString())).toHaveLength(4);
+    const gzip = await open('/sign', 'gzip;q=1, br;q=0');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(preloads(zlib.gunzipSync(gzip.rawPayload).toString())).toHaveLength(4);
+    const plain = await open('/emailsign', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(preloads(plain.body)).toHaveLength(4);
+    expect((await open('/dashboard')).body).toBe(PAGE_INDEX);
+  });
+
+  it('does not serve the manifest itself', async () => {
+    const res = await open('/.vite/manifest.json');
+    expect(res.body).not.toContain('email-sign-page');
+  });
+});
