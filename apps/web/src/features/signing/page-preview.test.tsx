@@ -36,22 +36,37 @@ describe('the signing page’s first look', () => {
   it('shows the server’s picture of the first page, and fetches the PDF only once the picture has come', async () => {
     let answerPicture: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (answerPicture = resolve));
-    const api = stubCeremony(epakOf(), { [DOC_A]: [] }, { [`GET ${previewPath}`]: async () => (await held, png()) });
+    let pictureAnswered = false;
+    let pdfAskedBeforePicture = false;
+    const api = stubCeremony(
+      epakOf(),
+      { [DOC_A]: [] },
+      {
+        [`GET ${previewPath}`]: async () => {
+          await held;
+          pictureAnswered = true;
+          return png();
+        },
+        // Records when the PDF is asked for, and answers it (this route replaces the fixture's).
+        [`GET ${paths.download(DOC_A)}`]: () => {
+          pdfAskedBeforePicture ||= !pictureAnswered;
+          return new Response(new Uint8Array([0x25, 0x50, 0x44, 0x46]), { headers: { 'Content-Type': 'application/pdf' } });
+        },
+      },
+    );
     renderApp(`/sign?ePakId=${EPAK_ID}`);
     await screen.findByRole('heading', { level: 1, name: 'Office lease' });
 
     await waitFor(() => expect(api.requestsTo('GET', previewPath)).toHaveLength(1));
     const width = Number(new URL(api.requestsTo('GET', previewPath)[0]!.url, 'http://x').searchParams.get('width'));
     expect(PAGE_PREVIEW_WIDTHS).toContain(width);
-    // The picture is on its way: the PDF waits, so the two do not share a slow line.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(api.requestsTo('GET', paths.download(DOC_A))).toHaveLength(0);
-
     answerPicture();
     const page = (await screen.findAllByTestId('tag-editor-page'))[0]!;
     await waitFor(() => expect(page.querySelector('img')?.getAttribute('src')).toBe('blob:page-1'));
     expect(page.querySelector('img')?.getAttribute('alt')).toBe('');
     await waitFor(() => expect(api.requestsTo('GET', paths.download(DOC_A))).toHaveLength(1));
+    // The PDF waited for the picture, so the two did not share a slow line.
+    expect(pdfAskedBeforePicture).toBe(false);
     expect(api.requestsTo('GET', previewPath)).toHaveLength(1);
   });
 
